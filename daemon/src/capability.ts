@@ -1,0 +1,27 @@
+// The contract between the server and a capability folder (fs, sandbox, nixpkgs, pkglocal).
+// Each folder keeps an MCP-free core and one `tools.ts` that exports a Capability.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { Logger } from "./common/log.js";
+import type { LoadedConfig } from "./config/load.js";
+import type { Config } from "./config/schema.js";
+import type { Discovery } from "./discovery/types.js";
+
+export interface ServerContext {
+  loaded: LoadedConfig;
+  config: Config;
+  projectRoot: string;
+  stateDir: string;
+  cacheDir: string;
+  discovery: Discovery;
+  log: Logger;
+  /** For what goes beyond registering tools: list_changed, the client's roots. */
+  mcp: McpServer;
+}
+
+export interface Capability {
+  name: "fs" | "sandbox" | "nixpkgs" | "pkglocal";
+  /** One line for the server's instructions, shown to the agent once. */
+  instructions: string;
+  /** Registers the group's tools; what it returns is closed when the server shuts down. */
+  register(ctx: ServerContext): Promise<{ close(): Promise<void> } | void>;
+}

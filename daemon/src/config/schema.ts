@@ -1,0 +1,111 @@
+// The one description of every configuration key: its type, its default and what it means.
+// Layers (files, environment, flags) are merged by ./load.ts and validated against this schema
+// once at startup; config.example.toml is kept in sync with it by a test.
+import { z } from "zod";
+
+const seconds = (max: number) => z.number().int().min(1).max(max);
+const bytes = z.number().int().min(1024);
+const access = z.enum(["none", "ro", "rw"]);
+
+const fsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe("Serve the filesystem tools"),
+    read_only: z.boolean().default(false).describe("Refuse every tool that writes"),
+    allow_move: z.boolean().default(false).describe("Enable move_items"),
+    allow_delete: z.boolean().default(false).describe("Enable delete_items"),
+    extra_roots: z.array(z.string()).default([]).describe("Directories served besides the project root"),
+    use_client_roots: z.boolean().default(true).describe("Also serve the MCP client's roots when it offers them"),
+    max_read_bytes: bytes.default(262144).describe("Byte budget of one read_content call"),
+    max_write_bytes: bytes.default(10485760).describe("Largest content one write_content item may carry"),
+    max_list_entries: z.number().int().min(1).default(1000).describe("Entries one list_files call returns"),
+    max_search_results: z.number().int().min(1).default(200).describe("Matches one search_files call returns"),
+    timeout_seconds: seconds(3600).default(30).describe("Wall-clock limit of one filesystem call"),
+  })
+  .prefault({});
+
+const sessionsSchema = z
+  .strictObject({
+    max_sessions: z.number().int().min(1).max(1024).default(16).describe("Live sessions at once"),
+    idle_timeout_seconds: seconds(86400).default(600).describe("A session idle this long is closed"),
+    max_lifetime_seconds: seconds(604800).default(3600).describe("A session older than this is closed"),
+  })
+  .prefault({});
+
+const sandboxSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe("Serve the run tool and sessions"),
+    dirs: z.array(z.string()).default([]).describe("Extra directories of sandbox symlinks (besides the XDG and /etc ones)"),
+    project_access: access
+      .default("rw")
+      .describe("Most project access any environment gets; an environment's own setting is capped by it"),
+    max_timeout_seconds: seconds(86400).default(600).describe("Largest timeout_seconds a call may ask for"),
+    max_output_bytes: bytes.default(1048576).describe("Cap per output stream of one call (head and tail kept)"),
+    max_stdin_bytes: bytes.default(1048576).describe("Largest stdin one call may pass"),
+    sessions: sessionsSchema,
+  })
+  .prefault({});
+
+const permissionSchema = z.strictObject({
+  network: z.boolean().optional().describe("The package may use the network"),
+  project_access: access.optional().describe("Project access for this package"),
+});
+
+const nixpkgsSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe("Serve the nixpkgs tools"),
+    index: z.string().default("").describe("Prebuilt search index (empty: from the metadata, else built on first need)"),
+    source: z
+      .string()
+      .default("")
+      .describe("nixpkgs to realise packages from: a flake ref or a path (empty: the pinned one from the metadata)"),
+    build_timeout_seconds: seconds(86400).default(900).describe("Limit for realising one package"),
+    run_timeout_seconds: seconds(86400).default(60).describe("Default limit for one execution"),
+    project_access: access.default("ro").describe("Project access of executed packages unless permissions say otherwise"),
+    network: z.boolean().default(false).describe("Network for executed packages unless permissions say otherwise"),
+    permissions: z.record(z.string(), permissionSchema).default({}).describe("Per-attribute overrides"),
+    common_tools: z
+      .enum(["default", "extend", "replace", "off"])
+      .default("default")
+      .describe("default: the curated list; extend: it plus `tools`; replace: only `tools`; off: none"),
+    tools: z.array(z.string()).default([]).describe("Attributes pre-registered as tools (see common_tools)"),
+  })
+  .prefault({});
+
+const pkglocalSchema = z
+  .strictObject({
+    enabled: z.boolean().default(true).describe("Serve scan_packages and read_package"),
+    python_envs: z.array(z.string()).default([]).describe("Extra Python environments (venv or site-packages dirs)"),
+    node_modules: z.array(z.string()).default([]).describe("Extra node_modules directories"),
+    max_tree_entries: z.number().int().min(10).default(400).describe("Files listed in one package tree"),
+    max_read_bytes: bytes.default(262144).describe("Byte budget of one read_package call"),
+  })
+  .prefault({});
+
+// [environments.<name>] tables: what lib.fromToml builds. The daemon validates them too so that a
+// typo fails loudly here, and `doctor` reports declared environments that were not discovered.
+const environmentSchema = z.strictObject({
+  preset: z.enum(["shell", "python", "node"]).describe("Preset to start from"),
+  description: z.string().optional(),
+  packages: z.array(z.string()).default([]).describe("Extra nixpkgs attribute paths"),
+  timeout_seconds: seconds(86400).optional(),
+  memory_mb: z.number().int().min(16).optional(),
+  max_processes: z.number().int().min(1).optional(),
+  workspace_mb: z.number().int().min(1).optional(),
+  network: z.boolean().optional(),
+  project_access: access.optional(),
+});
+
+export const configSchema = z.strictObject({
+  log_level: z.enum(["error", "warn", "info", "debug"]).default("info").describe("Log level (stderr only)"),
+  metadata: z.string().default("").describe("Metadata store path made by lib.mkMetadata"),
+  state_dir: z.string().default("").describe("Persistent state (empty: $XDG_STATE_HOME/nixshed)"),
+  cache_dir: z.string().default("").describe("Caches (empty: $XDG_CACHE_HOME/nixshed)"),
+  fs: fsSchema,
+  sandbox: sandboxSchema,
+  nixpkgs: nixpkgsSchema,
+  pkglocal: pkglocalSchema,
+  environments: z.record(z.string().regex(/^[a-z][a-z0-9_-]*$/), environmentSchema).default({}),
+});
+
+export type Config = z.infer<typeof configSchema>;
+export type ProjectAccess = z.infer<typeof access>;

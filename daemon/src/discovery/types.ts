@@ -1,0 +1,41 @@
+// What discovery found at startup: the environments to serve and what the metadata says about
+// nixpkgs. Capabilities read this; only ./discover.ts writes it.
+import type { ProjectAccess } from "../config/schema.js";
+
+export type Interpreter = "bash" | "python" | "node";
+
+/** The content of an artifact's metadata.json (schema version 1). */
+export interface EnvironmentMetadata {
+  schemaVersion: 1;
+  name: string;
+  description: string;
+  interpreter: Interpreter;
+  packages: { name: string; version: string }[];
+  limits: { timeoutSeconds: number; memoryMb: number; maxProcesses: number; workspaceMb: number };
+  network: boolean;
+  projectAccess: ProjectAccess;
+}
+
+export interface Environment extends EnvironmentMetadata {
+  /** Store path of the artifact (holds bin/run, bin/session-run, metadata.json). */
+  artifact: string;
+  /** Where it was found: `metadata` or the sandbox directory it came from. */
+  origin: string;
+}
+
+export interface NixpkgsInfo {
+  /** Prebuilt search index, when the metadata carries one. */
+  index?: string;
+  /** The pinned nixpkgs source tree (a store path), when the metadata carries one. */
+  source?: string;
+  /** nixshed's own Nix library (a store path), for wrapping packages with mkEnvironment. */
+  lib?: string;
+}
+
+export interface Discovery {
+  metadataPath?: string;
+  environments: Map<string, Environment>;
+  nixpkgs: NixpkgsInfo;
+  /** One line per skipped or overridden entry, for `doctor`. */
+  notes: string[];
+}

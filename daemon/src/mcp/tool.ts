@@ -1,0 +1,99 @@
+// One way to declare a tool: zod input and output shapes, truthful annotations, a handler that
+// returns plain data, and a compact text rendering of it. Failures become isError results that say
+// what went wrong and what to do instead; cancellation reaches the handler as an AbortSignal.
+import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Logger } from "../common/log.js";
+
+/** An expected failure: its message (and hint) go to the agent as they are. */
+export class ToolError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolCallContext {
+  signal: AbortSignal;
+  /** Sends notifications/progress when the client asked for it; a no-op otherwise. */
+  progress(progress: number, total?: number, message?: string): Promise<void>;
+}
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O extends z.ZodRawShape = z.ZodRawShape> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  output: O;
+  annotations: ToolAnnotations;
+  run(args: z.infer<z.ZodObject<I>>, call: ToolCallContext): Promise<z.infer<z.ZodObject<O>>>;
+  render(result: z.infer<z.ZodObject<O>>): string;
+}
+
+/** Identity, for type inference of a tool's args and result. */
+export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return tool;
+}
+
+export function errorResult(message: string, hint?: string): CallToolResult {
+  return { isError: true, content: [{ type: "text", text: hint ? `${message}\n${hint}` : message }] };
+}
+
+export function registerTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  server: McpServer,
+  tool: ToolDefinition<I, O>,
+  log: Logger,
+): RegisteredTool {
+  return server.registerTool(
+    tool.name,
+    {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.input,
+      outputSchema: tool.output,
+      annotations: { title: tool.title, ...tool.annotations },
+    },
+    // The SDK's callback type is generic over every schema flavour; our shapes are plain zod objects.
+    (async (args: z.infer<z.ZodObject<I>>, extra: RequestExtra): Promise<CallToolResult> => {
+      const token = extra._meta?.progressToken;
+      const call: ToolCallContext = {
+        signal: extra.signal,
+        progress: async (progress, total, message) => {
+          if (token === undefined) return;
+          await extra.sendNotification({
+            method: "notifications/progress",
+            params: { progressToken: token, progress, total, message },
+          });
+        },
+      };
+      try {
+        const result = await tool.run(args, call);
+        return {
+          content: [{ type: "text", text: tool.render(result) }],
+          structuredContent: result as Record<string, unknown>,
+        };
+      } catch (error) {
+        if (error instanceof ToolError) return errorResult(error.message, error.hint);
+        if (extra.signal.aborted) return errorResult(`${tool.name}: cancelled`);
+        log.error(`${tool.name}: ${(error as Error).stack ?? error}`);
+        return errorResult(`${tool.name}: internal error: ${(error as Error).message}`, "This is a nixshed bug; please report it.");
+      }
+    }) as never,
+  );
+}
+
+interface RequestExtra {
+  signal: AbortSignal;
+  _meta?: { progressToken?: string | number };
+  sendNotification(notification: { method: "notifications/progress"; params: Record<string, unknown> }): Promise<void>;
+}

@@ -1,0 +1,9 @@
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  test: {
+    include: ["daemon/test/**/*.test.ts", "tests/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 600_000,
+  },
+});
