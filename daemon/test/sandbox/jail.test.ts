@@ -1,0 +1,100 @@
+// The jail runner against a stand-in artifact whose bin/run is a plain shell script: what the runner
+// itself promises (code on its own descriptor, stdin, bounded output, the tree killed at the
+// timeout with partial output kept, limit lines recognised), independent of Nix and bwrap.
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { jailEnv, runInJail } from "../../src/common/jail.js";
+import { CappedOutput } from "../../src/common/output.js";
+
+function fakeArtifact(script: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "nixshed-jail-"));
+  mkdirSync(join(dir, "bin"));
+  writeFileSync(join(dir, "bin", "run"), `#!/bin/bash\n${script}\n`);
+  chmodSync(join(dir, "bin", "run"), 0o755);
+  return dir;
+}
+
+const base = { timeoutMs: 10_000, maxOutputBytes: 1 << 20 };
+
+describe("runInJail", () => {
+  it("passes code on its own descriptor and leaves stdin to the program", async () => {
+    const artifact = fakeArtifact(`code=$(cat <&"$NIXSHED_JAIL_CODE_FD"); input=$(cat); echo "code=$code input=$input"; echo err >&2; exit 3`);
+    const result = await runInJail({ ...base, artifact, code: "print(1)", stdin: "hello" });
+    expect(result).toMatchObject({ stdout: "code=print(1) input=hello\n", stderr: "err\n", exitCode: 3, timedOut: false });
+    expect(result.truncated).toEqual({ stdout: 0, stderr: 0 });
+  });
+
+  it("runs argv after -- without a code descriptor", async () => {
+    const artifact = fakeArtifact(`echo "args=$* fd=\${NIXSHED_JAIL_CODE_FD:-none}"`);
+    const result = await runInJail({ ...base, artifact, argv: ["jq", "-n", "1"] });
+    expect(result.stdout).toBe("args=-- jq -n 1 fd=none\n");
+  });
+
+  it("kills the whole process tree at the timeout and keeps the partial output", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "nixshed-jail-")), "survivor");
+    const artifact = fakeArtifact(`(sleep 3; touch ${marker}) & echo started; sleep 30`);
+    const result = await runInJail({ ...base, artifact, code: "", timeoutMs: 300 });
+    expect(result.timedOut).toBe(true);
+    expect(result.stdout).toBe("started\n");
+    expect(result.durationMs).toBeLessThan(2500);
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(() => writeFileSync(marker, "", { flag: "wx" })).not.toThrow();
+  }, 15_000);
+
+  it("keeps head and tail of an oversized stream and counts what it dropped", async () => {
+    const artifact = fakeArtifact(`head -c 100000 /dev/zero | tr '\\0' x; echo END`);
+    const result = await runInJail({ ...base, artifact, code: "", maxOutputBytes: 1000 });
+    expect(result.truncated.stdout).toBe(100_004 - 1000);
+    expect(result.stdout.startsWith("x".repeat(500))).toBe(true);
+    expect(result.stdout.endsWith("x".repeat(496) + "END\n")).toBe(true);
+  });
+
+  it("stops on abort", async () => {
+    const artifact = fakeArtifact(`sleep 30`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await runInJail({ ...base, artifact, code: "", signal: controller.signal });
+    expect(result.cancelled).toBe(true);
+    expect(result.timedOut).toBe(false);
+  });
+
+  it("recognises the limit lines bin/run writes", async () => {
+    const artifact = fakeArtifact(`echo "nixshed jail: memory limit reached (64 MiB): the kernel killed a process" >&2; exit 137`);
+    expect((await runInJail({ ...base, artifact, code: "" })).limitHit).toBe("memory");
+  });
+
+  it("rejects a missing artifact with its path", async () => {
+    await expect(runInJail({ ...base, artifact: "/nonexistent", code: "" })).rejects.toThrow("/nonexistent/bin/run");
+  });
+});
+
+describe("jailEnv", () => {
+  it("grants the project only with an access other than none, and passes no other host variable", () => {
+    const host = { PATH: "/bin", SECRET: "x" };
+    expect(jailEnv({ projectDir: "/p", projectAccess: "ro" }, host)).toEqual({
+      PATH: "/bin",
+      NIXSHED_JAIL_PROJECT_DIR: "/p",
+      NIXSHED_JAIL_PROJECT_ACCESS: "ro",
+    });
+    expect(jailEnv({ projectDir: "/p", projectAccess: "none" }, host)).toEqual({ PATH: "/bin" });
+  });
+});
+
+describe("CappedOutput", () => {
+  it("keeps everything under the cap", () => {
+    const out = new CappedOutput(10);
+    out.push(Buffer.from("abc"));
+    out.push(Buffer.from("defghij"));
+    expect(out.text()).toBe("abcdefghij");
+    expect(out.droppedBytes).toBe(0);
+  });
+
+  it("keeps the first and last halves across many chunks", () => {
+    const out = new CappedOutput(6);
+    for (const chunk of ["ab", "cd", "ef", "gh", "ij"]) out.push(Buffer.from(chunk));
+    expect(out.droppedBytes).toBe(4);
+    expect(out.text()).toBe("abc\n[… 4 bytes dropped …]\nhij");
+  });
+});
