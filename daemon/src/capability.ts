@@ -20,8 +20,8 @@ export interface ServerContext {
 
 export interface Capability {
   name: "fs" | "sandbox" | "nixpkgs" | "pkglocal";
-  /** One line for the server's instructions, shown to the agent once. */
-  instructions: string;
+  /** One line for the server's instructions, shown to the agent once (may depend on the config). */
+  instructions: string | ((config: Config) => string);
   /** Registers the group's tools; what it returns is closed when the server shuts down. */
   register(ctx: ServerContext): Promise<{ close(): Promise<void> } | void>;
 }

@@ -23,7 +23,9 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
   const enabled = capabilities.filter((capability) => loaded.config[capability.name].enabled);
   const instructions = [
     "nixshed: tools for this project, jailed code execution and every nixpkgs package.",
-    ...enabled.map((capability) => capability.instructions).filter(Boolean),
+    ...enabled
+      .map((capability) => (typeof capability.instructions === "function" ? capability.instructions(loaded.config) : capability.instructions))
+      .filter(Boolean),
   ].join("\n");
   const mcp = new McpServer({ name: "nixshed", version: VERSION }, { instructions, capabilities: { tools: { listChanged: true } } });
   const ctx: ServerContext = {

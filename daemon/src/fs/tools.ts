@@ -1,8 +1,336 @@
-// Registers the fs tools. (Filled in by its issue.)
-import type { Capability } from "../capability.js";
+// Registers the filesystem tools. Read-only mode does not register the writing tools at all, and
+// move_items / delete_items exist only when the config allows them.
+import { resolve } from "node:path";
+import { z } from "zod";
+import type { Capability, ServerContext } from "../capability.js";
+import type { Config } from "../config/schema.js";
+import { watchClientRoots } from "../mcp/client-roots.js";
+import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
+import { Confinement, makeRoot, type Root } from "./confine.js";
+import { editFile } from "./edit.js";
+import { FsError } from "./errors.js";
+import { listFiles } from "./list.js";
+import { deleteItems, moveItems } from "./manage.js";
+import { readContent } from "./read.js";
+import { MAX_CONTEXT_LINES, searchFiles } from "./search.js";
+import { statItems } from "./stat.js";
+import { createDirectories, writeContent } from "./write.js";
+
+const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
+const pathField = z.string().describe("Path relative to the project root, or absolute inside a served root");
+const pathsField = z.array(pathField).min(1).max(100);
+const entryType = z.enum(["file", "directory", "symlink", "other"]);
+const errorField = z.string().optional().describe("Why this item failed (the others are unaffected)");
+
+/** Roots that exist; the rest are logged and skipped rather than failing the server. */
+async function existingRoots(paths: string[], ctx: ServerContext): Promise<Root[]> {
+  const roots = await Promise.all(
+    paths.map((path) =>
+      makeRoot(resolve(ctx.projectRoot, path)).catch((error: Error) => {
+        ctx.log.warn(`fs: skipping root: ${error.message}`);
+        return undefined;
+      }),
+    ),
+  );
+  return roots.filter((root): root is Root => root !== undefined);
+}
+
+/** Runs a tool's work within the fs time limit, with the client's roots applied, failures worded. */
+function runner(config: Config["fs"], ready: () => Promise<void>) {
+  return async <T>(call: ToolCallContext, work: (signal: AbortSignal) => Promise<T>): Promise<T> => {
+    const timeout = AbortSignal.timeout(config.timeout_seconds * 1000);
+    const signal = AbortSignal.any([call.signal, timeout]);
+    try {
+      await ready();
+      return await work(signal);
+    } catch (error) {
+      if (timeout.aborted) throw new ToolError(`timed out after ${config.timeout_seconds} s`, "narrow the path, glob or pattern");
+      if (error instanceof FsError) throw new ToolError(error.message, error.hint);
+      throw error;
+    }
+  };
+}
+
+function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType<typeof runner>): ToolDefinition[] {
+  const listFilesTool = defineTool({
+    name: "list_files",
+    title: "List files",
+    description:
+      "List a directory, or a tree with recursive/glob. Honours .gitignore unless include_ignored. Capped; says how many more. Prefer a glob to find files by name.",
+    input: {
+      path: pathField.optional().describe("Directory to list (default: the project root)"),
+      recursive: z.boolean().optional().describe("List the whole tree (files only) instead of one directory"),
+      max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
+      glob: z.string().optional().describe("Only paths matching this gitignore-style glob, e.g. '*.ts' or 'src/**/*.json' (implies recursive)"),
+      include_ignored: z.boolean().optional().describe("Also list what .gitignore excludes"),
+      include_stats: z.boolean().optional().describe("Add size and mtime to each entry"),
+    },
+    output: {
+      path: z.string(),
+      entries: z.array(z.object({ path: z.string(), type: entryType, size: z.number().optional(), mtime: z.string().optional() })),
+      more: z.number().int().describe("Entries left out by the cap"),
+    },
+    annotations: READS,
+    run: (args, call) =>
+      run(call, (signal) =>
+        listFiles(
+          confinement,
+          { path: args.path, recursive: args.recursive, maxDepth: args.max_depth, glob: args.glob, includeIgnored: args.include_ignored, includeStats: args.include_stats },
+          config.max_list_entries,
+          signal,
+        ),
+      ),
+    render: (result) => {
+      const lines = result.entries.map((entry) => {
+        const name = entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path;
+        return entry.size === undefined ? name : `${name}\t${entry.size}\t${entry.mtime}`;
+      });
+      if (result.entries.length === 0) lines.push(`(nothing in ${result.path})`);
+      if (result.more > 0) lines.push(`… ${result.more} more (narrow with path, glob or max_depth)`);
+      return lines.join("\n");
+    },
+  });
+
+  const statItemsTool = defineTool({
+    name: "stat_items",
+    title: "Stat paths",
+    description: "Type, size, permissions and mtime of each path; a symlink is described, not followed.",
+    input: { paths: pathsField.describe("Paths to describe") },
+    output: {
+      items: z.array(
+        z.object({
+          path: z.string(),
+          type: entryType.optional(),
+          size: z.number().optional(),
+          mode: z.string().optional(),
+          mtime: z.string().optional(),
+          link_target: z.string().optional(),
+          error: errorField,
+        }),
+      ),
+    },
+    annotations: READS,
+    run: (args, call) => run(call, async () => ({ items: await statItems(confinement, args.paths) })),
+    render: (result) =>
+      result.items
+        .map((item) =>
+          item.error
+            ? `error: ${item.error}`
+            : `${item.path}: ${item.type} ${item.size} bytes mode ${item.mode} mtime ${item.mtime}${item.link_target ? ` -> ${item.link_target}` : ""}`,
+        )
+        .join("\n"),
+  });
+
+  const readContentTool = defineTool({
+    name: "read_content",
+    title: "Read files",
+    description: `Read one or more text files, optionally lines start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line says where to continue. Binary files are described, not dumped.`,
+    input: {
+      paths: pathsField.describe("Files to read, in order"),
+      start_line: z.number().int().min(1).optional().describe("First line to return, 1-based (applies to every file)"),
+      end_line: z.number().int().min(1).optional().describe("Last line to return, inclusive"),
+    },
+    output: {
+      items: z.array(
+        z.object({
+          path: z.string(),
+          content: z.string().optional(),
+          start_line: z.number().int().optional(),
+          end_line: z.number().int().optional(),
+          total_lines: z.number().int().optional().describe("Lines in the file, when the read reached its end"),
+          next_start_line: z.number().int().optional().describe("The byte budget ran out: call again from this line"),
+          line_cut: z.boolean().optional().describe("The last line was longer than the budget and was cut"),
+          binary: z.object({ size: z.number(), kind: z.string() }).optional(),
+          error: errorField,
+        }),
+      ),
+    },
+    annotations: READS,
+    run: (args, call) =>
+      run(call, async (signal) => ({
+        items: await readContent(confinement, { paths: args.paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal),
+      })),
+    render: (result) =>
+      result.items
+        .map((item) => {
+          if (item.error) return `==> error: ${item.error}`;
+          if (item.binary) return `==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`;
+          const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
+          const next = item.next_start_line ? `\n[budget spent: continue with start_line ${item.next_start_line}]` : "";
+          return `==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==\n${item.content}${next}`;
+        })
+        .join("\n"),
+  });
+
+  const searchFilesTool = defineTool({
+    name: "search_files",
+    title: "Search file contents",
+    description: "Search file contents with ripgrep (literal text unless regex: true; .gitignore honoured). Returns matching lines with line numbers, capped at max_results.",
+    input: {
+      pattern: z.string().min(1).describe("Text to find (a Rust regex when regex is true)"),
+      path: pathField.optional().describe("File or directory to search (default: the project root)"),
+      glob: z.string().optional().describe("Only files matching this glob, e.g. '*.py' or '!*.min.js'"),
+      regex: z.boolean().optional().describe("Treat pattern as a regular expression"),
+      case_sensitive: z.boolean().optional().describe("Default: case-insensitive unless the pattern has an uppercase letter"),
+      context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
+      max_results: z.number().int().min(1).max(config.max_search_results).optional().describe(`Matching lines to return (default and most: ${config.max_search_results})`),
+    },
+    output: {
+      matches: z.number().int(),
+      truncated: z.boolean().describe("More matches exist beyond max_results"),
+      files: z.array(z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) })),
+    },
+    annotations: READS,
+    run: (args, call) =>
+      run(call, (signal) =>
+        searchFiles(
+          confinement,
+          {
+            pattern: args.pattern,
+            path: args.path,
+            glob: args.glob,
+            regex: args.regex,
+            caseSensitive: args.case_sensitive,
+            contextLines: args.context_lines,
+            maxResults: args.max_results ?? config.max_search_results,
+          },
+          signal,
+        ),
+      ),
+    render: (result) => {
+      const lines: string[] = [];
+      for (const file of result.files) {
+        lines.push(file.path);
+        for (const line of file.lines) lines.push(`${line.line}${line.match ? ":" : "-"}${line.text}`);
+      }
+      if (result.matches === 0) lines.push("no matches");
+      if (result.truncated) lines.push(`[stopped at ${result.matches} matches: narrow path/glob or raise max_results]`);
+      return lines.join("\n");
+    },
+  });
+
+  const reads: ToolDefinition[] = [listFilesTool, statItemsTool, readContentTool, searchFilesTool] as ToolDefinition[];
+  if (config.read_only) return reads;
+
+  const writeContentTool = defineTool({
+    name: "write_content",
+    title: "Write files",
+    description: "Create or replace files (or append). Parent directories are created; each write is atomic; an existing file keeps its permissions.",
+    input: {
+      items: z
+        .array(
+          z.object({
+            path: pathField,
+            content: z.string().describe("The whole new content (or what to append)"),
+            append: z.boolean().optional().describe("Append to the file instead of replacing it"),
+          }),
+        )
+        .min(1)
+        .max(100)
+        .describe("Files to write"),
+    },
+    output: {
+      items: z.array(z.object({ path: z.string(), bytes: z.number().int().optional(), created: z.boolean().optional(), error: errorField })),
+    },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (args, call) => run(call, async (signal) => ({ items: await writeContent(confinement, args.items, config.max_write_bytes, signal) })),
+    render: (result) =>
+      result.items
+        .map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} bytes)`))
+        .join("\n"),
+  });
+
+  const editFileTool = defineTool({
+    name: "edit_file",
+    title: "Edit a file",
+    description: "Replace exact text in a file: each old_text must occur exactly once. All edits apply or none. Returns a unified diff; dry_run only shows it.",
+    input: {
+      path: pathField.describe("File to edit"),
+      edits: z
+        .array(
+          z.object({
+            old_text: z.string().describe("Text to replace, copied exactly (whitespace counts); must occur once"),
+            new_text: z.string().describe("Replacement text"),
+          }),
+        )
+        .min(1)
+        .max(100)
+        .describe("Applied in order, each to the result of the previous"),
+      dry_run: z.boolean().optional().describe("Show the diff without writing"),
+    },
+    output: { path: z.string(), diff: z.string(), edits: z.number().int(), dry_run: z.boolean() },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: (args, call) => run(call, () => editFile(confinement, args.path, args.edits, args.dry_run ?? false, config.max_write_bytes)),
+    render: (result) => `${result.dry_run ? "[dry run, not written]\n" : ""}${result.diff || "(no change)"}`,
+  });
+
+  const createDirectoriesTool = defineTool({
+    name: "create_directories",
+    title: "Create directories",
+    description: "Create directories with their parents; existing ones are left alone.",
+    input: { paths: pathsField.describe("Directories to create") },
+    output: { items: z.array(z.object({ path: z.string(), created: z.boolean().optional(), error: errorField })) },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: (args, call) => run(call, async () => ({ items: await createDirectories(confinement, args.paths) })),
+    render: (result) =>
+      result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "exists"} ${item.path}/`)).join("\n"),
+  });
+
+  const tools: ToolDefinition[] = [...reads, writeContentTool, editFileTool, createDirectoriesTool] as ToolDefinition[];
+
+  if (config.allow_move) {
+    tools.push(
+      defineTool({
+        name: "move_items",
+        title: "Move or rename",
+        description: "Move or rename files and directories; a destination that exists is refused.",
+        input: {
+          operations: z
+            .array(z.object({ source: pathField.describe("What to move"), destination: pathField.describe("Its new path (must not exist)") }))
+            .min(1)
+            .max(100)
+            .describe("Moves, applied in order"),
+        },
+        output: { items: z.array(z.object({ source: z.string(), destination: z.string(), error: errorField })) },
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        run: (args, call) => run(call, async (signal) => ({ items: await moveItems(confinement, args.operations, signal) })),
+        render: (result) => result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.source} -> ${item.destination}`)).join("\n"),
+      }) as ToolDefinition,
+    );
+  }
+  if (config.allow_delete) {
+    tools.push(
+      defineTool({
+        name: "delete_items",
+        title: "Delete",
+        description: "Delete files, symlinks (not their targets) and, with recursive, directories.",
+        input: {
+          paths: pathsField.describe("What to delete"),
+          recursive: z.boolean().optional().describe("Required to delete a directory with its content"),
+        },
+        output: { items: z.array(z.object({ path: z.string(), deleted: z.boolean().optional(), error: errorField })) },
+        annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+        run: (args, call) => run(call, async (signal) => ({ items: await deleteItems(confinement, args.paths, args.recursive ?? false, signal) })),
+        render: (result) => result.items.map((item) => (item.error ? `error: ${item.error}` : `deleted ${item.path}`)).join("\n"),
+      }) as ToolDefinition,
+    );
+  }
+  return tools;
+}
 
 export const fsCapability: Capability = {
   name: "fs",
-  instructions: "",
-  async register() {},
+  instructions: (config) =>
+    `Files: paths are relative to the project root. Find with list_files (glob) and search_files, read with read_content (line ranges)${
+      config.fs.read_only ? "; read-only here, so no writing tools are offered." : ", change with edit_file (exact text) or write_content (whole files)."
+    }`,
+  async register(ctx) {
+    const config = ctx.config.fs;
+    const confinement = new Confinement(await makeRoot(ctx.projectRoot), await existingRoots(config.extra_roots, ctx));
+    const roots = config.use_client_roots
+      ? watchClientRoots(ctx.mcp, async (paths) => confinement.setClientRoots(await existingRoots(paths, ctx)), ctx.log)
+      : undefined;
+    const run = runner(config, async () => roots?.settled());
+    for (const tool of fsTools(confinement, config, run)) registerTool(ctx.mcp, tool, ctx.log);
+  },
 };

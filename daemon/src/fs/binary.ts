@@ -1,0 +1,26 @@
+// Tells text from binary by the first bytes (a NUL byte, as git and ripgrep do) and names the
+// common binary formats by their magic numbers, so a binary file is described instead of dumped.
+const SAMPLE = 8192;
+
+const MAGIC: [number[], string][] = [
+  [[0x89, 0x50, 0x4e, 0x47], "PNG image"],
+  [[0xff, 0xd8, 0xff], "JPEG image"],
+  [[0x47, 0x49, 0x46, 0x38], "GIF image"],
+  [[0x25, 0x50, 0x44, 0x46], "PDF document"],
+  [[0x50, 0x4b, 0x03, 0x04], "ZIP archive"],
+  [[0x1f, 0x8b], "gzip data"],
+  [[0x28, 0xb5, 0x2f, 0xfd], "zstd data"],
+  [[0xfd, 0x37, 0x7a, 0x58, 0x5a], "xz data"],
+  [[0x7f, 0x45, 0x4c, 0x46], "ELF executable"],
+  [[0x00, 0x61, 0x73, 0x6d], "WebAssembly module"],
+  [[0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], "SQLite database"],
+];
+
+export function isBinary(head: Uint8Array): boolean {
+  return head.subarray(0, SAMPLE).includes(0);
+}
+
+export function describeBinary(head: Uint8Array): string {
+  const match = MAGIC.find(([magic]) => magic.every((byte, index) => head[index] === byte));
+  return match ? match[1] : "binary data";
+}

@@ -1,0 +1,98 @@
+// edit_file: exact text replacements, all or nothing. Each old_text must match exactly once;
+// otherwise the error shows where it matched, or the lines that came closest, so the agent can
+// correct itself without re-reading the file. Returns a unified diff.
+import { readFile } from "node:fs/promises";
+import { writeAtomically } from "./atomic.js";
+import type { Confinement } from "./confine.js";
+import { isBinary } from "./binary.js";
+import { unifiedDiff } from "./diff.js";
+import { FsError } from "./errors.js";
+import { existingFile } from "./write.js";
+
+export interface Edit {
+  old_text: string;
+  new_text: string;
+}
+
+export interface EditResult {
+  path: string;
+  diff: string;
+  edits: number;
+  dry_run: boolean;
+}
+
+const lineOf = (text: string, index: number) => text.slice(0, index).split("\n").length;
+
+function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) found.push(at);
+  return found;
+}
+
+/** How alike two lines are, ignoring surrounding whitespace: 1 for equal, else the shared prefix share. */
+function likeness(a: string, b: string): number {
+  const x = a.trim();
+  const y = b.trim();
+  if (x === y) return 1;
+  let same = 0;
+  while (same < x.length && same < y.length && x[same] === y[same]) same++;
+  return same / Math.max(x.length, y.length, 1);
+}
+
+/** The window of the file's lines most like the needle's lines, numbered, for the error message. */
+function closestLines(text: string, needle: string): string {
+  const lines = text.split("\n");
+  const wanted = needle.split("\n").slice(0, 20);
+  let best = { score: -1, at: 0 };
+  const stride = Math.max(1, Math.floor((lines.length * wanted.length) / 2_000_000));
+  for (let at = 0; at < lines.length; at += stride) {
+    let score = 0;
+    for (let j = 0; j < wanted.length && at + j < lines.length; j++) score += likeness(lines[at + j]!, wanted[j]!);
+    if (score > best.score) best = { score, at };
+  }
+  return lines
+    .slice(best.at, best.at + Math.min(wanted.length, 8))
+    .map((line, index) => `${best.at + index + 1}: ${line}`)
+    .join("\n");
+}
+
+function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): string {
+  const label = `edits[${index}].old_text`;
+  if (edit.old_text === "") throw new FsError(`${label} is empty`, "quote the text to replace; to add text, include a neighbouring line in old_text and new_text");
+  let needle = edit.old_text;
+  let replacement = edit.new_text;
+  let found = occurrences(text, needle);
+  if (found.length === 0 && crlf && !needle.includes("\r\n")) {
+    // The file uses CRLF while the agent wrote LF: match and replace in the file's convention.
+    needle = needle.replace(/\n/g, "\r\n");
+    replacement = replacement.replace(/\r?\n/g, "\r\n");
+    found = occurrences(text, needle);
+  }
+  if (found.length === 0) {
+    throw new FsError(
+      `${label} was not found. The closest lines are:\n${closestLines(text, edit.old_text)}`,
+      "copy old_text exactly from the file (indentation and whitespace count), or read_content those lines again",
+    );
+  }
+  if (found.length > 1) {
+    const lines = found.slice(0, 10).map((at) => lineOf(text, at));
+    throw new FsError(`${label} matches ${found.length} times (lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""})`, "add surrounding lines to old_text so it matches exactly once");
+  }
+  const at = found[0]!;
+  return text.slice(0, at) + replacement + text.slice(at + needle.length);
+}
+
+export async function editFile(confinement: Confinement, path: string, edits: Edit[], dryRun: boolean, maxBytes: number): Promise<EditResult> {
+  const target = await confinement.resolve(path, "entry");
+  const existing = target.exists ? await existingFile(target.real, path) : undefined;
+  if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");
+  const raw = await readFile(target.real);
+  if (raw.length > maxBytes) throw new FsError(`${path}: ${raw.length} bytes, over the ${maxBytes}-byte edit limit`);
+  if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
+  const before = raw.toString("utf8");
+  const crlf = before.includes("\r\n");
+  const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);
+  const shown = confinement.shown(target.real);
+  if (!dryRun && after !== before) await writeAtomically(target.real, after, existing.mode);
+  return { path: shown, diff: unifiedDiff(before, after, shown), edits: edits.length, dry_run: dryRun };
+}

@@ -1,0 +1,44 @@
+// An expected filesystem failure, worded for the agent: what went wrong and what to do instead.
+// The fs core knows nothing of MCP; tools.ts turns these into isError results.
+export class FsError extends Error {
+  constructor(
+    message: string,
+    readonly hint?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The errno code of a Node error, if it has one. */
+export function errnoOf(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException | undefined)?.code;
+}
+
+/**
+ * The message for one item of a multi-item call: expected failures (FsError, or an errno error
+ * such as EACCES from the system) become that item's error; anything else is a bug and propagates.
+ */
+export function itemError(error: unknown, path: string): string {
+  const code = errnoOf(error);
+  if (!(error instanceof FsError) && !code) throw error;
+  const message = error instanceof FsError ? error.message : describeErrno(code!, (error as Error).message);
+  return message.startsWith(`${path}:`) ? message : `${path}: ${message}`;
+}
+
+const ERRNO_TEXT: Record<string, string> = {
+  EACCES: "permission denied",
+  EPERM: "operation not permitted",
+  ENOENT: "does not exist",
+  ENOTDIR: "a parent is not a directory",
+  EISDIR: "is a directory",
+  EEXIST: "already exists",
+  ENOSPC: "no space left on the device",
+  EROFS: "read-only filesystem",
+  EXDEV: "cannot move across filesystems",
+  ENOTEMPTY: "directory not empty",
+  ELOOP: "too many levels of symlinks",
+};
+
+function describeErrno(code: string, message: string): string {
+  return ERRNO_TEXT[code] ?? message;
+}

@@ -1,0 +1,87 @@
+// list_files: one directory (readdir) or a tree (ripgrep --files, which honours .gitignore and
+// globs and never follows symlinks). Entries come sorted and capped, with the count left out.
+import { spawn } from "node:child_process";
+import { lstat, readdir } from "node:fs/promises";
+import { join } from "node:path";
+import type { Confinement } from "./confine.js";
+import { FsError } from "./errors.js";
+import { ripgrep } from "./ripgrep.js";
+
+export type EntryType = "file" | "directory" | "symlink" | "other";
+
+export interface ListEntry {
+  path: string;
+  type: EntryType;
+  size?: number;
+  mtime?: string;
+}
+
+export interface ListRequest {
+  path?: string;
+  recursive?: boolean;
+  maxDepth?: number;
+  glob?: string;
+  includeIgnored?: boolean;
+  includeStats?: boolean;
+}
+
+export interface ListResult {
+  path: string;
+  entries: ListEntry[];
+  /** Entries beyond the cap, not returned. */
+  more: number;
+}
+
+const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
+  entry.isFile() ? "file" : entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "symlink" : "other";
+
+/** Names under `dir` that git ignores (empty outside a git work tree or without git). */
+async function gitIgnored(dir: string, names: string[], signal: AbortSignal): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  return new Promise((resolve) => {
+    const child = spawn("git", ["check-ignore", "--no-index", "-z", "--stdin"], { cwd: dir, stdio: ["pipe", "pipe", "ignore"], signal });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.once("error", () => resolve(new Set()));
+    child.once("close", () => resolve(new Set(out.split("\0").filter(Boolean))));
+    child.stdin.on("error", () => {});
+    child.stdin.end(names.map((name) => `${name}\0`).join(""));
+  });
+}
+
+async function listDirectory(dir: string, request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
+  const dirents = (await readdir(dir, { withFileTypes: true })).filter((dirent) => dirent.name !== ".git");
+  const ignored = request.includeIgnored ? new Set<string>() : await gitIgnored(dir, dirents.map((dirent) => dirent.name), signal);
+  return dirents.filter((dirent) => !ignored.has(dirent.name)).map((dirent) => ({ name: dirent.name, type: typeOf(dirent) }));
+}
+
+async function listTree(dir: string, request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
+  const args = ["--files", "--null", "--hidden", "--glob", "!.git"];
+  if (request.includeIgnored) args.push("--no-ignore");
+  if (request.maxDepth !== undefined) args.push("--max-depth", String(request.maxDepth));
+  if (request.glob) args.push("--glob", request.glob);
+  const files: { name: string; type: EntryType }[] = [];
+  for await (const name of ripgrep(args, { cwd: dir, signal, separator: "\0" })) files.push({ name, type: "file" });
+  return files;
+}
+
+export async function listFiles(confinement: Confinement, request: ListRequest, limit: number, signal: AbortSignal): Promise<ListResult> {
+  const input = request.path || ".";
+  const dir = await confinement.resolve(input, "follow");
+  if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
+  if (!(await lstat(dir.real)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
+  const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
+  const found = tree ? await listTree(dir.real, request, signal) : await listDirectory(dir.real, request, signal);
+  found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const kept = found.slice(0, limit);
+  const entries = await Promise.all(
+    kept.map(async ({ name, type }): Promise<ListEntry> => {
+      const real = join(dir.real, name);
+      const entry: ListEntry = { path: confinement.shown(real), type };
+      if (!request.includeStats) return entry;
+      const stats = await lstat(real).catch(() => undefined);
+      return stats ? { ...entry, size: stats.size, mtime: stats.mtime.toISOString() } : entry;
+    }),
+  );
+  return { path: confinement.shown(dir.real), entries, more: found.length - kept.length };
+}

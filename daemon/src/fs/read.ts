@@ -1,0 +1,155 @@
+// read_content: several files in one call, each optionally cut to a line range, all within one
+// byte budget. When the budget runs out the result says where to continue; binary files are
+// described, not dumped. Files are read in chunks, so a huge file costs only what is returned.
+import { constants } from "node:fs";
+import { open, type FileHandle } from "node:fs/promises";
+import type { Confinement } from "./confine.js";
+import { describeBinary, isBinary } from "./binary.js";
+import { FsError, itemError } from "./errors.js";
+
+const CHUNK = 65536;
+
+export interface ReadRequest {
+  paths: string[];
+  startLine?: number;
+  endLine?: number;
+}
+
+export interface ReadItem {
+  path: string;
+  content?: string;
+  start_line?: number;
+  end_line?: number;
+  /** Lines in the file, when the read reached its end. */
+  total_lines?: number;
+  /** The budget ran out: call again with this start_line for the rest. */
+  next_start_line?: number;
+  /** The last line returned was longer than the budget and was cut. */
+  line_cut?: boolean;
+  binary?: { size: number; kind: string };
+  error?: string;
+}
+
+interface Budget {
+  left: number;
+  readonly total: number;
+}
+
+interface Lines {
+  text: string;
+  first: number;
+  last: number;
+  total?: number;
+  next?: number;
+  cut?: boolean;
+}
+
+/** Lines [start, end] of an open file, spending at most budget.left bytes. */
+async function readLines(file: FileHandle, head: Buffer, start: number, end: number, budget: Budget, signal: AbortSignal): Promise<Lines> {
+  const kept: Buffer[] = [];
+  let line = 1;
+  let last = start - 1;
+  let pending: Buffer[] = [];
+  let position = head.length;
+  let chunk: Buffer = head;
+  let blocked: Buffer | undefined;
+  const take = (piece: Buffer): "go" | "stop" => {
+    if (line < start) return "go";
+    if (line > end) return "stop";
+    if (piece.length > budget.left) {
+      blocked = piece;
+      return "stop";
+    }
+    kept.push(piece);
+    budget.left -= piece.length;
+    last = line;
+    return "go";
+  };
+  let stopped = false;
+  while (!stopped) {
+    let from = 0;
+    for (let newline = chunk.indexOf(10, from); newline !== -1; newline = chunk.indexOf(10, from)) {
+      const piece = pending.length ? Buffer.concat([...pending, chunk.subarray(from, newline + 1)]) : chunk.subarray(from, newline + 1);
+      pending = [];
+      from = newline + 1;
+      if (take(piece) === "stop") {
+        stopped = true;
+        break;
+      }
+      line++;
+    }
+    if (stopped) break;
+    if (from < chunk.length) pending.push(Buffer.from(chunk.subarray(from)));
+    signal.throwIfAborted();
+    const buffer = Buffer.alloc(CHUNK);
+    const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
+    position += bytesRead;
+    if (bytesRead === 0) {
+      if (pending.length && take(Buffer.concat(pending)) === "stop") stopped = true;
+      else if (pending.length) line++;
+      break;
+    }
+    chunk = buffer.subarray(0, bytesRead);
+  }
+  const result: Lines = { text: Buffer.concat(kept).toString("utf8"), first: start, last };
+  if (!stopped) result.total = line - 1;
+  else if (line <= end) {
+    result.next = line;
+    // A single line larger than the whole budget would never fit: return its head, marked as cut.
+    if (kept.length === 0 && blocked && budget.left === budget.total) {
+      result.text = blocked.subarray(0, budget.left).toString("utf8");
+      budget.left = 0;
+      result.last = line;
+      result.cut = true;
+      result.next = line + 1;
+    }
+  }
+  return result;
+}
+
+async function readOne(confinement: Confinement, path: string, request: ReadRequest, budget: Budget, signal: AbortSignal): Promise<ReadItem> {
+  const resolved = await confinement.resolve(path, "follow");
+  if (!resolved.exists) throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
+  // O_NOFOLLOW: the resolved path has no symlink left at its end; refuse one swapped in meanwhile.
+  const file = await open(resolved.real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  try {
+    const stats = await file.stat();
+    if (stats.isDirectory()) throw new FsError(`${path}: is a directory`, "use list_files for directories");
+    if (!stats.isFile()) throw new FsError(`${path}: not a regular file`, "only regular files can be read");
+    const headBuffer = Buffer.alloc(Math.min(CHUNK, stats.size));
+    const { bytesRead } = await file.read(headBuffer, 0, headBuffer.length, 0);
+    const head = headBuffer.subarray(0, bytesRead);
+    const shown = confinement.shown(resolved.real);
+    if (isBinary(head)) return { path: shown, binary: { size: stats.size, kind: describeBinary(head) } };
+    const start = request.startLine ?? 1;
+    const end = request.endLine ?? Number.MAX_SAFE_INTEGER;
+    const lines = await readLines(file, head, start, end, budget, signal);
+    const item: ReadItem = { path: shown, content: lines.text, start_line: lines.first, end_line: lines.last };
+    if (lines.total !== undefined) item.total_lines = lines.total;
+    if (lines.next !== undefined) item.next_start_line = lines.next;
+    if (lines.cut) item.line_cut = true;
+    return item;
+  } finally {
+    await file.close();
+  }
+}
+
+export async function readContent(confinement: Confinement, request: ReadRequest, budgetBytes: number, signal: AbortSignal): Promise<ReadItem[]> {
+  if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
+    throw new FsError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
+  }
+  const budget: Budget = { left: budgetBytes, total: budgetBytes };
+  const items: ReadItem[] = [];
+  for (const path of request.paths) {
+    if (budget.left <= 0) {
+      items.push({ path, error: "not read: this call's byte budget is spent; read it in another call" });
+      continue;
+    }
+    try {
+      items.push(await readOne(confinement, path, request, budget, signal));
+    } catch (error) {
+      items.push({ path, error: itemError(error, path) });
+    }
+  }
+  return items;
+}

@@ -1,0 +1,111 @@
+// search_files: content search by ripgrep (--json), streamed: rg is stopped as soon as the
+// result cap is reached, so a search over a huge tree costs only what is returned.
+import { lstat } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+import type { Confinement } from "./confine.js";
+import { FsError } from "./errors.js";
+import { ripgrep } from "./ripgrep.js";
+
+/** Longest line shown; longer ones are cut around the match (minified files). */
+const MAX_LINE = 300;
+export const MAX_CONTEXT_LINES = 10;
+
+export interface SearchRequest {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  regex?: boolean;
+  /** Unset: smart case (insensitive unless the pattern has an uppercase letter). */
+  caseSensitive?: boolean;
+  contextLines?: number;
+  maxResults: number;
+}
+
+export interface SearchLine {
+  line: number;
+  text: string;
+  /** false for a context line. */
+  match: boolean;
+}
+
+export interface SearchResult {
+  matches: number;
+  /** More matches exist beyond max_results. */
+  truncated: boolean;
+  files: { path: string; lines: SearchLine[] }[];
+}
+
+interface RgText {
+  text?: string;
+  bytes?: string;
+}
+
+interface RgEvent {
+  type: "begin" | "match" | "context" | "end" | "summary";
+  data: {
+    path?: RgText;
+    lines?: RgText;
+    line_number?: number;
+    submatches?: { start: number; end: number }[];
+  };
+}
+
+const decode = (value: RgText | undefined): string =>
+  value?.text ?? (value?.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : "");
+
+function shorten(text: string, start = 0): string {
+  const line = text.replace(/\r?\n$/, "");
+  if (line.length <= MAX_LINE) return line;
+  const from = Math.max(0, Math.min(start - MAX_LINE / 3, line.length - MAX_LINE));
+  return `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE)}${from + MAX_LINE < line.length ? "…" : ""}`;
+}
+
+function ripgrepArgs(request: SearchRequest): string[] {
+  const args = ["--json", "--no-config", "--hidden", "--glob", "!.git"];
+  if (!request.regex) args.push("--fixed-strings");
+  args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
+  if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
+  if (request.glob) args.push("--glob", request.glob);
+  args.push("--regexp", request.pattern);
+  return args;
+}
+
+export async function searchFiles(confinement: Confinement, request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
+  if (request.pattern === "") throw new FsError("pattern is empty", "give the text (or regex, with regex: true) to look for");
+  const input = request.path || ".";
+  const target = await confinement.resolve(input, "follow");
+  if (!target.exists) throw new FsError(`${input}: does not exist`);
+  const isDirectory = (await lstat(target.real)).isDirectory();
+  const cwd = isDirectory ? target.real : dirname(target.real);
+  const args = ripgrepArgs(request);
+  if (!isDirectory) args.push("--", basename(target.real));
+
+  const result: SearchResult = { matches: 0, truncated: false, files: [] };
+  let current: SearchResult["files"][number] | undefined;
+  for await (const record of ripgrep(args, { cwd, signal, separator: "\n" })) {
+    const event = JSON.parse(record) as RgEvent;
+    if (event.type === "begin") {
+      current = { path: confinement.shown(join(cwd, decode(event.data.path))), lines: [] };
+      continue;
+    }
+    if (event.type !== "match" && event.type !== "context") continue;
+    if (event.type === "match") {
+      if (result.matches === request.maxResults) {
+        result.truncated = true;
+        break;
+      }
+      result.matches++;
+    }
+    if (!current) continue;
+    if (current.lines.length === 0) result.files.push(current);
+    current.lines.push({
+      line: event.data.line_number ?? 0,
+      text: shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
+      match: event.type === "match",
+    });
+  }
+  // Stopping at the cap can leave the leading context of a match not returned: drop such a file.
+  const last = result.files.at(-1);
+  if (last && !last.lines.some((line) => line.match)) result.files.pop();
+  return result;
+}

@@ -1,0 +1,41 @@
+// stat_items: type, size, mode and times of each path, described as the entry itself (a symlink is
+// reported as a symlink, with where it points).
+import { lstat, readlink } from "node:fs/promises";
+import type { Confinement } from "./confine.js";
+import { itemError } from "./errors.js";
+import type { EntryType } from "./list.js";
+
+export interface StatItem {
+  path: string;
+  type?: EntryType;
+  size?: number;
+  /** Permission bits in octal, e.g. "644". */
+  mode?: string;
+  mtime?: string;
+  link_target?: string;
+  error?: string;
+}
+
+export async function statItems(confinement: Confinement, paths: string[]): Promise<StatItem[]> {
+  return Promise.all(
+    paths.map(async (path): Promise<StatItem> => {
+      try {
+        const entry = await confinement.resolve(path, "entry");
+        if (!entry.exists) return { path, error: "does not exist" };
+        const stats = await lstat(entry.real);
+        const type: EntryType = stats.isFile() ? "file" : stats.isDirectory() ? "directory" : stats.isSymbolicLink() ? "symlink" : "other";
+        const item: StatItem = {
+          path: confinement.shown(entry.real),
+          type,
+          size: stats.size,
+          mode: (stats.mode & 0o7777).toString(8),
+          mtime: stats.mtime.toISOString(),
+        };
+        if (type === "symlink") item.link_target = await readlink(entry.real);
+        return item;
+      } catch (error) {
+        return { path, error: itemError(error, path) };
+      }
+    }),
+  );
+}

@@ -1,0 +1,80 @@
+// write_content and create_directories. Targets are resolved as entries (never followed): a
+// symlink at the target is refused rather than written through.
+import { lstat, mkdir, readFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { writeAtomically } from "./atomic.js";
+import type { Confinement } from "./confine.js";
+import { FsError, itemError } from "./errors.js";
+
+export interface WriteItem {
+  path: string;
+  content: string;
+  append?: boolean;
+}
+
+export interface WriteOutcome {
+  path: string;
+  bytes?: number;
+  created?: boolean;
+  error?: string;
+}
+
+/** The existing regular file at `real` (its mode), or undefined when there is none. */
+export async function existingFile(real: string, input: string): Promise<{ mode: number } | undefined> {
+  const stats = await lstat(real).catch(() => undefined);
+  if (!stats) return undefined;
+  if (stats.isSymbolicLink()) throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
+  if (stats.isDirectory()) throw new FsError(`${input}: is a directory`);
+  if (!stats.isFile()) throw new FsError(`${input}: not a regular file`);
+  return { mode: stats.mode & 0o7777 };
+}
+
+async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {
+  const size = Buffer.byteLength(item.content);
+  if (size > maxBytes) throw new FsError(`${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit`, "split it into several appends");
+  const target = await confinement.resolve(item.path, "entry");
+  const existing = target.exists ? await existingFile(target.real, item.path) : undefined;
+  await mkdir(dirname(target.real), { recursive: true });
+  const data = item.append && existing ? Buffer.concat([await readFile(target.real), Buffer.from(item.content)]) : item.content;
+  await writeAtomically(target.real, data, existing?.mode);
+  return { path: confinement.shown(target.real), bytes: Buffer.byteLength(data), created: !existing };
+}
+
+export async function writeContent(confinement: Confinement, items: WriteItem[], maxBytes: number, signal: AbortSignal): Promise<WriteOutcome[]> {
+  const outcomes: WriteOutcome[] = [];
+  for (const item of items) {
+    signal.throwIfAborted();
+    try {
+      outcomes.push(await writeOne(confinement, item, maxBytes));
+    } catch (error) {
+      outcomes.push({ path: item.path, error: itemError(error, item.path) });
+    }
+  }
+  return outcomes;
+}
+
+export interface CreateOutcome {
+  path: string;
+  created?: boolean;
+  error?: string;
+}
+
+export async function createDirectories(confinement: Confinement, paths: string[]): Promise<CreateOutcome[]> {
+  const outcomes: CreateOutcome[] = [];
+  for (const path of paths) {
+    try {
+      const target = await confinement.resolve(path, "entry");
+      if (target.exists) {
+        const stats = await lstat(target.real);
+        if (!stats.isDirectory()) throw new FsError(`${path}: exists and is not a directory`);
+        outcomes.push({ path: confinement.shown(target.real), created: false });
+        continue;
+      }
+      await mkdir(target.real, { recursive: true });
+      outcomes.push({ path: confinement.shown(target.real), created: true });
+    } catch (error) {
+      outcomes.push({ path, error: itemError(error, path) });
+    }
+  }
+  return outcomes;
+}
