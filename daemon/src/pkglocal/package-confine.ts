@@ -1,0 +1,36 @@
+// Keeps every read inside the package: the realpath of what is read must lie within the realpath
+// of the package's directory (or, for a Python distribution, of one of its own entries in
+// site-packages). A symlink leading out of the package, or `..`, is refused.
+import { isAbsolute, join, normalize, sep } from "node:path";
+import { PkgLocalError } from "./errors.js";
+import { realpathOf } from "./quiet-fs.js";
+import type { PackageRecord } from "./types.js";
+
+/** The real directories and files that make up the package. */
+export function packageBounds(pkg: PackageRecord): string[] {
+  const entries = pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root];
+  return entries.map(realpathOf).filter((real): real is string => real !== undefined);
+}
+
+export function isWithin(path: string, bounds: string[]): boolean {
+  return bounds.some((bound) => path === bound || path.startsWith(bound.endsWith(sep) ? bound : bound + sep));
+}
+
+/** The real path of `path` (relative to the package root), refused unless it stays in the package. */
+export function resolveInPackage(pkg: PackageRecord, path: string): string {
+  const label = `${pkg.name}@${pkg.version}`;
+  if (isAbsolute(path)) throw new PkgLocalError(`${path}: give a path relative to the package`, `read_package {package: "${pkg.name}"} lists its files`);
+  const joined = join(pkg.root, normalize(path));
+  const bounds = packageBounds(pkg);
+  if (!isWithin(joined, pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root])) {
+    throw new PkgLocalError(`${path}: outside ${label}`, "only the package's own files can be read");
+  }
+  const real = realpathOf(joined);
+  if (!real) {
+    throw new PkgLocalError(`${path}: no such file in ${label}`, `read_package {package: "${pkg.name}"} lists its files`);
+  }
+  if (!isWithin(real, bounds)) {
+    throw new PkgLocalError(`${path}: leads outside ${label}`, "only the package's own files can be read");
+  }
+  return real;
+}

@@ -1,0 +1,145 @@
+// The project's installed packages, scanned once and kept in the cache dir (never in the project).
+// A scan stays true until what it read changes: the directories it listed (their mtimes), the
+// lockfiles and manifests of the project, pyvenv.cfg. No timer: a warm scan is a few hundred stats.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { discoverNode } from "./node-envs.js";
+import { scanNodeModules } from "./node-scan.js";
+import { discoverPython } from "./python-envs.js";
+import { scanSitePackages } from "./python-scan.js";
+import { listNames } from "./quiet-fs.js";
+import type { EnvironmentScan, FoundEnvironment, Language, PackageRecord } from "./types.js";
+
+export interface IndexOptions {
+  projectRoot: string;
+  cacheDir: string;
+  env: NodeJS.ProcessEnv;
+  pythonEnvs: string[];
+  nodeModules: string[];
+}
+
+export interface ProjectPackages {
+  environments: FoundEnvironment[];
+  packages: PackageRecord[];
+  /** Packages found in each environment, by its packagesDir. */
+  counts: Map<string, number>;
+  /** Per language, where environments were looked for: said when none was found. */
+  lookedFor: Record<Language, string[]>;
+  /** True when nothing had to be read again. */
+  cached: boolean;
+}
+
+interface StampedScan extends EnvironmentScan {
+  stamps: Record<string, string>;
+}
+
+interface CacheFile {
+  schema: typeof CACHE_SCHEMA;
+  projectRoot: string;
+  inputs: Record<string, string>;
+  scans: StampedScan[];
+}
+
+const CACHE_SCHEMA = 1;
+
+export class PackageIndex {
+  private cache?: CacheFile;
+  readonly cacheFile: string;
+
+  constructor(private readonly options: IndexOptions) {
+    const key = createHash("sha256").update(options.projectRoot).digest("hex").slice(0, 16);
+    this.cacheFile = join(options.cacheDir, "pkglocal", `${key}.json`);
+  }
+
+  scan(): ProjectPackages {
+    const { projectRoot, env, pythonEnvs, nodeModules } = this.options;
+    const python = discoverPython({ projectRoot, env, configured: pythonEnvs });
+    const node = discoverNode(projectRoot, nodeModules);
+    const inputs = stampAll([...python.inputs, ...node.inputs, ...requirementFiles(projectRoot)]);
+    const cache = this.load();
+    const reusable = cache && sameStamps(cache.inputs, inputs) ? cache.scans : [];
+
+    let rescanned = false;
+    const scans = [...python.environments, ...node.environments].map((environment) => {
+      const previous = reusable.find((scan) => sameEnvironment(scan.environment, environment));
+      if (previous && sameStamps(previous.stamps, stampAll(Object.keys(previous.stamps)))) return previous;
+      rescanned = true;
+      return scanEnvironment(environment);
+    });
+    const cached = !rescanned && scans.length === cache?.scans.length;
+    if (!cached) this.store({ schema: CACHE_SCHEMA, projectRoot, inputs, scans });
+    return {
+      environments: scans.map((scan) => scan.environment),
+      packages: scans.flatMap((scan) => scan.packages),
+      counts: new Map(scans.map((scan) => [scan.environment.packagesDir, scan.packages.length])),
+      lookedFor: { python: python.lookedFor, node: node.lookedFor },
+      cached,
+    };
+  }
+
+  private load(): CacheFile | undefined {
+    if (this.cache) return this.cache;
+    try {
+      const data = JSON.parse(readFileSync(this.cacheFile, "utf8")) as CacheFile;
+      if (data.schema === CACHE_SCHEMA && data.projectRoot === this.options.projectRoot) this.cache = data;
+    } catch {
+      // No cache yet, or an unreadable one: scanning again is the remedy.
+    }
+    return this.cache;
+  }
+
+  private store(data: CacheFile): void {
+    this.cache = data;
+    try {
+      mkdirSync(join(this.cacheFile, ".."), { recursive: true });
+      const temporary = `${this.cacheFile}.${process.pid}.tmp`;
+      writeFileSync(temporary, JSON.stringify(data));
+      renameSync(temporary, this.cacheFile);
+    } catch {
+      // A read-only cache dir costs the next process a cold scan, nothing more.
+    }
+  }
+}
+
+function scanEnvironment(environment: FoundEnvironment): StampedScan {
+  let packages: PackageRecord[];
+  let watched: string[];
+  if (environment.language === "python") {
+    packages = scanSitePackages(environment.packagesDir, environment.manager);
+    watched = [environment.packagesDir, join(environment.path, "pyvenv.cfg")];
+  } else {
+    ({ packages, watched } = scanNodeModules(environment.packagesDir, environment.manager));
+  }
+  return { environment, packages, watched, stamps: stampAll(watched) };
+}
+
+function sameEnvironment(a: FoundEnvironment, b: FoundEnvironment): boolean {
+  return a.packagesDir === b.packagesDir && a.kind === b.kind && a.manager === b.manager && a.path === b.path;
+}
+
+/** requirements.txt, requirements-dev.txt, …: pip's lockfiles of sorts. */
+function requirementFiles(projectRoot: string): string[] {
+  return listNames(projectRoot)
+    .filter((name) => /^requirements.*\.txt$/.test(name))
+    .map((name) => join(projectRoot, name));
+}
+
+/** What identifies a file's or directory's state: inode, mtime and size ("-" when absent). */
+function stamp(path: string): string {
+  try {
+    const stats = statSync(path);
+    return `${stats.ino}:${stats.mtimeMs}:${stats.isDirectory() ? "d" : stats.size}`;
+  } catch {
+    return "-";
+  }
+}
+
+function stampAll(paths: string[]): Record<string, string> {
+  return Object.fromEntries(paths.map((path) => [path, stamp(path)]));
+}
+
+function sameStamps(a: Record<string, string>, b: Record<string, string>): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => a[key] === b[key]);
+}

@@ -1,0 +1,52 @@
+// read_package's two answers: a package at a glance (version, README and entry heads, its file
+// tree) or one of its files, paged; every path confined to the package.
+import { relative } from "node:path";
+import { readTextPage, type Page } from "../common/text-page.js";
+import { PkgLocalError } from "./errors.js";
+import { resolveInPackage } from "./package-confine.js";
+import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
+import { packageTree, type PackageTree } from "./package-tree.js";
+import { isDirectory } from "./quiet-fs.js";
+import type { PackageRecord } from "./types.js";
+
+export interface PackageOverview {
+  readme?: Excerpt;
+  entryFile?: Excerpt;
+  tree: PackageTree;
+}
+
+export async function describePackage(pkg: PackageRecord, maxTreeEntries: number): Promise<PackageOverview> {
+  const [readme, entryFile] = await Promise.all([readmeExcerpt(pkg), entryExcerpt(pkg)]);
+  return { readme, entryFile, tree: packageTree(pkg, maxTreeEntries) };
+}
+
+export interface FileRequest {
+  path: string;
+  startLine?: number;
+  endLine?: number;
+  maxBytes: number;
+  signal?: AbortSignal;
+}
+
+export async function readPackageFile(pkg: PackageRecord, request: FileRequest): Promise<Page> {
+  if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
+    throw new PkgLocalError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
+  }
+  const real = resolveInPackage(pkg, request.path);
+  if (isDirectory(real)) throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
+  try {
+    return await readTextPage(real, request);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES") throw new PkgLocalError(`${request.path}: permission denied`);
+    throw error;
+  }
+}
+
+/** Where a package lives, relative to the project when inside it. */
+export function packageLocation(pkg: PackageRecord, projectRoot: string): string {
+  const member = pkg.members?.find((each) => !/\.(dist-info|egg-info)$/.test(each)) ?? pkg.members?.[0];
+  const path = member ? `${pkg.root}/${member}` : pkg.root;
+  const inside = relative(projectRoot, path);
+  return inside.startsWith("..") || inside.startsWith("/") ? path : inside || ".";
+}

@@ -1,0 +1,106 @@
+// A package at a glance: the head of its README (for a Python distribution, the long description in
+// METADATA, which is its README) and the head of the file an import of it runs first.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { readTextPage } from "../common/text-page.js";
+import { PkgLocalError } from "./errors.js";
+import { resolveInPackage } from "./package-confine.js";
+import { readMetadataBody } from "./python-metadata.js";
+import { listNames } from "./quiet-fs.js";
+import type { PackageRecord } from "./types.js";
+
+export interface Excerpt {
+  path: string;
+  text: string;
+  /** More follows in the file. */
+  more: boolean;
+}
+
+const README_LINES = 40;
+const ENTRY_LINES = 40;
+const EXCERPT_BYTES = 4096;
+
+export async function readmeExcerpt(pkg: PackageRecord): Promise<Excerpt | undefined> {
+  const distInfo = pkg.members?.find((member) => member.endsWith(".dist-info"));
+  if (distInfo) {
+    const body = safely(() => readMetadataBody(resolveInPackage(pkg, `${distInfo}/METADATA`)));
+    if (body) return cut(`${distInfo}/METADATA`, body);
+  }
+  const readme = listNames(pkg.root).find((name) => /^readme(\.(md|rst|txt|markdown))?$/i.test(name));
+  return readme ? excerpt(pkg, readme, README_LINES) : undefined;
+}
+
+export async function entryExcerpt(pkg: PackageRecord): Promise<Excerpt | undefined> {
+  const candidates = pkg.language === "node" ? nodeEntryCandidates(pkg.root) : pythonEntryCandidates(pkg);
+  for (const path of candidates) {
+    const found = await excerpt(pkg, path, ENTRY_LINES);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+function cut(path: string, text: string): Excerpt {
+  const lines = text.split("\n");
+  let kept = lines.slice(0, README_LINES).join("\n");
+  if (kept.length > EXCERPT_BYTES) kept = kept.slice(0, EXCERPT_BYTES);
+  return { path, text: kept, more: kept.length < text.length };
+}
+
+async function excerpt(pkg: PackageRecord, path: string, lines: number): Promise<Excerpt | undefined> {
+  let real: string;
+  try {
+    real = resolveInPackage(pkg, path);
+  } catch (error) {
+    if (error instanceof PkgLocalError) return undefined;
+    throw error;
+  }
+  try {
+    const page = await readTextPage(real, { endLine: lines, maxBytes: EXCERPT_BYTES });
+    if (page.binary) return undefined;
+    return { path, text: page.text, more: page.totalLines === undefined };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Python: the first import name's __init__.py, or its module file. */
+function pythonEntryCandidates(pkg: PackageRecord): string[] {
+  return (pkg.importNames ?? []).slice(0, 1).flatMap((name) => {
+    const path = name.replace(/\./g, "/");
+    return [`${path}/__init__.py`, `${path}.py`, `${path}/__init__.pyi`, `${path}.pyi`];
+  });
+}
+
+/** Node: what `import` or `require` of the bare name loads: exports ".", module, main, index.js. */
+function nodeEntryCandidates(root: string): string[] {
+  let json: { exports?: unknown; module?: unknown; main?: unknown };
+  try {
+    json = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as typeof json;
+  } catch {
+    return [];
+  }
+  const named = [exportTarget(json.exports), json.module, json.main].filter((each): each is string => typeof each === "string");
+  return [...named.flatMap((each) => [each, `${each}.js`, `${each}/index.js`]), "index.js"];
+}
+
+/** The file `exports` maps "." to, through conditions (import, require, node, default). */
+function exportTarget(exports: unknown): string | undefined {
+  if (typeof exports === "string") return exports;
+  if (Array.isArray(exports)) return exportTarget(exports[0]);
+  if (!exports || typeof exports !== "object") return undefined;
+  const map = exports as Record<string, unknown>;
+  if ("." in map) return exportTarget(map["."]);
+  for (const condition of ["import", "require", "node", "default"]) {
+    const target = exportTarget(map[condition]);
+    if (target) return target;
+  }
+  return undefined;
+}
+
+function safely<T>(read: () => T): T | undefined {
+  try {
+    return read();
+  } catch {
+    return undefined;
+  }
+}

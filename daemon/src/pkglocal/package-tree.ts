@@ -1,0 +1,109 @@
+// The files of a package worth reading, by language: Python's .py/.pyi and distribution metadata,
+// Node's .js/.mjs/.cjs/.ts/.d.ts and package.json; caches and build junk are skipped. Counted in
+// full up to a walk limit, listed up to a cap, breadth first so the top of the package comes first.
+import { basename, join } from "node:path";
+import { isWithin, packageBounds } from "./package-confine.js";
+import { isDirectory, listEntries, realpathOf, sizeOf } from "./quiet-fs.js";
+import type { Language, PackageRecord } from "./types.js";
+
+export interface PackageTree {
+  files: { path: string; bytes: number }[];
+  /** Files of each kind found (".py", ".d.ts", "metadata", …), listed or not. */
+  counts: Record<string, number>;
+  /** Matching files found; more than files.length when the cap cut the list. */
+  total: number;
+  /** Files of other kinds (assets, docs, data), only counted. */
+  other: number;
+  /** True when the walk stopped at its limit: the counts are a lower bound. */
+  incomplete: boolean;
+}
+
+/** Entries visited at most, however large the package: a limit, so a call stays fast. */
+const MAX_VISITED = 20000;
+
+const JUNK = new Set([
+  "node_modules",
+  "__pycache__",
+  ".git",
+  ".hg",
+  ".svn",
+  ".cache",
+  ".turbo",
+  ".next",
+  ".nyc_output",
+  "coverage",
+  ".pytest_cache",
+  ".mypy_cache",
+  ".ruff_cache",
+  ".tox",
+  ".nox",
+  ".venv",
+  "venv",
+  ".idea",
+  ".vscode",
+]);
+/** Python's build junk; Node packages often ship their real code in build/. */
+const PYTHON_JUNK = new Set(["build", ".eggs", "htmlcov"]);
+const README = /^readme(\.(md|rst|txt|markdown))?$/i;
+
+function kindOf(language: Language, name: string, inMetadataDir: boolean): string | undefined {
+  if (README.test(name)) return "readme";
+  if (language === "python") {
+    if (inMetadataDir) return "metadata";
+    if (name.endsWith(".pyi")) return ".pyi";
+    if (name.endsWith(".py")) return ".py";
+    if (["py.typed", "pyproject.toml", "setup.cfg"].includes(name)) return "metadata";
+    return undefined;
+  }
+  if (name === "package.json") return "package.json";
+  const match = /(\.d\.[mc]?ts|\.[mc]?[jt]sx?)$/.exec(name);
+  return match ? match[1] : undefined;
+}
+
+export function packageTree(pkg: PackageRecord, maxFiles: number): PackageTree {
+  const tree: PackageTree = { files: [], counts: {}, total: 0, other: 0, incomplete: false };
+  const bounds = packageBounds(pkg);
+  const starts = pkg.members ? pkg.members.map((member) => ({ shown: member, real: join(pkg.root, member) })) : [{ shown: "", real: pkg.root }];
+  const queue: { shown: string; real: string; metadata: boolean }[] = [];
+  let visited = 0;
+  const consider = (shown: string, real: string, name: string, metadata: boolean) => {
+    const kind = kindOf(pkg.language, name, metadata);
+    if (!kind) {
+      tree.other++;
+      return;
+    }
+    tree.counts[kind] = (tree.counts[kind] ?? 0) + 1;
+    tree.total++;
+    if (tree.files.length < maxFiles) tree.files.push({ path: shown, bytes: sizeOf(real) });
+  };
+  for (const start of starts) {
+    const real = realpathOf(start.real);
+    if (!real || !isWithin(real, bounds)) continue;
+    const metadata = /\.(dist-info|egg-info)$/.test(start.shown);
+    if (isDirectory(real)) queue.push({ shown: start.shown, real, metadata });
+    else consider(start.shown, real, basename(start.shown), false);
+  }
+  for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
+    for (const entry of listEntries(dir.real) ?? []) {
+      if (++visited > MAX_VISITED) {
+        tree.incomplete = true;
+        return tree;
+      }
+      const shown = dir.shown ? `${dir.shown}/${entry.name}` : entry.name;
+      const real = join(dir.real, entry.name);
+      if (entry.isDirectory()) {
+        if (!JUNK.has(entry.name) && !(pkg.language === "python" && PYTHON_JUNK.has(entry.name))) {
+          queue.push({ shown, real, metadata: dir.metadata || /\.(dist-info|egg-info)$/.test(entry.name) });
+        }
+      } else if (entry.isFile()) {
+        consider(shown, real, entry.name, dir.metadata);
+      } else if (entry.isSymbolicLink()) {
+        // Listed only when it stays inside the package, as read_package would allow it.
+        const target = realpathOf(real);
+        if (target && isWithin(target, bounds) && !isDirectory(target)) consider(shown, target, entry.name, dir.metadata);
+      }
+    }
+  }
+  tree.files.sort((a, b) => a.path.localeCompare(b.path));
+  return tree;
+}

@@ -1,0 +1,187 @@
+// Reads what Python's installers leave beside a package: the METADATA (or PKG-INFO) headers, the
+// RECORD of installed files, top_level.txt, direct_url.json and the .pth files of editable installs.
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export interface CoreMetadata {
+  name?: string;
+  version?: string;
+  summary?: string;
+}
+
+/** PEP 503: the name pip and every index compare by. */
+export function normalizePythonName(name: string): string {
+  return name.toLowerCase().replace(/[-_.]+/g, "-");
+}
+
+const HEAD_BYTES = 8192;
+
+/** The headers of a METADATA/PKG-INFO file; Name and Version lead it, so the head usually suffices. */
+export function readCoreMetadata(file: string): CoreMetadata | undefined {
+  let text: string;
+  try {
+    text = readHead(file, HEAD_BYTES);
+  } catch {
+    return undefined;
+  }
+  let meta = parseHeaders(text);
+  if ((!meta.name || !meta.version) && text.length >= HEAD_BYTES) meta = parseHeaders(readFileSync(file, "utf8"));
+  return meta;
+}
+
+function readHead(file: string, bytes: number): string {
+  const fd = openSync(file, "r");
+  try {
+    const buffer = Buffer.allocUnsafe(bytes);
+    const read = readSync(fd, buffer, 0, bytes, 0);
+    return buffer.toString("utf8", 0, read);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function parseHeaders(text: string): CoreMetadata {
+  const meta: CoreMetadata = {};
+  for (const line of text.split("\n")) {
+    if (line.trim() === "") break;
+    const colon = line.indexOf(":");
+    if (colon <= 0 || line.startsWith(" ") || line.startsWith("\t")) continue;
+    const key = line.slice(0, colon).toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    if (key === "name") meta.name ??= value;
+    else if (key === "version") meta.version ??= value;
+    else if (key === "summary") meta.summary ??= value;
+  }
+  return meta;
+}
+
+/** The body of METADATA: the long description, usually the README. */
+export function readMetadataBody(file: string): string {
+  const text = readFileSync(file, "utf8");
+  const blank = text.search(/\r?\n\r?\n/);
+  return blank < 0 ? "" : text.slice(blank).trimStart();
+}
+
+/** First path components of RECORD (or installed-files.txt) entries that live in site-packages. */
+export function recordTopLevel(lines: string[]): { entries: string[]; paths: string[] } {
+  const entries = new Set<string>();
+  const paths: string[] = [];
+  for (const line of lines) {
+    // RECORD lines are CSV: path,hash,size; paths with commas are quoted.
+    const path = line.startsWith('"') ? line.slice(1, line.indexOf('"', 1)) : line.split(",", 1)[0]!;
+    if (!path || path.startsWith("../") || path.startsWith("/")) continue;
+    paths.push(path);
+    const first = path.split("/", 1)[0]!;
+    if (first !== "__pycache__") entries.add(first);
+  }
+  return { entries: [...entries], paths };
+}
+
+const EXTENSION_MODULE = /^([A-Za-z_][A-Za-z0-9_]*)(\.[A-Za-z0-9_-]+)*\.(so|pyd)$/;
+const METADATA_DIR = /\.(dist-info|egg-info|data)$/;
+
+/**
+ * Import names from the installed files: packages, modules and extension modules at the top of
+ * site-packages. A directory without __init__.py is a namespace package: its subpackages are
+ * what this distribution brings (google → google.protobuf).
+ */
+export function importNamesFromRecord(entries: string[], paths: string[]): string[] {
+  const names: string[] = [];
+  const dirs = new Set(paths.filter((path) => path.includes("/")).map((path) => path.split("/", 1)[0]!));
+  for (const entry of entries) {
+    if (METADATA_DIR.test(entry) || entry.endsWith(".pth")) continue;
+    if (dirs.has(entry)) {
+      if (!isIdentifier(entry)) continue;
+      const regular = paths.some((path) => path === `${entry}/__init__.py` || path === `${entry}/__init__.pyi`);
+      if (regular) names.push(entry);
+      else names.push(...namespaceChildren(entry, paths));
+      continue;
+    }
+    const module = /^([A-Za-z_][A-Za-z0-9_]*)\.pyi?$/.exec(entry) ?? EXTENSION_MODULE.exec(entry);
+    if (module && module[1] !== "__init__") names.push(module[1]!);
+  }
+  return [...new Set(names)];
+}
+
+function namespaceChildren(namespace: string, paths: string[]): string[] {
+  const children = new Set<string>();
+  for (const path of paths) {
+    const parts = path.split("/");
+    if (parts[0] !== namespace || parts.length < 2) continue;
+    const child = parts.length === 2 ? parts[1]!.replace(/\.pyi?$/, "") : parts[1]!;
+    if (child !== "__pycache__" && isIdentifier(child)) children.add(`${namespace}.${child}`);
+  }
+  return children.size > 0 ? [...children] : [namespace];
+}
+
+function isIdentifier(name: string): boolean {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+}
+
+export function readLines(file: string): string[] | undefined {
+  try {
+    return readFileSync(file, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "");
+  } catch {
+    return undefined;
+  }
+}
+
+/** The source directory of an editable install (PEP 660 direct_url.json), when it is one. */
+export function editableSource(distInfo: string): string | undefined {
+  try {
+    const direct = JSON.parse(readFileSync(`${distInfo}/direct_url.json`, "utf8")) as {
+      url?: string;
+      dir_info?: { editable?: boolean };
+    };
+    if (direct.dir_info?.editable && direct.url?.startsWith("file:")) return fileURLToPath(direct.url);
+  } catch {
+    // Not editable, or no direct_url.json at all.
+  }
+  return undefined;
+}
+
+export interface PthTarget {
+  /** Directory the code is imported from. */
+  root: string;
+  /** Entries of root the install maps (setuptools' finder); empty when the whole dir is on sys.path. */
+  members: string[];
+  importNames: string[];
+}
+
+/**
+ * Where an editable install's .pth points: a plain directory line (hatchling, flit, old
+ * setuptools) or setuptools' `import __editable___…_finder` with its MAPPING of name → path.
+ */
+export function readPthTargets(sitePackages: string, pthFile: string): PthTarget[] {
+  const lines = readLines(`${sitePackages}/${pthFile}`) ?? [];
+  const targets: PthTarget[] = [];
+  for (const line of lines) {
+    if (line.startsWith("#")) continue;
+    const finder = /^import\s+(__editable__[\w.]*_finder)\b/.exec(line);
+    if (finder) {
+      targets.push(...finderMapping(`${sitePackages}/${finder[1]}.py`));
+      continue;
+    }
+    if (line.startsWith("import ")) continue;
+    targets.push({ root: line.startsWith("/") ? line : `${sitePackages}/${line}`, members: [], importNames: [] });
+  }
+  return targets;
+}
+
+function finderMapping(finderFile: string): PthTarget[] {
+  let text: string;
+  try {
+    text = readFileSync(finderFile, "utf8");
+  } catch {
+    return [];
+  }
+  const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text);
+  if (!mapping) return [];
+  const targets: PthTarget[] = [];
+  for (const pair of mapping[1]!.matchAll(/['"]([^'"]+)['"]\s*:\s*['"]([^'"]+)['"]/g)) {
+    const [, name, path] = pair;
+    const slash = path!.lastIndexOf("/");
+    targets.push({ root: path!.slice(0, slash), members: [path!.slice(slash + 1)], importNames: [name!] });
+  }
+  return targets;
+}

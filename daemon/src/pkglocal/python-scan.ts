@@ -1,0 +1,127 @@
+// Lists the distributions installed in one site-packages directory: wheels' *.dist-info, eggs'
+// *.egg-info (directory or single file) and `setup.py develop`'s *.egg-link, each with its exact
+// version, the names it is imported by and, for editable installs, where its source lives.
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import {
+  editableSource,
+  importNamesFromRecord,
+  readCoreMetadata,
+  readLines,
+  readPthTargets,
+  recordTopLevel,
+  type CoreMetadata,
+} from "./python-metadata.js";
+import { listEntries, listNames } from "./quiet-fs.js";
+import type { PackageRecord } from "./types.js";
+
+export function scanSitePackages(sitePackages: string, manager: string): PackageRecord[] {
+  const names = listNames(sitePackages);
+  const packages: PackageRecord[] = [];
+  for (const entry of names) {
+    const found = entry.endsWith(".dist-info")
+      ? distInfo(sitePackages, entry, manager)
+      : entry.endsWith(".egg-info")
+        ? eggInfo(sitePackages, entry, manager)
+        : entry.endsWith(".egg-link")
+          ? eggLink(sitePackages, entry, manager)
+          : undefined;
+    if (found) packages.push(found);
+  }
+  return packages;
+}
+
+function record(meta: CoreMetadata | undefined, fields: Omit<PackageRecord, "name" | "version" | "language" | "summary">): PackageRecord | undefined {
+  if (!meta?.name || !meta.version) return undefined;
+  return { name: meta.name, version: meta.version, language: "python", summary: meta.summary, ...fields };
+}
+
+function distInfo(sitePackages: string, entry: string, manager: string): PackageRecord | undefined {
+  const dir = join(sitePackages, entry);
+  const meta = readCoreMetadata(join(dir, "METADATA"));
+  const { entries, paths } = recordTopLevel(readLines(join(dir, "RECORD")) ?? []);
+  const topLevel = readLines(join(dir, "top_level.txt"));
+  const editable = editableSource(dir);
+  if (editable) return editableRecord(meta, sitePackages, entry, entries, topLevel, editable, manager);
+  let importNames = importNamesFromRecord(entries, paths);
+  if (importNames.length === 0 && topLevel) importNames = topLevel;
+  const members = entries.length > 0 ? entries : [entry, ...(topLevel ?? []).filter((name) => existsSync(join(sitePackages, name)))];
+  return record(meta, { manager, root: sitePackages, members: withEntry(members, entry), importNames });
+}
+
+/** An editable install: the code is read where the .pth (or direct_url.json) points, not in site-packages. */
+function editableRecord(
+  meta: CoreMetadata | undefined,
+  sitePackages: string,
+  entry: string,
+  entries: string[],
+  topLevel: string[] | undefined,
+  source: string,
+  manager: string,
+): PackageRecord | undefined {
+  const targets = entries.filter((name) => name.endsWith(".pth")).flatMap((pth) => readPthTargets(sitePackages, pth));
+  const target = targets[0];
+  if (target && target.members.length > 0) {
+    const mapped = targets.filter((each) => each.root === target.root);
+    return record(meta, {
+      manager,
+      root: target.root,
+      members: mapped.flatMap((each) => each.members),
+      importNames: mapped.flatMap((each) => each.importNames),
+      editable: source,
+    });
+  }
+  const root = target?.root ?? source;
+  const importNames = topLevel ?? packagesIn(root);
+  return record(meta, { manager, root, importNames, editable: source });
+}
+
+/** Importable names directly under a source directory: packages (with __init__.py) and modules. */
+function packagesIn(dir: string): string[] {
+  return (listEntries(dir) ?? [])
+      .filter((each) =>
+        each.isDirectory()
+          ? existsSync(join(dir, each.name, "__init__.py"))
+          : /^[A-Za-z_]\w*\.py$/.test(each.name) && !["setup.py", "conftest.py", "noxfile.py"].includes(each.name),
+      )
+      .map((each) => each.name.replace(/\.py$/, ""));
+}
+
+function withEntry(members: string[], entry: string): string[] {
+  return members.includes(entry) ? members : [...members, entry];
+}
+
+function eggInfo(sitePackages: string, entry: string, manager: string): PackageRecord | undefined {
+  const path = join(sitePackages, entry);
+  const single = readCoreMetadata(path);
+  if (single?.name) return record(single, { manager, root: sitePackages, members: [entry], importNames: [] });
+  const meta = readCoreMetadata(join(path, "PKG-INFO"));
+  const topLevel = readLines(join(path, "top_level.txt")) ?? [];
+  // installed-files.txt names files relative to the egg-info directory (../pkg/__init__.py).
+  const installed = (readLines(join(path, "installed-files.txt")) ?? []).map((line) => line.replace(/^\.\.\//, ""));
+  const { entries, paths } = recordTopLevel(installed);
+  const importNames = importNamesFromRecord(entries, paths);
+  const members = entries.length > 0 ? entries : topLevel.flatMap((name) => [name, `${name}.py`]).filter((name) => existsSync(join(sitePackages, name)));
+  return record(meta, {
+    manager,
+    root: sitePackages,
+    members: withEntry(members, entry),
+    importNames: importNames.length > 0 ? importNames : topLevel,
+  });
+}
+
+/** `setup.py develop`: the .egg-link's first line is the source directory holding *.egg-info. */
+function eggLink(sitePackages: string, entry: string, manager: string): PackageRecord | undefined {
+  let source: string;
+  try {
+    source = readFileSync(join(sitePackages, entry), "utf8").split(/\r?\n/, 1)[0]!.trim();
+  } catch {
+    return undefined;
+  }
+  const root = source.startsWith("/") ? source : join(dirname(join(sitePackages, entry)), source);
+  const info = (listNames(root).find((name) => name.endsWith(".egg-info")));
+  if (!info) return undefined;
+  const meta = readCoreMetadata(join(root, info, "PKG-INFO"));
+  const importNames = readLines(join(root, info, "top_level.txt")) ?? packagesIn(root);
+  return record(meta, { manager, root, importNames, editable: root });
+}
