@@ -1,0 +1,128 @@
+# The jail every artifact uses: bubblewrap with only the environment's runtime closure under
+# /nix/store (read-only), /workspace (HOME and cwd) and /tmp as size-limited tmpfs, a cleared
+# environment, new user/pid/ipc/uts/cgroup namespaces (and network unless allowed), a minimal /etc
+# and the extra mounts. Everything fixed is decided here at build time and baked into bin/run as a
+# bash array; what changes per call (the project, the code) is added by ./jail.bash at run time.
+{
+  pkgs,
+  name,
+  interpreter,
+  packages,
+  network,
+  projectAccess,
+  env,
+  mounts,
+  memoryMb,
+  maxProcesses,
+  workspaceMb,
+}:
+let
+  inherit (pkgs) lib;
+
+  # The session kernels live in agent/ (its own issue); without them bin/session-run refuses.
+  agent = ../../agent;
+  kernelFile = { python = "kernel.py"; node = "kernel.mjs"; bash = "kernel.bash"; }.${interpreter};
+  kernel = if builtins.pathExists (agent + "/${kernelFile}") then "${agent}/${kernelFile}" else "";
+
+  etc = {
+    passwd = pkgs.writeText "passwd" ''
+      root:x:0:0:root:/workspace:/run/nixshed/nologin
+      sandbox:x:1000:1000:sandbox:/workspace:${pkgs.bash}/bin/bash
+      nobody:x:65534:65534:nobody:/var/empty:/run/nixshed/nologin
+    '';
+    group = pkgs.writeText "group" ''
+      root:x:0:
+      sandbox:x:1000:
+      nogroup:x:65534:
+    '';
+    hosts = pkgs.writeText "hosts" ''
+      127.0.0.1 localhost nixshed
+      ::1 localhost nixshed
+    '';
+  };
+
+  path = lib.makeBinPath packages;
+  certificates = "${pkgs.cacert}/etc/ssl/certs/ca-bundle.crt";
+  workspaceBytes = toString (workspaceMb * 1024 * 1024);
+
+  mountArgs = builtins.concatLists (
+    map (
+      m: [ ((if m.writable then "--bind" else "--ro-bind") + lib.optionalString m.optional "-try") (toString m.source) m.target ]
+    ) mounts
+  );
+
+  jailVariables = {
+    PATH = path;
+    HOME = "/workspace";
+    USER = "sandbox";
+    LOGNAME = "sandbox";
+    TMPDIR = "/tmp";
+    LANG = "C.UTF-8";
+    TERM = "dumb";
+  } // lib.optionalAttrs network {
+    SSL_CERT_FILE = "/etc/ssl/certs/ca-certificates.crt";
+    NIX_SSL_CERT_FILE = "/etc/ssl/certs/ca-certificates.crt";
+  } // env;
+
+  staticArgs =
+    [
+      "--unshare-user" "--unshare-pid" "--unshare-ipc" "--unshare-uts" "--unshare-cgroup-try"
+      "--disable-userns"
+      "--uid" "1000" "--gid" "1000" "--hostname" "nixshed"
+      "--die-with-parent" "--new-session"
+      "--proc" "/proc" "--dev" "/dev"
+      "--size" workspaceBytes "--tmpfs" "/tmp"
+      "--size" workspaceBytes "--tmpfs" "/workspace"
+      "--ro-bind" etc.passwd "/etc/passwd"
+      "--ro-bind" etc.group "/etc/group"
+      "--ro-bind" etc.hosts "/etc/hosts"
+      "--clearenv"
+    ]
+    ++ lib.optionals (!network) [ "--unshare-net" ]
+    ++ lib.optionals network [
+      "--ro-bind-try" "/etc/resolv.conf" "/etc/resolv.conf"
+      "--ro-bind" certificates "/etc/ssl/certs/ca-certificates.crt"
+    ]
+    ++ mountArgs
+    ++ builtins.concatLists (lib.mapAttrsToList (n: v: [ "--setenv" n v ]) jailVariables)
+    ++ [ "--chdir" "/workspace" ];
+
+  closure = pkgs.closureInfo {
+    rootPaths = packages ++ builtins.attrValues etc ++ lib.optional network pkgs.cacert ++ lib.optional (kernel != "") agent;
+  };
+
+  constants = entry: ''
+    bwrap=${pkgs.bubblewrap}/bin/bwrap
+    sleep=${pkgs.coreutils}/bin/sleep
+    entry=${entry}
+    env_name=${lib.escapeShellArg name}
+    interpreter=${{ python = "python3"; node = "node"; bash = "bash"; }.${interpreter}}
+    code_file=${{ python = "main.py"; node = "main.js"; bash = "main.sh"; }.${interpreter}}
+    kernel=${lib.escapeShellArg kernel}
+    artifact_access=${projectAccess}
+    memory_mb=${toString memoryMb}
+    max_processes=${toString maxProcesses}
+  '';
+in
+pkgs.runCommand "nixshed-jail-${name}"
+  {
+    runConstants = constants "run";
+    sessionConstants = constants "session-run";
+    body = builtins.readFile ./jail.bash;
+    passAsFile = [ "runConstants" "sessionConstants" "body" ];
+  }
+  ''
+    mkdir -p "$out/bin"
+    static() {
+      printf 'static=('
+      printf ' %q' ${lib.escapeShellArgs staticArgs}
+      while read -r storePath; do printf ' --ro-bind %q %q' "$storePath" "$storePath"; done < ${closure}/store-paths
+      printf ' )\n'
+    }
+    for entry in run session-run; do
+      constants="$runConstantsPath"
+      [ "$entry" = run ] || constants="$sessionConstantsPath"
+      { echo "#!${pkgs.runtimeShell}"; static; cat "$constants" "$bodyPath"; } > "$out/bin/$entry"
+      chmod +x "$out/bin/$entry"
+    done
+  ''

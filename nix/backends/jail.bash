@@ -1,0 +1,165 @@
+# The body of bin/run and bin/session-run (./bubblewrap.nix puts the artifact's constants above it:
+# bwrap, static, entry, interpreter, code_file, kernel, artifact_access, memory_mb, max_processes,
+# env_name, sleep).
+#
+#   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
+#   bin/run -- PROGRAM ARGS  a program of the environment, stdin passed through
+#   bin/session-run          the interpreter's session kernel, every inherited descriptor passed through
+#
+# Per call (set by the daemon, all optional): NIXSHED_JAIL_PROJECT_DIR, NIXSHED_JAIL_PROJECT_ACCESS
+# (none | ro | rw, capped at the artifact's own access), NIXSHED_JAIL_CODE_FD.
+#
+# Limits: a fresh cgroup per run (v1 as root, or a systemd scope), else rlimits. The cgroup is
+# removed when the jail ends or bin/run gets SIGTERM/SIGINT/SIGHUP; cgroups left by a bin/run that
+# was SIGKILLed are removed by the next run.
+set -u
+
+fail() {
+  echo "nixshed jail ($env_name): $*" >&2
+  exit 125
+}
+
+rank() { case "$1" in none) echo 0 ;; ro) echo 1 ;; rw) echo 2 ;; *) fail "NIXSHED_JAIL_PROJECT_ACCESS must be none, ro or rw, not '$1'" ;; esac; }
+
+dynamic=()
+if [ -n "${NIXSHED_JAIL_PROJECT_DIR-}" ]; then
+  wanted=${NIXSHED_JAIL_PROJECT_ACCESS:-$artifact_access}
+  [ "$(rank "$wanted")" -le "$(rank "$artifact_access")" ] || wanted=$artifact_access
+  [ -d "$NIXSHED_JAIL_PROJECT_DIR" ] || fail "project directory $NIXSHED_JAIL_PROJECT_DIR does not exist"
+  case "$wanted" in
+    ro) dynamic+=(--ro-bind "$NIXSHED_JAIL_PROJECT_DIR" /project) ;;
+    rw) dynamic+=(--bind "$NIXSHED_JAIL_PROJECT_DIR" /project) ;;
+  esac
+fi
+
+case "$entry" in
+  run)
+    if [ "${1-}" = "--" ]; then
+      shift
+      [ $# -gt 0 ] || fail "usage: bin/run -- PROGRAM [ARGS…]"
+      command=("$@")
+    else
+      [ $# -eq 0 ] || fail "usage: bin/run < code, or bin/run -- PROGRAM [ARGS…]"
+      code_fd=${NIXSHED_JAIL_CODE_FD:-}
+      # By hand the code comes on stdin; the program then reads an empty stdin, not a closed one.
+      [ -n "$code_fd" ] || exec {code_fd}<&0 </dev/null
+      # bwrap reads the whole descriptor into the jail's own file and closes it.
+      dynamic+=(--ro-bind-data "$code_fd" "/run/nixshed/$code_file")
+      command=("$interpreter" "/run/nixshed/$code_file")
+    fi
+    ;;
+  session-run)
+    [ -n "$kernel" ] || fail "this artifact was built without a session kernel for $interpreter"
+    command=("$interpreter" "$kernel" "$@")
+    ;;
+esac
+
+limits=rlimit
+if [ -w /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/pids ] && [ -e /sys/fs/cgroup/pids/cgroup.procs ]; then
+  limits=cgroup1
+elif command -v systemd-run >/dev/null &&
+  { [ "$(id -u)" = 0 ] && [ -S /run/systemd/private ] || [ -S "${XDG_RUNTIME_DIR-/nonexistent}/systemd/private" ]; }; then
+  limits=systemd
+fi
+
+# The directory of our own cgroup in a v1 hierarchy, so the jail's cgroup nests under it.
+own_cgroup() {
+  local line path
+  while IFS= read -r line; do
+    path=${line#*:}
+    if [[ ",${path%%:*}," == *",$1,"* ]]; then
+      path=${path#*:}
+      echo "/sys/fs/cgroup/$1${path%/}"
+      return
+    fi
+  done </proc/self/cgroup
+  echo "/sys/fs/cgroup/$1"
+}
+
+cgroups=()
+if [ "$limits" = cgroup1 ]; then
+  memory_cg="$(own_cgroup memory)/nixshed-$$"
+  pids_cg="$(own_cgroup pids)/nixshed-$$"
+  for stale in "${memory_cg%/*}"/nixshed-* "${pids_cg%/*}"/nixshed-*; do
+    [ -d "$stale" ] && ! kill -0 "${stale##*-}" 2>/dev/null && rmdir "$stale" 2>/dev/null
+  done
+  mkdir -p "$memory_cg" "$pids_cg" || fail "cannot create cgroups under ${memory_cg%/*}"
+  cgroups=("$memory_cg" "$pids_cg")
+  echo $((memory_mb * 1024 * 1024)) >"$memory_cg/memory.limit_in_bytes"
+  [ ! -e "$memory_cg/memory.memsw.limit_in_bytes" ] || echo $((memory_mb * 1024 * 1024)) >"$memory_cg/memory.memsw.limit_in_bytes"
+  echo "$max_processes" >"$pids_cg/pids.max"
+fi
+
+cleanup() {
+  local cg pid tries
+  for cg in "${cgroups[@]}"; do
+    for ((tries = 0; tries < 200; tries++)); do
+      rmdir "$cg" 2>/dev/null && break
+      while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$cg/cgroup.procs"
+      "$sleep" 0.005
+    done
+  done
+}
+
+report_limits() {
+  [ "$limits" = cgroup1 ] || return 0
+  local key value
+  while read -r key value; do
+    [ "$key" = oom_kill ] && [ "$value" -gt 0 ] &&
+      echo "nixshed jail: memory limit reached (${memory_mb} MiB): the kernel killed a process" >&2
+  done <"$memory_cg/memory.oom_control"
+  read -r key value <"$pids_cg/pids.events"
+  [ "$value" -gt 0 ] && echo "nixshed jail: process limit reached (${max_processes} processes): a fork failed" >&2
+  return 0
+}
+
+# bin/run hands the jail nothing but stdin, stdout, stderr and the code; bin/session-run passes
+# every descriptor through (the session protocol may use more).
+close_other_descriptors() {
+  local fd
+  for fd in /proc/self/fd/*; do
+    fd=${fd##*/}
+    case "$fd" in 0 | 1 | 2 | "${code_fd-}") ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac
+  done
+}
+
+launch() {
+  [ "$entry" != run ] || close_other_descriptors
+  case "$limits" in
+    cgroup1)
+      # "0" in `tasks` moves the calling thread without the global lock that writing a pid to
+      # cgroup.procs takes (an RCU grace period, ~10 ms, on every run).
+      echo 0 >"$memory_cg/tasks" && echo 0 >"$pids_cg/tasks" || fail "cannot enter the jail's cgroups"
+      exec "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
+      ;;
+    systemd)
+      exec systemd-run $([ "$(id -u)" = 0 ] || echo --user) --scope --quiet --collect \
+        -p MemoryMax="${memory_mb}M" -p MemorySwapMax=0 -p TasksMax="$max_processes" \
+        -- "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
+      ;;
+    rlimit)
+      ulimit -S -d $((memory_mb * 1024)) -u "$max_processes" 2>/dev/null
+      exec "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
+      ;;
+  esac
+}
+
+stop() {
+  kill -KILL "$child" 2>/dev/null
+  wait "$child" 2>/dev/null
+  cleanup
+  exit "$1"
+}
+
+# In the background (stdin kept: without job control bash would give it /dev/null) so that a
+# signal reaches our traps while we wait.
+launch <&0 &
+child=$!
+trap 'stop 143' TERM
+trap 'stop 130' INT
+trap 'stop 129' HUP
+wait "$child"
+status=$?
+report_limits
+cleanup
+exit "$status"

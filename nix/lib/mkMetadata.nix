@@ -1,0 +1,56 @@
+# mkMetadata: the one store path the daemon reads at startup (`nixshed serve --metadata PATH`).
+#
+#   mkMetadata { pkgs, environments, nixpkgsIndex ? null, nixpkgs ? null }
+#
+# environments: artifacts of mkEnvironment/mkSandbox (a list, or an attribute set as fromToml returns).
+# The result holds environments.json ({schemaVersion, environments: {<name>: {artifact, metadata}}}),
+# lib (nixshed's own Nix source, for wrapping packages with mkEnvironment at run time) and, when given,
+# nixpkgs.json (the pinned nixpkgs source) and nixpkgs-index (the prebuilt search index).
+{
+  pkgs,
+  environments,
+  nixpkgsIndex ? null,
+  nixpkgs ? null,
+}:
+let
+  artifacts = if builtins.isAttrs environments && !(environments ? outPath) then builtins.attrValues environments else environments;
+  entry =
+    artifact:
+    if artifact ? metadata then
+      { name = artifact.metadata.name; value = { artifact = "${artifact}"; inherit (artifact) metadata; }; }
+    else
+      throw "nixshed.lib.mkMetadata: every environment must come from mkEnvironment or mkSandbox";
+  entries = map entry artifacts;
+  names = map (e: e.name) entries;
+  duplicates = builtins.filter (n: builtins.length (builtins.filter (m: m == n) names) > 1) names;
+  # Only what the library needs at run time: nix/ and the session kernels in agent/.
+  source = builtins.path {
+    name = "nixshed-source";
+    path = ../..;
+    filter =
+      path: type:
+      let
+        relative = builtins.substring (builtins.stringLength (toString ../..) + 1) (-1) (toString path);
+        top = builtins.head (builtins.split "/" relative);
+      in
+      builtins.elem top [ "nix" "agent" ];
+  };
+in
+if !builtins.isList artifacts then
+  throw "nixshed.lib.mkMetadata: environments must be a list or an attribute set of artifacts"
+else if duplicates != [ ] then
+  throw "nixshed.lib.mkMetadata: two environments are named ${builtins.head duplicates}"
+else
+  pkgs.runCommand "nixshed-metadata"
+    {
+      environmentsJson = builtins.toJSON { schemaVersion = 1; environments = builtins.listToAttrs entries; };
+      nixpkgsJson = builtins.toJSON { source = if nixpkgs == null then null else "${nixpkgs}"; rev = if nixpkgs == null then null else nixpkgs.rev or null; };
+      passAsFile = [ "environmentsJson" "nixpkgsJson" ];
+    }
+    ''
+      mkdir "$out"
+      cp "$environmentsJsonPath" "$out/environments.json"
+      ln -s ${source}/nix/lib "$out/lib"
+      ${if nixpkgs == null then "" else ''cp "$nixpkgsJsonPath" "$out/nixpkgs.json"''}
+      ${if nixpkgsIndex == null then "" else ''ln -s ${nixpkgsIndex} "$out/nixpkgs-index"''}
+    ''
