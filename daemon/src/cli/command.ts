@@ -1,7 +1,7 @@
 // The shape of a subcommand and the flags every subcommand shares.
 import type { ParseArgsConfig } from "node:util";
 import { createLogger, type Logger } from "../common/log.js";
-import { loadConfig, parseScalar, type LoadedConfig } from "../config/load.js";
+import { loadConfig, parseScalar, type FlagValue, type LoadedConfig } from "../config/load.js";
 import type { LogLevel } from "../common/log.js";
 
 export type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -45,7 +45,7 @@ export const commonHelp = `Common flags:
   -h, --help          this help`;
 
 /** Flags that name config keys, as the dotted-key layer loadConfig expects. */
-export function flagLayer(values: Values, extra: Record<string, string> = {}): Record<string, unknown> {
+export function flagLayer(values: Values, extra: Record<string, string> = {}): FlagValue[] {
   const named: Record<string, string> = {
     "state-dir": "state_dir",
     "cache-dir": "cache_dir",
@@ -53,15 +53,16 @@ export function flagLayer(values: Values, extra: Record<string, string> = {}): R
     metadata: "metadata",
     ...extra,
   };
-  const flags: Record<string, unknown> = {};
+  const flags: FlagValue[] = [];
   for (const [flag, key] of Object.entries(named)) {
     const value = values[flag];
-    if (typeof value === "string") flags[key] = value;
+    if (typeof value === "string") flags.push({ key, value, flag: `--${flag}` });
   }
   for (const assignment of (values.set as string[] | undefined) ?? []) {
     const eq = assignment.indexOf("=");
     if (eq <= 0) throw new UsageError(`--set ${assignment}: expected KEY=VALUE`);
-    flags[assignment.slice(0, eq)] = parseScalar(assignment.slice(eq + 1));
+    const key = assignment.slice(0, eq);
+    flags.push({ key, value: parseScalar(assignment.slice(eq + 1)), flag: `--set ${key}` });
   }
   return flags;
 }

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { configSchema, type Config } from "./schema.js";
+import { allowedKeys } from "./shape.js";
 
 export class ConfigError extends Error {}
 
@@ -30,13 +31,21 @@ export interface LoadedConfig {
   provenance: Map<string, string>;
 }
 
+export interface FlagValue {
+  /** Dotted config key, e.g. `fs.read_only`. */
+  key: string;
+  value: unknown;
+  /** As typed, e.g. `--log-level` or `--set fs.read_only`. */
+  flag: string;
+}
+
 export interface LoadOptions {
   cwd?: string;
   env?: NodeJS.ProcessEnv;
   project?: string;
   configFile?: string;
-  /** Flag values as dotted key → value, already typed. */
-  flags?: Record<string, unknown>;
+  /** Flag values, already typed, each with the flag that set it (for error messages). */
+  flags?: FlagValue[];
   systemConfig?: string;
 }
 
@@ -107,11 +116,11 @@ function envLayers(env: NodeJS.ProcessEnv): Layer[] {
     });
 }
 
-function flagLayers(flags: Record<string, unknown>): Layer[] {
-  return Object.entries(flags).map(([key, value]) => {
+function flagLayers(flags: FlagValue[]): Layer[] {
+  return flags.map(({ key, value, flag }) => {
     const values = {};
     setPath(values, key.split("."), value);
-    return { source: `flag ${key}`, values };
+    return { source: `flag ${flag}`, values };
   });
 }
 
@@ -159,7 +168,7 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   const layers = [
     ...files.filter((file) => file.found).map((file) => readTomlLayer(file.path)),
     ...envLayers(env),
-    ...flagLayers(options.flags ?? {}),
+    ...flagLayers(options.flags ?? []),
   ];
 
   const merged: Record<string, unknown> = {};
@@ -171,10 +180,11 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
     const problems = result.error.issues.map((issue) => {
       const base = issue.path.join(".");
       if (issue.code === "unrecognized_keys") {
+        const allowed = allowedKeys(configSchema, issue.path as (string | number)[]).join(", ");
         return issue.keys
           .map((key) => {
             const dotted = base ? `${base}.${key}` : key;
-            return `${sourceOf(dotted, provenance)}: unknown key \`${dotted}\``;
+            return `${sourceOf(dotted, provenance)}: unknown key \`${dotted}\` (allowed ${base ? `in [${base}]` : "at the top level"}: ${allowed})`;
           })
           .join("\n");
       }

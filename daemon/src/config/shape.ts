@@ -1,0 +1,50 @@
+// Walks the zod schema of the configuration: which keys a table allows, and what each leaf is.
+// Used to word config errors ("allowed here: …") and to check config.example.toml against the schema.
+import type { z } from "zod";
+
+type AnySchema = z.ZodType;
+
+interface Def {
+  type: string;
+  innerType?: AnySchema;
+  valueType?: AnySchema;
+  shape?: Record<string, AnySchema>;
+}
+
+const defOf = (schema: AnySchema): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The schema under defaults, prefaults and optionals. */
+export function unwrap(schema: AnySchema): AnySchema {
+  let current = schema;
+  for (let def = defOf(current); def.innerType && ["default", "prefault", "optional", "nullable"].includes(def.type); def = defOf(current)) {
+    current = def.innerType;
+  }
+  return current;
+}
+
+export type Node = { kind: "table"; keys: Record<string, AnySchema> } | { kind: "record"; value: AnySchema } | { kind: "leaf" };
+
+export function nodeOf(schema: AnySchema): Node {
+  const def = defOf(unwrap(schema));
+  if (def.type === "object" && def.shape) return { kind: "table", keys: def.shape };
+  if (def.type === "record" && def.valueType) return { kind: "record", value: def.valueType };
+  return { kind: "leaf" };
+}
+
+/** The schema at a dotted path (record entries are any key), or undefined when there is none. */
+export function schemaAt(root: AnySchema, path: (string | number)[]): AnySchema | undefined {
+  let current: AnySchema | undefined = root;
+  for (const key of path) {
+    if (!current) return undefined;
+    const node = nodeOf(current);
+    current = node.kind === "table" ? node.keys[String(key)] : node.kind === "record" ? node.value : undefined;
+  }
+  return current;
+}
+
+/** The keys a table at `path` allows, or [] when it is not a table. */
+export function allowedKeys(root: AnySchema, path: (string | number)[]): string[] {
+  const schema = schemaAt(root, path);
+  const node = schema ? nodeOf(schema) : undefined;
+  return node?.kind === "table" ? Object.keys(node.keys) : [];
+}

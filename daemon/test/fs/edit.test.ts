@@ -1,0 +1,59 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { editFile } from "../../src/fs/edit.js";
+import { fixture } from "./fixture.js";
+
+const source = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 1;\n}\n";
+
+describe("edit_file", () => {
+  it("replaces text that occurs once and returns a unified diff", async () => {
+    const f = await fixture({ "m.js": source });
+    const result = await editFile(f.confinement, "m.js", [{ old_text: "function b() {\n  return 1;", new_text: "function b() {\n  return 2;" }], false, 1 << 20);
+    expect(result.diff).toBe("--- a/m.js\n+++ b/m.js\n@@ -3,5 +3,5 @@\n }\n \n function b() {\n-  return 1;\n+  return 2;\n }\n");
+    expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source.replace("b() {\n  return 1;", "b() {\n  return 2;"));
+  });
+
+  it("refuses text that occurs several times, saying where, and writes nothing", async () => {
+    const f = await fixture({ "m.js": source });
+    await expect(editFile(f.confinement, "m.js", [{ old_text: "return 1;", new_text: "return 3;" }], false, 1 << 20)).rejects.toThrow(
+      "edits[0].old_text matches 2 times (lines 2, 6)",
+    );
+    expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source);
+  });
+
+  it("shows the closest lines when the text is not found", async () => {
+    const f = await fixture({ "m.js": source });
+    const failure = editFile(f.confinement, "m.js", [{ old_text: "function b() {\n    return 1;", new_text: "x" }], false, 1 << 20);
+    await expect(failure).rejects.toThrow(/not found\. The closest lines are:\n5: function b\(\) \{\n6:   return 1;/);
+  });
+
+  it("applies all edits or none", async () => {
+    const f = await fixture({ "m.js": source });
+    const edits = [
+      { old_text: "function a", new_text: "function alpha" },
+      { old_text: "no such text", new_text: "" },
+    ];
+    await expect(editFile(f.confinement, "m.js", edits, false, 1 << 20)).rejects.toThrow(/edits\[1\]/);
+    expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source);
+  });
+
+  it("dry_run shows the diff without writing", async () => {
+    const f = await fixture({ "m.js": source });
+    const result = await editFile(f.confinement, "m.js", [{ old_text: "function a", new_text: "function alpha" }], true, 1 << 20);
+    expect(result.diff).toContain("+function alpha() {");
+    expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source);
+  });
+
+  it("matches LF text in a CRLF file and keeps CRLF", async () => {
+    const f = await fixture({ "w.txt": "one\r\ntwo\r\nthree\r\n" });
+    await editFile(f.confinement, "w.txt", [{ old_text: "one\ntwo", new_text: "uno\ndos" }], false, 1 << 20);
+    expect(readFileSync(join(f.root, "w.txt"), "utf8")).toBe("uno\r\ndos\r\nthree\r\n");
+  });
+
+  it("refuses missing and binary files", async () => {
+    const f = await fixture({ "b.bin": Buffer.from([0, 1, 2]) });
+    await expect(editFile(f.confinement, "nope.txt", [{ old_text: "a", new_text: "b" }], false, 1 << 20)).rejects.toThrow(/no such file/);
+    await expect(editFile(f.confinement, "b.bin", [{ old_text: "a", new_text: "b" }], false, 1 << 20)).rejects.toThrow(/binary/);
+  });
+});

@@ -1,0 +1,71 @@
+import { execFileSync } from "node:child_process";
+import { mkdirSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { listFiles } from "../../src/fs/list.js";
+import { fixture, never } from "./fixture.js";
+
+async function gitProject() {
+  const f = await fixture({
+    ".gitignore": "node_modules/\n*.log\n",
+    "src/a.ts": "a",
+    "src/b.js": "b",
+    "src/deep/c.ts": "c",
+    "debug.log": "x",
+    "node_modules/pkg/index.js": "x",
+    ".github/ci.yml": "x",
+  });
+  execFileSync("git", ["init", "-q", f.root]);
+  mkdirSync(join(f.root, "empty"));
+  symlinkSync("src", join(f.root, "src-link"));
+  return f;
+}
+
+const paths = (result: { entries: { path: string }[] }) => result.entries.map((entry) => entry.path);
+
+describe("list_files", () => {
+  it("lists one directory with types, honouring .gitignore and hiding .git", async () => {
+    const f = await gitProject();
+    const result = await listFiles(f.confinement, {}, 100, never);
+    expect(result.entries).toEqual([
+      { path: ".github", type: "directory" },
+      { path: ".gitignore", type: "file" },
+      { path: "empty", type: "directory" },
+      { path: "src", type: "directory" },
+      { path: "src-link", type: "symlink" },
+    ]);
+    expect(result.more).toBe(0);
+  });
+
+  it("includes ignored entries on request", async () => {
+    const f = await gitProject();
+    expect(paths(await listFiles(f.confinement, { includeIgnored: true }, 100, never))).toEqual([".github", ".gitignore", "debug.log", "empty", "node_modules", "src", "src-link"]);
+  });
+
+  it("lists a tree, filtered by a glob, depth-limited", async () => {
+    const f = await gitProject();
+    expect(paths(await listFiles(f.confinement, { recursive: true }, 100, never))).toEqual([".github/ci.yml", ".gitignore", "src/a.ts", "src/b.js", "src/deep/c.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: "*.ts" }, 100, never))).toEqual(["src/a.ts", "src/deep/c.ts"]);
+    expect(paths(await listFiles(f.confinement, { path: "src", glob: "*.ts", maxDepth: 1 }, 100, never))).toEqual(["src/a.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: "**/index.js", includeIgnored: true }, 100, never))).toEqual(["node_modules/pkg/index.js"]);
+  });
+
+  it("caps the listing and counts what it left out", async () => {
+    const f = await fixture(Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`f${String(index).padStart(2, "0")}.txt`, ""])));
+    const result = await listFiles(f.confinement, { recursive: true }, 10, never);
+    expect(paths(result)).toEqual(Array.from({ length: 10 }, (_, index) => `f${String(index).padStart(2, "0")}.txt`));
+    expect(result.more).toBe(15);
+  });
+
+  it("adds sizes and times on request", async () => {
+    const f = await fixture({ "a.txt": "12345" });
+    const [entry] = (await listFiles(f.confinement, { includeStats: true }, 10, never)).entries;
+    expect(entry).toMatchObject({ path: "a.txt", type: "file", size: 5, mtime: expect.stringMatching(/^\d{4}-/) });
+  });
+
+  it("says what is wrong with the path", async () => {
+    const f = await fixture({ "a.txt": "" });
+    await expect(listFiles(f.confinement, { path: "a.txt" }, 10, never)).rejects.toThrow(/not a directory/);
+    await expect(listFiles(f.confinement, { path: "nope" }, 10, never)).rejects.toThrow(/no such directory/);
+  });
+});

@@ -1,0 +1,73 @@
+import { mkfifoSync } from "./mkfifo.js";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readContent } from "../../src/fs/read.js";
+import { fixture, never } from "./fixture.js";
+
+const numbered = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n") + "\n";
+
+describe("read_content", () => {
+  it("reads several files, each with its line count", async () => {
+    const f = await fixture({ "a.txt": "one\ntwo\n", "b.txt": "no newline at end" });
+    const items = await readContent(f.confinement, { paths: ["a.txt", "b.txt"] }, 1024, never);
+    expect(items).toEqual([
+      { path: "a.txt", content: "one\ntwo\n", start_line: 1, end_line: 2, total_lines: 2 },
+      { path: "b.txt", content: "no newline at end", start_line: 1, end_line: 1, total_lines: 1 },
+    ]);
+  });
+
+  it("cuts to a line range", async () => {
+    const f = await fixture({ "n.txt": numbered(100) });
+    const [item] = await readContent(f.confinement, { paths: ["n.txt"], startLine: 10, endLine: 12 }, 4096, never);
+    expect(item).toMatchObject({ content: "line 10\nline 11\nline 12\n", start_line: 10, end_line: 12 });
+    expect(item!.next_start_line).toBeUndefined();
+  });
+
+  it("never returns more than the budget, and says where to continue", async () => {
+    const f = await fixture({ "big.txt": numbered(200_000) });
+    const [first] = await readContent(f.confinement, { paths: ["big.txt"] }, 2048, never);
+    expect(Buffer.byteLength(first!.content!)).toBeLessThanOrEqual(2048);
+    expect(first!.total_lines).toBeUndefined();
+    const next = first!.next_start_line!;
+    expect(next).toBe(first!.end_line! + 1);
+    const [second] = await readContent(f.confinement, { paths: ["big.txt"], startLine: next }, 2048, never);
+    expect(second!.content!.startsWith(`line ${next}\n`)).toBe(true);
+  });
+
+  it("shares the budget across files and reports the files it could not reach", async () => {
+    const f = await fixture({ "a.txt": "x".repeat(1500) + "\n", "b.txt": "y".repeat(1500) + "\n", "c.txt": "z\n" });
+    const items = await readContent(f.confinement, { paths: ["a.txt", "b.txt", "c.txt"] }, 2048, never);
+    expect(items[0]!.total_lines).toBe(1);
+    expect(items[1]).toMatchObject({ content: "", next_start_line: 1 });
+    expect(items[2]!.content).toBe("z\n");
+  });
+
+  it("cuts a single line longer than the whole budget instead of never returning it", async () => {
+    const f = await fixture({ "min.js": "m".repeat(5000) + "\nnext\n" });
+    const [item] = await readContent(f.confinement, { paths: ["min.js"] }, 1024, never);
+    expect(item).toMatchObject({ line_cut: true, end_line: 1, next_start_line: 2 });
+    expect(item!.content!.length).toBe(1024);
+  });
+
+  it("describes binary files instead of dumping them", async () => {
+    const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.alloc(100)]);
+    const f = await fixture({ "img.png": png, "blob.bin": Buffer.from([1, 2, 0, 3]) });
+    const items = await readContent(f.confinement, { paths: ["img.png", "blob.bin"] }, 4096, never);
+    expect(items).toEqual([
+      { path: "img.png", binary: { size: png.length, kind: "PNG image" } },
+      { path: "blob.bin", binary: { size: 4, kind: "binary data" } },
+    ]);
+  });
+
+  it("refuses directories, missing files and FIFOs (which would block) per item", async () => {
+    const f = await fixture({ "dir/x.txt": "x" });
+    mkfifoSync(join(f.root, "pipe"));
+    const items = await readContent(f.confinement, { paths: ["dir", "missing.txt", "pipe"] }, 4096, never);
+    expect(items.map((item) => item.error)).toEqual([expect.stringMatching(/is a directory/), expect.stringMatching(/no such file/), expect.stringMatching(/not a regular file/)]);
+  });
+
+  it("rejects an inverted range", async () => {
+    const f = await fixture({ "a.txt": "a\n" });
+    await expect(readContent(f.confinement, { paths: ["a.txt"], startLine: 5, endLine: 2 }, 4096, never)).rejects.toThrow(/before start_line/);
+  });
+});

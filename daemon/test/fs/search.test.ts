@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { searchFiles, type SearchRequest } from "../../src/fs/search.js";
+import { fixture, never } from "./fixture.js";
+
+const search = (f: Awaited<ReturnType<typeof fixture>>, request: Partial<SearchRequest>) =>
+  searchFiles(f.confinement, { pattern: "x", maxResults: 100, ...request }, never);
+
+describe("search_files", () => {
+  it("finds literal text with line numbers, file by file", async () => {
+    const f = await fixture({ "a.txt": "alpha\nneedle (1)\n", "sub/b.txt": "needle (1)\nnope\n", "c.txt": "needle 1\n" });
+    const result = await search(f, { pattern: "needle (1)" });
+    expect(result.matches).toBe(2);
+    expect(result.truncated).toBe(false);
+    expect(result.files.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
+      { path: "a.txt", lines: [{ line: 2, text: "needle (1)", match: true }] },
+      { path: "sub/b.txt", lines: [{ line: 1, text: "needle (1)", match: true }] },
+    ]);
+  });
+
+  it("takes regexes, case rules, globs and a path", async () => {
+    const f = await fixture({ "a.py": "Foo = 1\nfoo = 2\n", "b.js": "foo()\n" });
+    expect((await search(f, { pattern: "fo+ =", regex: true })).matches).toBe(2);
+    expect((await search(f, { pattern: "Foo" })).matches).toBe(1);
+    expect((await search(f, { pattern: "foo" })).matches).toBe(3);
+    expect((await search(f, { pattern: "foo", caseSensitive: true })).matches).toBe(2);
+    expect((await search(f, { pattern: "foo", glob: "*.js" })).files.map((file) => file.path)).toEqual(["b.js"]);
+    expect((await search(f, { pattern: "foo", path: "a.py" })).files.map((file) => file.path)).toEqual(["a.py"]);
+  });
+
+  it("adds context lines around matches", async () => {
+    const f = await fixture({ "a.txt": "1\n2\nhit\n4\n5\n" });
+    const result = await search(f, { pattern: "hit", contextLines: 1 });
+    expect(result.files[0]!.lines).toEqual([
+      { line: 2, text: "2", match: false },
+      { line: 3, text: "hit", match: true },
+      { line: 4, text: "4", match: false },
+    ]);
+  });
+
+  it("stops at max_results and says more exist", async () => {
+    const f = await fixture({ "many.txt": "hit\n".repeat(1000) });
+    const result = await search(f, { pattern: "hit", maxResults: 5 });
+    expect(result).toMatchObject({ matches: 5, truncated: true });
+    expect(result.files[0]!.lines).toHaveLength(5);
+  });
+
+  it("cuts long lines around the match", async () => {
+    const f = await fixture({ "min.js": `${"a".repeat(5000)}NEEDLE${"b".repeat(5000)}\n` });
+    const [line] = (await search(f, { pattern: "NEEDLE" })).files[0]!.lines;
+    expect(line!.text.length).toBeLessThanOrEqual(302);
+    expect(line!.text).toContain("NEEDLE");
+  });
+
+  it("reports a bad regex as ripgrep words it", async () => {
+    const f = await fixture({ "a.txt": "x" });
+    await expect(search(f, { pattern: "(", regex: true })).rejects.toThrow(/ripgrep failed: .*regex/s);
+  });
+});

@@ -1,0 +1,73 @@
+import { chmodSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createDirectories, writeContent } from "../../src/fs/write.js";
+import { fixture, never } from "./fixture.js";
+
+describe("write_content", () => {
+  it("creates files with their parent directories", async () => {
+    const f = await fixture();
+    const [outcome] = await writeContent(f.confinement, [{ path: "a/b/c.txt", content: "hi\n" }], 1024, never);
+    expect(outcome).toEqual({ path: "a/b/c.txt", bytes: 3, created: true });
+    expect(readFileSync(join(f.root, "a/b/c.txt"), "utf8")).toBe("hi\n");
+  });
+
+  it("replaces atomically, keeps the mode and leaves no temp file behind", async () => {
+    const f = await fixture();
+    const path = f.write("run.sh", "old\n");
+    chmodSync(path, 0o751);
+    const inodeBefore = statSync(path).ino;
+    const [outcome] = await writeContent(f.confinement, [{ path: "run.sh", content: "#!/bin/sh\nnew\n" }], 1024, never);
+    expect(outcome!.created).toBe(false);
+    expect(readFileSync(path, "utf8")).toBe("#!/bin/sh\nnew\n");
+    expect(statSync(path).mode & 0o7777).toBe(0o751);
+    // A new inode means a rename, not an in-place rewrite that a reader could see half done.
+    expect(statSync(path).ino).not.toBe(inodeBefore);
+    expect(readdirSync(f.root)).toEqual(["run.sh"]);
+  });
+
+  it("appends", async () => {
+    const f = await fixture({ "log.txt": "one\n" });
+    await writeContent(f.confinement, [{ path: "log.txt", content: "two\n", append: true }], 1024, never);
+    expect(readFileSync(join(f.root, "log.txt"), "utf8")).toBe("one\ntwo\n");
+  });
+
+  it("never follows a symlink at the target, even one pointing inside", async () => {
+    const f = await fixture({ "real.txt": "real\n" });
+    symlinkSync("real.txt", join(f.root, "alias.txt"));
+    const [outcome] = await writeContent(f.confinement, [{ path: "alias.txt", content: "x" }], 1024, never);
+    expect(outcome!.error).toMatch(/is a symlink/);
+    expect(readFileSync(join(f.root, "real.txt"), "utf8")).toBe("real\n");
+    expect(readlinkSync(join(f.root, "alias.txt"))).toBe("real.txt");
+  });
+
+  it("enforces the size limit per item and goes on with the others", async () => {
+    const f = await fixture();
+    const outcomes = await writeContent(
+      f.confinement,
+      [
+        { path: "big.txt", content: "x".repeat(2000) },
+        { path: "ok.txt", content: "ok" },
+      ],
+      1024,
+      never,
+    );
+    expect(outcomes[0]!.error).toMatch(/over the 1024-byte limit/);
+    expect(outcomes[1]).toEqual({ path: "ok.txt", bytes: 2, created: true });
+  });
+
+  it("refuses to replace a directory", async () => {
+    const f = await fixture({ "d/x": "" });
+    const [outcome] = await writeContent(f.confinement, [{ path: "d", content: "x" }], 1024, never);
+    expect(outcome!.error).toMatch(/is a directory/);
+  });
+});
+
+describe("create_directories", () => {
+  it("creates nested directories and accepts existing ones", async () => {
+    const f = await fixture({ "file.txt": "" });
+    const outcomes = await createDirectories(f.confinement, ["x/y/z", "x", "file.txt"]);
+    expect(outcomes).toEqual([{ path: "x/y/z", created: true }, { path: "x", created: false }, { path: "file.txt", error: expect.stringMatching(/not a directory/) }]);
+    expect(lstatSync(join(f.root, "x/y/z")).isDirectory()).toBe(true);
+  });
+});
