@@ -71,7 +71,7 @@ export class PackageIndex {
     if (!cached) this.store({ schema: CACHE_SCHEMA, projectRoot, inputs, scans });
     return {
       environments: scans.map((scan) => scan.environment),
-      packages: scans.flatMap((scan) => scan.packages),
+      packages: withoutRepeats(scans.flatMap((scan) => scan.packages)),
       counts: new Map(scans.map((scan) => [scan.environment.packagesDir, scan.packages.length])),
       lookedFor: { python: python.lookedFor, node: node.lookedFor },
       cached,
@@ -112,6 +112,18 @@ function scanEnvironment(environment: FoundEnvironment): StampedScan {
     ({ packages, watched } = scanNodeModules(environment.packagesDir, environment.manager));
   }
   return { environment, packages, watched, stamps: stampAll(watched) };
+}
+
+/** A pnpm store or a hoisted copy seen again through a workspace member: the same name@version once. */
+function withoutRepeats(packages: PackageRecord[]): PackageRecord[] {
+  const seen = new Set<string>();
+  return packages.filter((pkg) => {
+    if (pkg.language !== "node") return true;
+    const key = `${pkg.name}@${pkg.version}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function sameEnvironment(a: FoundEnvironment, b: FoundEnvironment): boolean {

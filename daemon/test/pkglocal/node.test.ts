@@ -1,0 +1,115 @@
+// Node packages as npm and pnpm really install them: exact versions (checked against the
+// lockfiles the installers wrote), scoped packages, nested versions, pnpm's symlinked store and
+// workspace links; yarn and bun told apart by their lockfiles.
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { PackageIndex } from "../../src/pkglocal/package-index.js";
+import type { PackageRecord } from "../../src/pkglocal/types.js";
+import { npmProject, pnpmProject } from "./fixtures.mjs";
+
+function scan(projectRoot: string) {
+  const cacheDir = mkdtempSync(join(tmpdir(), "pkglocal-cache-"));
+  return new PackageIndex({ projectRoot, cacheDir, env: {}, pythonEnvs: [], nodeModules: [] }).scan();
+}
+
+const ids = (packages: PackageRecord[]) => packages.map((pkg) => `${pkg.name}@${pkg.version}`);
+
+describe("npm node_modules", () => {
+  let project: string;
+  let packages: PackageRecord[];
+  beforeAll(() => {
+    project = npmProject();
+    packages = scan(project).packages;
+  }, 300_000);
+
+  it("lists every installed package at the version package-lock.json records", () => {
+    const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8")) as {
+      packages: Record<string, { name?: string; version: string; optional?: boolean; os?: string[] }>;
+    };
+    const expected = new Set(
+      Object.entries(lock.packages)
+        .filter(([path, entry]) => path !== "" && !(entry.optional && entry.os && !entry.os.includes(process.platform)))
+        .map(([path, entry]) => `${entry.name ?? path.split("node_modules/").pop()}@${entry.version}`),
+    );
+    expect(expected.size).toBeGreaterThan(250);
+    expect(new Set(ids(packages))).toEqual(expected);
+  });
+
+  it("finds scoped packages and both versions of a nested dependency, the top-level one first", () => {
+    expect(ids(packages)).toContain("@sindresorhus/is@4.6.0");
+    const ms = packages.filter((pkg) => pkg.name === "ms");
+    expect(ms.map((pkg) => [pkg.version, pkg.root.slice(project.length + 1)])).toEqual([
+      ["2.1.3", "node_modules/ms"],
+      ["2.0.0", "node_modules/debug/node_modules/ms"],
+    ]);
+    expect(packages.every((pkg) => pkg.manager === "npm")).toBe(true);
+  });
+
+  it("records entry points from package.json", () => {
+    const types = packages.find((pkg) => pkg.name === "@types/node")!;
+    expect(types.entry?.types).toBe("index.d.ts");
+    const express = packages.find((pkg) => pkg.name === "express")!;
+    expect(express.entry?.main ?? "index.js").toBeTruthy();
+  });
+});
+
+describe("pnpm workspace", () => {
+  let project: string;
+  let packages: PackageRecord[];
+  beforeAll(() => {
+    project = pnpmProject();
+    packages = scan(project).packages;
+  }, 300_000);
+
+  it("lists every package of pnpm-lock.yaml once, from the symlinked .pnpm store", () => {
+    const lock = readFileSync(join(project, "pnpm-lock.yaml"), "utf8");
+    const section = lock.slice(lock.indexOf("\npackages:"), lock.indexOf("\nsnapshots:"));
+    const expected = [...section.matchAll(/^ {2}'?(@?[^@\s']+@[^:'\s]+)'?:$/gm)].map((match) => match[1]!);
+    expect(expected).toContain("ms@2.1.2");
+    const store = packages.filter((pkg) => !pkg.name.startsWith("@fixture/"));
+    expect(ids(store).sort()).toEqual(expected.sort());
+    expect(store.every((pkg) => pkg.manager === "pnpm")).toBe(true);
+  });
+
+  it("reads direct dependencies through their top-level symlinks and finds workspace links", () => {
+    const ms = packages.find((pkg) => pkg.name === "ms" && pkg.version === "2.1.3")!;
+    expect(ms.root).toBe(join(project, "node_modules/ms"));
+    const lib = packages.find((pkg) => pkg.name === "@fixture/lib")!;
+    expect(lib.version).toBe("0.3.0");
+    expect(lib.root).toBe(join(project, "packages/app/node_modules/@fixture/lib"));
+  });
+});
+
+describe("manager detection", () => {
+  function layout(lockfile: string): string {
+    const project = mkdtempSync(join(tmpdir(), "pkglocal-layout-"));
+    writeFileSync(join(project, lockfile), "");
+    mkdirSync(join(project, "node_modules/left-pad"), { recursive: true });
+    writeFileSync(join(project, "node_modules/left-pad/package.json"), JSON.stringify({ name: "left-pad", version: "1.3.0" }));
+    return project;
+  }
+
+  it.each([
+    ["yarn.lock", "yarn"],
+    ["bun.lock", "bun"],
+    ["bun.lockb", "bun"],
+    ["package-lock.json", "npm"],
+    ["pnpm-lock.yaml", "pnpm"],
+  ])("%s means %s", (lockfile, manager) => {
+    const found = scan(layout(lockfile));
+    expect(found.environments[0]!.manager).toBe(manager);
+    expect(ids(found.packages)).toEqual(["left-pad@1.3.0"]);
+  });
+
+  it("finds npm workspace members' own node_modules", () => {
+    const project = layout("package-lock.json");
+    writeFileSync(join(project, "package.json"), JSON.stringify({ workspaces: ["apps/*"] }));
+    mkdirSync(join(project, "apps/web/node_modules/left-pad"), { recursive: true });
+    writeFileSync(join(project, "apps/web/node_modules/left-pad/package.json"), JSON.stringify({ name: "left-pad", version: "1.1.0" }));
+    const found = scan(project);
+    expect(found.environments.map((environment) => environment.kind)).toEqual(["node_modules", "workspace"]);
+    expect(ids(found.packages)).toEqual(["left-pad@1.3.0", "left-pad@1.1.0"]);
+  });
+});
