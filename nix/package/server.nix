@@ -1,0 +1,33 @@
+# The server users run (packages.default, the modules' default package): the daemon wrapped with its
+# metadata store path, so `nix run` needs no configuration. The metadata holds the presets (Linux
+# only: there is no bubblewrap on darwin, so darwin serves fs, pkg-local and nixpkgs search), the
+# nixpkgs that nixpkgs_execute realises packages from, and optionally that nixpkgs' prebuilt index.
+# NIXSHED_METADATA is only a default: `--metadata` or the variable of the caller still win.
+{
+  pkgs,
+  nixpkgs,
+  prebuildIndex ? true,
+  daemon ? import ./. pkgs,
+  nixshedLib ? import ../lib,
+}:
+let
+  presets =
+    if pkgs.stdenv.hostPlatform.isLinux then
+      map (preset: preset { inherit pkgs; }) (builtins.attrValues nixshedLib.environments)
+    else
+      [ ];
+  metadata = nixshedLib.mkMetadata {
+    inherit pkgs nixpkgs;
+    environments = presets;
+    nixpkgsIndex = if prebuildIndex then nixshedLib.mkNixpkgsIndex { inherit pkgs nixpkgs; } else null;
+  };
+in
+pkgs.runCommand "nixshed-${daemon.version}"
+  {
+    nativeBuildInputs = [ pkgs.makeBinaryWrapper ];
+    passthru = { inherit daemon metadata; };
+    inherit (daemon) meta;
+  }
+  ''
+    makeWrapper ${daemon}/bin/nixshed "$out/bin/nixshed" --set-default NIXSHED_METADATA ${metadata}
+  ''
