@@ -44,7 +44,7 @@ in
       example = lib.literalExpression ''
         {
           fs.read_only = true;
-          sandbox.timeout_seconds = 60;
+          sandbox.max_timeout_seconds = 120;
         }
       '';
       description = ''

@@ -28,7 +28,7 @@ pkgs.testers.runNixOSTest {
         enable = true;
         nixpkgs = smallNixpkgs;
         prebuildIndex = true;
-        settings.sandbox.timeout_seconds = 60;
+        settings.sandbox.max_timeout_seconds = 120;
         sandboxes.custom = {
           interpreter = "bash";
           description = "bash with GNU hello";
@@ -36,7 +36,6 @@ pkgs.testers.runNixOSTest {
         };
       };
       users.users.alice.isNormalUser = true;
-      environment.systemPackages = [ pkgs.python3 ];
     };
 
   testScript =
@@ -54,7 +53,7 @@ pkgs.testers.runNixOSTest {
           "su - alice -c 'mkdir -p project && echo nixshed vm test > project/README.md && echo top secret > secret.txt && chmod 600 secret.txt'"
       )
       # A listener outside the jail: reaching it from inside would mean the network is shared.
-      machine.succeed("systemd-run --unit=listener python3 -m http.server --bind 127.0.0.1 8000")
+      machine.succeed("systemd-run --unit=listener ${pkgs.python3.interpreter} -m http.server --bind 127.0.0.1 8000")
       machine.wait_for_open_port(8000)
       with subtest("nixshed doctor"):
           print(machine.execute("su - alice -c 'nixshed doctor' 2>&1")[1])
