@@ -56,7 +56,8 @@ export class PackageIndex {
     const { projectRoot, env, pythonEnvs, nodeModules } = this.options;
     const python = discoverPython({ projectRoot, env, configured: pythonEnvs });
     const node = discoverNode(projectRoot, nodeModules);
-    const inputs = stampAll([...python.inputs, ...node.inputs, ...requirementFiles(projectRoot)]);
+    const inputPaths = [...python.inputs, ...node.inputs, ...requirementFiles(projectRoot)];
+    const inputs = stampAll(inputPaths);
     const cache = this.load();
     const reusable = cache && sameStamps(cache.inputs, inputs) ? cache.scans : [];
 
@@ -68,7 +69,7 @@ export class PackageIndex {
       return scanEnvironment(environment);
     });
     const cached = !rescanned && scans.length === cache?.scans.length;
-    if (!cached) this.store({ schema: CACHE_SCHEMA, projectRoot, inputs, scans });
+    if (!cached) this.store({ schema: CACHE_SCHEMA, projectRoot, inputs: stampAll(inputPaths, true), scans });
     return {
       environments: scans.map((scan) => scan.environment),
       packages: withoutRepeats(scans.flatMap((scan) => scan.packages)),
@@ -111,7 +112,7 @@ function scanEnvironment(environment: FoundEnvironment): StampedScan {
   } else {
     ({ packages, watched } = scanNodeModules(environment.packagesDir, environment.manager));
   }
-  return { environment, packages, watched, stamps: stampAll(watched) };
+  return { environment, packages, watched, stamps: stampAll(watched, true) };
 }
 
 /** A pnpm store or a hoisted copy seen again through a workspace member: the same name@version once. */
@@ -137,18 +138,27 @@ function requirementFiles(projectRoot: string): string[] {
     .map((name) => join(projectRoot, name));
 }
 
+/**
+ * Mtimes move in clock ticks (jiffies, up to 10 ms), so a change right after a scan can leave one
+ * unchanged. As git does with its index, what changed this recently is recorded as "racy", a stamp
+ * nothing matches: the next scan reads it again.
+ */
+const RACY_MS = 1000;
+
 /** What identifies a file's or directory's state: inode, mtime and size ("-" when absent). */
-function stamp(path: string): string {
+function stamp(path: string, recording: boolean): string {
   try {
     const stats = statSync(path);
+    if (recording && Date.now() - stats.mtimeMs < RACY_MS) return "racy";
     return `${stats.ino}:${stats.mtimeMs}:${stats.isDirectory() ? "d" : stats.size}`;
   } catch {
     return "-";
   }
 }
 
-function stampAll(paths: string[]): Record<string, string> {
-  return Object.fromEntries(paths.map((path) => [path, stamp(path)]));
+/** Stamps to record (recording) or to compare with recorded ones. */
+function stampAll(paths: string[], recording = false): Record<string, string> {
+  return Object.fromEntries(paths.map((path) => [path, stamp(path, recording)]));
 }
 
 function sameStamps(a: Record<string, string>, b: Record<string, string>): boolean {
