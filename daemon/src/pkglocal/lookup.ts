@@ -35,15 +35,14 @@ export function findPackage(packages: PackageRecord[], spec: string): Lookup {
   return { others: [], closest };
 }
 
-/** The installed names nearest to `name`: containing it first, then by edit distance. */
+/** The installed names nearest to `name`: those containing it first, then by edit distance. */
 function closestNames(packages: PackageRecord[], name: string): string[] {
   const wanted = key(name);
   const names = [...new Set(packages.flatMap((each) => [each.name, ...(each.importNames ?? [])]))];
   const scored = names
     .map((each) => {
       const candidate = key(each);
-      const contains = candidate.includes(wanted) || wanted.includes(candidate);
-      return { each, distance: contains ? 0 : editDistance(candidate, wanted) };
+      return { each, distance: candidate.includes(wanted) ? 0 : editDistance(candidate, wanted) };
     })
     .sort((a, b) => a.distance - b.distance || a.each.localeCompare(b.each));
   // Near misses (a typo, a missing prefix) when there are any; else just the few nearest.
