@@ -9,6 +9,9 @@
 # Per call (set by the daemon, all optional): NIXSHED_JAIL_PROJECT_DIR, NIXSHED_JAIL_PROJECT_ACCESS
 # (none | ro | rw, capped at the artifact's own access), NIXSHED_JAIL_CODE_FD.
 #
+# Signals: SIGTERM/SIGHUP stop the jail (every process in it dies); SIGINT stops bin/run but only
+# interrupts the running code under bin/session-run.
+#
 # Limits: a fresh cgroup per run (v1 as root, or a systemd scope), else rlimits. The cgroup is
 # removed when the jail ends or bin/run gets SIGTERM/SIGINT/SIGHUP; cgroups left by a bin/run that
 # was SIGKILLed are removed by the next run.
@@ -144,6 +147,37 @@ launch() {
   esac
 }
 
+# Every process of the jail but bwrap's monitor ($child); bwrap's init inside ignores what it
+# has no handler for.
+jail_processes() {
+  if [ "$limits" = cgroup1 ]; then
+    cat "$memory_cg/cgroup.procs"
+    return
+  fi
+  local stat line rest pid ppid changed=1
+  local -A parent_of=() inside=(["$child"]=1)
+  for stat in /proc/[0-9]*/stat; do
+    line=$(<"$stat") 2>/dev/null || continue
+    rest=${line##*) }
+    read -r _ ppid _ <<<"$rest"
+    parent_of[${stat//[^0-9]/}]=$ppid
+  done
+  while [ $changed = 1 ]; do
+    changed=0
+    for pid in "${!parent_of[@]}"; do
+      [ -n "${inside[${parent_of[$pid]}]-}" ] && [ -z "${inside[$pid]-}" ] && inside[$pid]=1 && changed=1
+    done
+  done
+  printf '%s\n' "${!inside[@]}"
+}
+
+# bin/session-run: SIGINT interrupts the code running in the session (every process of the jail
+# gets it, as from a terminal's Ctrl-C); the session itself stays.
+interrupt() {
+  local pid
+  for pid in $(jail_processes); do [ "$pid" = "$child" ] || kill -INT "$pid" 2>/dev/null; done
+}
+
 stop() {
   kill -KILL "$child" 2>/dev/null
   wait "$child" 2>/dev/null
@@ -156,10 +190,14 @@ stop() {
 launch <&0 &
 child=$!
 trap 'stop 143' TERM
-trap 'stop 130' INT
 trap 'stop 129' HUP
-wait "$child"
-status=$?
+if [ "$entry" = session-run ]; then trap interrupt INT; else trap 'stop 130' INT; fi
+# wait returns early when a trap ran; wait again while the jail lives.
+while :; do
+  wait "$child"
+  status=$?
+  kill -0 "$child" 2>/dev/null || break
+done
 report_limits
 cleanup
 exit "$status"

@@ -31,7 +31,9 @@ let
       // {
         inherit name system;
         builder = "/bin/bash";
-        args = [ "-euo" "pipefail" "-c" buildCommand ];
+        # The trailing `:` keeps bash from exec'ing the last command: coreutils close stdout and
+        # stderr before exiting, and Nix 2.8 kills a builder whose output closed before it exited.
+        args = [ "-euo" "pipefail" "-c" "${buildCommand}\n:" ];
         PATH = "/usr/bin:/bin";
       }
     )

@@ -1,4 +1,6 @@
 // `nixshed doctor`: what this machine can do for nixshed, each problem with a one-line fix.
+import { probeHost } from "../common/host.js";
+import { runInJail } from "../common/jail.js";
 import { discover } from "../discovery/discover.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
 
@@ -40,6 +42,25 @@ ${commonHelp}`,
       fix: "run through `nix run github:OWNER/nixshed`, pass --metadata PATH, or link sandboxes into ~/.config/nixshed/sandboxes",
     });
     for (const note of discovery.notes) checks.push({ name: "discovery", ok: false, detail: note });
+    const host = await probeHost();
+    checks.push(
+      { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },
+      { name: "bubblewrap", ...host.bwrap, fix: "install bubblewrap (the jails carry their own; this checks the kernel side)" },
+      { name: "user namespaces", ...host.userNamespace, fix: "enable unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1" },
+      { name: "limits", ...host.limits, fix: "see the detail above" },
+    );
+    const first = [...discovery.environments.values()][0];
+    if (first) {
+      const smoke = await runInJail({ artifact: first.artifact, argv: ["true"], timeoutMs: 30_000, maxOutputBytes: 4096 }).catch(
+        (error: Error) => ({ exitCode: null, stderr: error.message }),
+      );
+      checks.push({
+        name: "jail",
+        ok: smoke.exitCode === 0,
+        detail: smoke.exitCode === 0 ? `${first.name}: bin/run -- true succeeded` : `${first.name}: ${smoke.stderr.trim() || `exit ${smoke.exitCode}`}`,
+        fix: "run the artifact's bin/run by hand to see the full error",
+      });
+    }
     if (values.json) {
       process.stdout.write(`${JSON.stringify({ checks }, null, 2)}\n`);
     } else {

@@ -1,0 +1,39 @@
+// The discovered environments as the sandbox tools present them: picked by name with an error that
+// lists the valid ones, described compactly for a tool description, and the project access one
+// gets under the daemon's cap.
+import type { ProjectAccess } from "../config/schema.js";
+import type { Environment } from "../discovery/types.js";
+import { SandboxError } from "./errors.js";
+
+const accessRank: Record<ProjectAccess, number> = { none: 0, ro: 1, rw: 2 };
+
+/** The environment's own access, capped by the daemon's `sandbox.project_access`. */
+export function effectiveAccess(env: Environment, cap: ProjectAccess): ProjectAccess {
+  return accessRank[env.projectAccess] <= accessRank[cap] ? env.projectAccess : cap;
+}
+
+export function pickEnvironment(environments: Map<string, Environment>, name: string): Environment {
+  const env = environments.get(name);
+  if (env) return env;
+  const valid = [...environments.keys()];
+  throw new SandboxError(
+    `unknown environment '${name}'`,
+    valid.length > 0 ? `Valid environments: ${valid.join(", ")}.` : "No environment is discovered; run `nixshed doctor`.",
+  );
+}
+
+const MAIN_PACKAGES = 6;
+
+/** One line per environment: name, description, main packages, project access, network and limits. */
+export function describeEnvironment(env: Environment, cap: ProjectAccess): string {
+  const packages = env.packages.map((p) => p.name);
+  const shown = packages.slice(0, MAIN_PACKAGES).join(", ") + (packages.length > MAIN_PACKAGES ? ", …" : "");
+  const access = effectiveAccess(env, cap);
+  const facts = [
+    env.interpreter,
+    `/project ${access === "none" ? "absent" : access}`,
+    env.network ? "network" : "no network",
+    `${env.limits.timeoutSeconds} s, ${env.limits.memoryMb} MB`,
+  ];
+  return `- ${env.name}: ${env.description || "(no description)"} [${shown}] (${facts.join("; ")})`;
+}

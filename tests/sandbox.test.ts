@@ -1,0 +1,81 @@
+// The run tool end to end: harness-built presets, the real bwrap jail, the built daemon over MCP.
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMetadata } from "./harness/metadata.js";
+
+let server: ServerHandle;
+let project: string;
+
+interface RunResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  timed_out: boolean;
+  truncated: { stdout: number; stderr: number };
+  limit_hit?: string;
+}
+
+async function run(args: Record<string, unknown>): Promise<RunResult> {
+  const result = await server.call("run", args);
+  if (result.isError) throw new Error(`run failed: ${textOf(result)}`);
+  return result.structuredContent as unknown as RunResult;
+}
+
+beforeAll(async () => {
+  const metadata = harnessMetadata();
+  project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-run-")));
+  writeFileSync(join(project, "data.txt"), "from the project\n");
+  server = await startServer({ args: ["--metadata", metadata, "--project", project] });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("run", () => {
+  it("lists each environment with its description and main packages", async () => {
+    const { tools } = await server.client.listTools();
+    const tool = tools.find((each) => each.name === "run")!;
+    expect(tool.description).toContain("- shell: bash with coreutils");
+    expect(tool.description).toMatch(/- python: Python 3 with requests.*\[python3\]/);
+    expect(tool.description).toContain("- node: Node.js [nodejs]");
+    expect((tool.inputSchema.properties!.env as { enum: string[] }).enum.sort()).toEqual(["node", "python", "shell"]);
+  });
+
+  it("runs python with stdin, reports stderr and the exit code", async () => {
+    const result = await run({
+      env: "python",
+      code: "import sys, yaml, requests\nprint(sys.stdin.read().upper())\nprint('oops', file=sys.stderr)\nsys.exit(3)",
+      stdin: "hello",
+    });
+    expect(result).toMatchObject({ stdout: "HELLO\n", stderr: "oops\n", exit_code: 3, timed_out: false });
+  });
+
+  it("runs node (module syntax too) and bash, code of any length", async () => {
+    expect((await run({ env: "node", code: "console.log(await Promise.resolve(6 * 7))" })).stdout).toBe("42\n");
+    const long = `${"# padding\n".repeat(300_000)}echo "$(( 6 * 7 ))" | jq .`;
+    expect((await run({ env: "shell", code: long })).stdout).toBe("42\n");
+  });
+
+  it("reads the project at /project from /workspace, a fresh one each call", async () => {
+    const first = await run({ env: "shell", code: "pwd; cat /project/data.txt; echo kept > /workspace/f" });
+    expect(first.stdout).toBe("/workspace\nfrom the project\n");
+    expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
+  });
+
+  it("rejects an unknown environment, listing the valid ones", async () => {
+    const result = await server.call("run", { env: "ruby", code: "puts 1" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/shell/);
+    expect(textOf(result)).toMatch(/python/);
+  });
+
+  it("refuses a timeout above the daemon's maximum, saying the maximum", async () => {
+    const result = await server.call("run", { env: "shell", code: "true", timeout_seconds: 100_000 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("limit of 600");
+  });
+});
