@@ -1,0 +1,40 @@
+import { resolve } from "node:path";
+import { buildIndexFrom } from "../nixpkgs/index-source.js";
+import { NixpkgsError } from "../nixpkgs/errors.js";
+import { commonHelp, EXIT, UsageError, type Command } from "./command.js";
+
+export const indexCommand: Command = {
+  name: "index",
+  summary: "build the nixpkgs search index (index build --from FILE | --nixpkgs PATH --out PATH)",
+  help: `Usage: nixshed index build (--from FILE | --nixpkgs PATH) --out PATH
+
+Builds the compact search index that nixpkgs_search and \`nixshed search\` read.
+
+  --from FILE      nixpkgs metadata: the channel's packages.json[.br] or \`nix-env -qaP --json --meta\` output
+  --nixpkgs PATH   a nixpkgs source tree to evaluate with nix-env (takes minutes)
+  --out PATH       where to write the index
+
+${commonHelp}`,
+  options: { from: { type: "string" }, nixpkgs: { type: "string" }, out: { type: "string" } },
+  positionals: true,
+  async run(values, positionals) {
+    if (positionals[0] !== "build" || positionals.length > 1) throw new UsageError("expected `nixshed index build …`");
+    const from = values.from as string | undefined;
+    const nixpkgs = values.nixpkgs as string | undefined;
+    const out = values.out as string | undefined;
+    if (!out) throw new UsageError("index build: --out PATH is required");
+    if (Boolean(from) === Boolean(nixpkgs)) throw new UsageError("index build: give exactly one of --from FILE and --nixpkgs PATH");
+    const started = Date.now();
+    try {
+      const summary = await buildIndexFrom(from ? { file: resolve(from) } : { nixpkgs: resolve(nixpkgs!) }, resolve(out), (message) =>
+        process.stderr.write(`${message}\n`),
+      );
+      process.stdout.write(`${summary.packages} packages, ${(summary.bytes / 1e6).toFixed(1)} MB → ${out} in ${Date.now() - started} ms\n`);
+      return EXIT.ok;
+    } catch (error) {
+      if (!(error instanceof NixpkgsError)) throw error;
+      process.stderr.write(`nixshed index: ${error.message}\n${error.hint ? `${error.hint}\n` : ""}`);
+      return EXIT.failure;
+    }
+  },
+};

@@ -1,0 +1,57 @@
+import { discover } from "../discovery/discover.js";
+import { NixpkgsError } from "../nixpkgs/errors.js";
+import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index-provider.js";
+import { renderResults } from "../nixpkgs/render.js";
+import { searchIndex } from "../nixpkgs/search.js";
+import { hostSystem } from "../nixpkgs/system.js";
+import { commonHelp, EXIT, loadFromFlags, UsageError, type Command } from "./command.js";
+
+export const searchCommand: Command = {
+  name: "search",
+  summary: "search nixpkgs like the nixpkgs_search tool (search QUERY [--json])",
+  help: `Usage: nixshed search QUERY… [flags]
+
+Ranked search over nixpkgs, the same as the nixpkgs_search tool. Builds the index first if needed.
+
+  --json                 print the results as JSON
+  --limit N              results to show (default 10, at most 50)
+  --include-broken       also show packages marked broken
+  --include-unfree       also show unfree packages
+  --platform SYSTEM      only packages for this Nix system (default: this machine's; "any": all)
+  --nixpkgs-index PATH   prebuilt index (default: config nixpkgs.index, the metadata's, or the cache)
+
+${commonHelp}`,
+  options: {
+    json: { type: "boolean" },
+    limit: { type: "string" },
+    "include-broken": { type: "boolean" },
+    "include-unfree": { type: "boolean" },
+    platform: { type: "string" },
+    "nixpkgs-index": { type: "string" },
+  },
+  positionals: true,
+  async run(values, positionals) {
+    const query = positionals.join(" ");
+    if (!query.trim()) throw new UsageError("search: give a QUERY");
+    const limit = values.limit === undefined ? undefined : Number(values.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError("search: --limit takes a positive integer");
+    const { loaded, log } = loadFromFlags(values, { "nixpkgs-index": "nixpkgs.index" });
+    const discovery = await discover(loaded, log);
+    try {
+      const plan = planIndex(indexSources(loaded.config.nixpkgs, discovery.nixpkgs, loaded.cacheDir));
+      const index = await new IndexProvider(plan, (message) => log.info(message)).ready();
+      const results = searchIndex(index, query, {
+        limit,
+        includeBroken: values["include-broken"] === true,
+        includeUnfree: values["include-unfree"] === true,
+        platform: (values.platform as string | undefined) ?? hostSystem(),
+      });
+      process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results)}\n`);
+      return EXIT.ok;
+    } catch (error) {
+      if (!(error instanceof NixpkgsError)) throw error;
+      process.stderr.write(`nixshed search: ${error.message}\n${error.hint ? `${error.hint}\n` : ""}`);
+      return EXIT.failure;
+    }
+  },
+};

@@ -1,0 +1,123 @@
+// Reads nixpkgs package metadata in the forms nixpkgs produces it: the channel's packages.json
+// (optionally brotli-compressed) and `nix-env -qaP --json --meta` output, into plain entries.
+// The channel file lacks license/mainProgram/unfree; a fresh evaluation has them: both are read.
+import { readFileSync } from "node:fs";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+
+export interface CatalogEntry {
+  attr: string;
+  pname: string;
+  version: string;
+  description: string;
+  homepage: string;
+  license: string;
+  mainProgram: string;
+  platforms: string[] | null;
+  /** How many maintainers it has: a hint of how established it is. */
+  maintainers: number;
+  broken: boolean;
+  unfree: boolean;
+  insecure: boolean;
+}
+
+export class CatalogError extends Error {}
+
+interface RawLicense {
+  spdxId?: string;
+  shortName?: string;
+  fullName?: string;
+  free?: boolean;
+}
+
+interface RawPackage {
+  name?: string;
+  pname?: string;
+  version?: string;
+  meta?: {
+    description?: unknown;
+    homepage?: unknown;
+    license?: unknown;
+    mainProgram?: unknown;
+    platforms?: unknown;
+    broken?: unknown;
+    unfree?: unknown;
+    insecure?: unknown;
+    knownVulnerabilities?: unknown;
+    maintainers?: unknown;
+  };
+}
+
+export function readCatalogFile(path: string): CatalogEntry[] {
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new CatalogError(`${path}: cannot read: ${(error as Error).message}`);
+  }
+  return parseCatalog(decompress(path, bytes), path);
+}
+
+function decompress(path: string, bytes: Buffer): Buffer {
+  if (bytes[0] === 0x1f && bytes[1] === 0x8b) return gunzipSync(bytes);
+  if (path.endsWith(".br")) {
+    try {
+      return brotliDecompressSync(bytes);
+    } catch (error) {
+      throw new CatalogError(`${path}: not valid brotli: ${(error as Error).message}`);
+    }
+  }
+  return bytes;
+}
+
+export function parseCatalog(json: Buffer | string, origin: string): CatalogEntry[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json.toString());
+  } catch (error) {
+    throw new CatalogError(`${origin}: not JSON: ${(error as Error).message}`);
+  }
+  if (!parsed || typeof parsed !== "object") throw new CatalogError(`${origin}: expected a JSON object of packages`);
+  const record = parsed as Record<string, unknown>;
+  // The channel wraps the packages as {version, packages}; nix-env prints the packages alone.
+  const packages = (record.packages && typeof record.packages === "object" && "version" in record ? record.packages : record) as Record<
+    string,
+    RawPackage
+  >;
+  const entries: CatalogEntry[] = [];
+  for (const [attr, raw] of Object.entries(packages)) {
+    if (!raw || typeof raw !== "object") continue;
+    entries.push(toEntry(attr, raw));
+  }
+  if (entries.length === 0) throw new CatalogError(`${origin}: no packages in it`);
+  return entries;
+}
+
+function toEntry(attr: string, raw: RawPackage): CatalogEntry {
+  const meta = raw.meta ?? {};
+  const licenses = (Array.isArray(meta.license) ? meta.license : meta.license === undefined ? [] : [meta.license]) as (RawLicense | string)[];
+  const version = raw.version ?? "";
+  const pname = raw.pname ?? (raw.name && version && raw.name.endsWith(`-${version}`) ? raw.name.slice(0, -version.length - 1) : raw.name) ?? attr;
+  return {
+    attr,
+    pname,
+    version,
+    description: oneLine(meta.description),
+    homepage: oneLine(Array.isArray(meta.homepage) ? meta.homepage[0] : meta.homepage),
+    license: licenses.map(licenseName).filter(Boolean).join(", "),
+    mainProgram: typeof meta.mainProgram === "string" ? meta.mainProgram : "",
+    platforms: Array.isArray(meta.platforms) ? meta.platforms.filter((p): p is string => typeof p === "string") : null,
+    maintainers: Array.isArray(meta.maintainers) ? meta.maintainers.length : 0,
+    broken: meta.broken === true,
+    unfree: meta.unfree === true || licenses.some((license) => typeof license === "object" && license.free === false),
+    insecure: meta.insecure === true || (Array.isArray(meta.knownVulnerabilities) && meta.knownVulnerabilities.length > 0),
+  };
+}
+
+function licenseName(license: RawLicense | string): string {
+  if (typeof license === "string") return license;
+  return license.spdxId ?? license.shortName ?? license.fullName ?? "";
+}
+
+function oneLine(value: unknown): string {
+  return typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
+}

@@ -1,0 +1,164 @@
+// Turns catalog entries into the binary index: per-package columns, records decoded only for the
+// results shown, and three term dictionaries (whole names, name words, description stems) plus
+// reversed name words for suffix matches ("grep" → ripgrep).
+import { writeFileSync, renameSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { CatalogEntry } from "./catalog.js";
+import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
+import { encodeIndexFile, type Section } from "./index-file.js";
+import { COMMON_ATTRS, KNOWN_PROGRAMS } from "./common-tools.js";
+import { compareVersions, familyFactor, familyOf, setVersion, splitAttr } from "./package-sets.js";
+import { nameWords, normalizeName, squashName, textTerms } from "./text.js";
+
+export const FLAG = { broken: 1, unfree: 2, insecure: 4, noDescription: 8, common: 16 } as const;
+
+/** Record fields, in the order they are stored. */
+export const RECORD_FIELDS = ["attr", "pname", "version", "description", "homepage", "license", "mainProgram"] as const;
+
+/** pname without the interpreter prefix nixpkgs adds to library packages ("python3.13-requests"). */
+export function plainPname(pname: string): string {
+  return pname.replace(/^(python|perl|ruby|lua|php)[0-9.]*-/, "");
+}
+
+export function buildIndex(input: CatalogEntry[], source: string): Buffer {
+  // The channel's metadata has no mainProgram: the curated list knows the everyday ones.
+  const entries = input
+    .map((entry) => (entry.mainProgram || !KNOWN_PROGRAMS.has(entry.attr) ? entry : { ...entry, mainProgram: KNOWN_PROGRAMS.get(entry.attr)! }))
+    .sort((a, b) => (a.attr < b.attr ? -1 : a.attr > b.attr ? 1 : 0));
+  const n = entries.length;
+  const flags = new Uint8Array(n);
+  const platformSet = new Uint16Array(n);
+  const family = new Uint16Array(n);
+  const factor = new Float32Array(n);
+  const nameLength = new Uint8Array(n);
+  const groupRep = new Uint32Array(n);
+  const groupNext = new Uint32Array(n);
+  const recordOffsets = new Uint32Array(n + 1);
+  const records: Buffer[] = [];
+
+  const platforms = new Map<string, number>();
+  const platformSets = new Map<string, number>([["*", 0]]);
+  const families = new Map<string, number>();
+  const groups = new Map<string, number[]>();
+  const exact = new Map<string, number[]>();
+  const names = new Map<string, number[]>();
+  const descriptions = new Map<string, number[]>();
+  const post = (dictionary: Map<string, number[]>, term: string, id: number) => {
+    const list = dictionary.get(term);
+    if (!list) dictionary.set(term, [id]);
+    else if (list[list.length - 1] !== id) list.push(id);
+  };
+
+  let recordBytes = 0;
+  entries.forEach((entry, id) => {
+    const { set, leaf } = splitAttr(entry.attr);
+    const familyName = familyOf(set);
+    if (!families.has(familyName)) families.set(familyName, families.size);
+    family[id] = families.get(familyName)!;
+    flags[id] =
+      (entry.broken ? FLAG.broken : 0) |
+      (entry.unfree ? FLAG.unfree : 0) |
+      (entry.insecure ? FLAG.insecure : 0) |
+      (entry.description ? 0 : FLAG.noDescription) |
+      (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
+    // Established packages have more maintainers; a package without a description is rarely meant.
+    factor[id] = familyFactor(familyName) * (entry.description ? 1 : 0.8) * (1 + 0.05 * Math.min(entry.maintainers, 4));
+    nameLength[id] = Math.min(255, squashName(leaf).length);
+    platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
+
+    const groupKey = `${familyName}\0${leaf}`;
+    const members = groups.get(groupKey);
+    if (members) members.push(id);
+    else groups.set(groupKey, [id]);
+
+    const pname = plainPname(entry.pname);
+    // Nested attribute paths are found through their leaf (index.lookup checks the whole path).
+    for (const name of [leaf, pname, entry.mainProgram]) {
+      if (!name) continue;
+      post(exact, normalizeName(name), id);
+      post(exact, squashName(name), id);
+    }
+    for (const name of [leaf, pname, entry.mainProgram]) {
+      if (!name) continue;
+      post(names, squashName(name), id);
+      for (const word of nameWords(name)) post(names, word, id);
+    }
+    for (const term of new Set(textTerms(entry.description))) post(descriptions, term, id);
+
+    const record = Buffer.from(RECORD_FIELDS.map((field) => entry[field].replaceAll("\0", "")).join("\0"));
+    records.push(record);
+    recordBytes += record.length;
+    recordOffsets[id + 1] = recordBytes;
+  });
+
+  for (const members of groups.values()) {
+    const attrOf = (id: number) => entries[id]!.attr;
+    // The newest set's member stands for the group: python313Packages over python312Packages.
+    const rep = members.reduce((best, id) => {
+      const order = compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set));
+      return order > 0 || (order === 0 && attrOf(id).length < attrOf(best).length) ? id : best;
+    });
+    members.forEach((id, i) => {
+      groupRep[id] = rep;
+      groupNext[id] = members[(i + 1) % members.length]!;
+    });
+  }
+
+  exact.delete("");
+  names.delete("");
+  const nameDictionary = encodeDictionary(names);
+  const nameReader = new Dictionary(nameDictionary);
+  const reversed = new Map<string, number[]>();
+  for (const word of names.keys()) {
+    if (word.length >= 4) reversed.set([...word].reverse().join(""), [nameReader.find(word)]);
+  }
+
+  const sections: Record<string, Section> = {
+    records: Buffer.concat(records),
+    recordOffsets,
+    flags,
+    platformSet,
+    family,
+    factor,
+    nameLength,
+    groupRep,
+    groupNext,
+    ...dictionarySections("exact", encodeDictionary(exact)),
+    ...dictionarySections("name", nameDictionary),
+    ...dictionarySections("nameReversed", encodeDictionary(reversed)),
+    ...dictionarySections("description", encodeDictionary(descriptions)),
+  };
+  return encodeIndexFile(
+    {
+      packageCount: n,
+      source,
+      builtAt: new Date().toISOString(),
+      platforms: [...platforms.keys()],
+      platformSets: [...platformSets.keys()].map((key) => (key === "*" ? [] : key.split(",").map(Number))),
+      families: [...families.keys()],
+    },
+    sections,
+  );
+}
+
+function platformSetId(list: string[] | null, platforms: Map<string, number>, sets: Map<string, number>): number {
+  if (list === null) return 0;
+  const ids = list.map((platform) => {
+    if (!platforms.has(platform)) platforms.set(platform, platforms.size);
+    return platforms.get(platform)!;
+  });
+  const key = [...new Set(ids)].sort((a, b) => a - b).join(",");
+  if (!sets.has(key)) {
+    if (sets.size >= 0xffff) throw new Error("more than 65535 distinct platform lists");
+    sets.set(key, sets.size);
+  }
+  return sets.get(key)!;
+}
+
+/** Writes the index atomically: readers never see a half-written file. */
+export function writeIndex(path: string, bytes: Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, path);
+}

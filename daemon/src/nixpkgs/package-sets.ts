@@ -1,0 +1,91 @@
+// What an attribute path says about its package set: python312Packages.requests and
+// python313Packages.requests are one library in two versions of one family ("pythonPackages"),
+// and the family tells how likely an agent means it when it does not name the ecosystem.
+
+export interface AttrParts {
+  /** Everything before the last dot ("" for top-level attributes). */
+  set: string;
+  /** The last component. */
+  leaf: string;
+}
+
+export function splitAttr(attr: string): AttrParts {
+  const dot = attr.lastIndexOf(".");
+  return dot < 0 ? { set: "", leaf: attr } : { set: attr.slice(0, dot), leaf: attr.slice(dot + 1) };
+}
+
+/** The set with its version numbers removed: python313Packages → pythonPackages, rubyPackages_3_4 → rubyPackages. */
+export function familyOf(set: string): string {
+  return set.replace(/_?[0-9]+(_[0-9]+)*/g, "");
+}
+
+/** The version numbers in a set's name, for preferring the newest: python313Packages → [313]. */
+export function setVersion(set: string): number[] {
+  return (set.match(/[0-9]+/g) ?? []).map(Number);
+}
+
+export function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const diff = (a[i] ?? -1) - (b[i] ?? -1);
+    if (diff !== 0) return diff;
+  }
+  return 0;
+}
+
+/** Query words that name an ecosystem, and the families they point at. */
+export const ECOSYSTEM_WORDS: Record<string, string[]> = {
+  python: ["pythonPackages"],
+  py: ["pythonPackages"],
+  pip: ["pythonPackages"],
+  haskell: ["haskellPackages"],
+  hackage: ["haskellPackages"],
+  emacs: ["emacsPackages"],
+  vim: ["vimPlugins", "vimPlugins.nvim-treesitter-parsers"],
+  neovim: ["vimPlugins", "vimPlugins.nvim-treesitter-parsers"],
+  nvim: ["vimPlugins", "vimPlugins.nvim-treesitter-parsers"],
+  perl: ["perlPackages"],
+  ruby: ["rubyPackages"],
+  gem: ["rubyPackages"],
+  lua: ["luaPackages", "luajitPackages"],
+  ocaml: ["ocamlPackages"],
+  r: ["rPackages"],
+  cran: ["rPackages"],
+  node: ["nodePackages", "nodePackages_latest"],
+  npm: ["nodePackages", "nodePackages_latest"],
+  tex: ["texlivePackages"],
+  latex: ["texlivePackages"],
+  typst: ["typstPackages"],
+  lisp: ["sbclPackages"],
+  php: ["phpExtensions", "phpPackages"],
+  gnome: ["gnomeExtensions"],
+  kde: ["kdePackages"],
+  postgres: ["postgresqlPackages"],
+  postgresql: ["postgresqlPackages"],
+};
+
+/** Families an agent rarely means unless it names them; their members rank below everything else. */
+const NICHE_FAMILIES = new Set([
+  "rPackages",
+  "haskellPackages",
+  "emacsPackages",
+  "sbclPackages",
+  "texlivePackages",
+  "typstPackages",
+  "vimPlugins",
+  "vimPlugins.nvim-treesitter-parsers",
+  "home-assistant-component-tests",
+  "chickenPackages.chickenEggs",
+  "akkuPackages",
+  "gnomeExtensions",
+  "nltk-data",
+  "terraform-providers",
+  "azure-cli-extensions",
+]);
+
+/** How likely an agent means a member of this family when it does not name it: a score factor. */
+export function familyFactor(family: string): number {
+  if (family === "") return 1;
+  if (NICHE_FAMILIES.has(family) || family.startsWith("linuxKernel") || family.startsWith("androidenv")) return 0.3;
+  if (family === "pythonPackages" || family === "nodePackages" || family === "perlPackages") return 0.7;
+  return 0.5;
+}

@@ -1,0 +1,17 @@
+// The compact text form of search results, shared by the tool and `nixshed search`.
+import type { SearchResult } from "./search.js";
+
+export function renderResults(query: string, results: SearchResult[]): string {
+  if (results.length === 0) return `No nixpkgs package matches '${query}'.`;
+  return results
+    .map((result) => {
+      const notes = [
+        result.mainProgram && result.mainProgram !== result.pname ? `program ${result.mainProgram}` : "",
+        result.license,
+        ...result.flags,
+        result.alsoIn.length > 0 ? `also ${result.alsoIn.slice(0, 3).join(", ")}${result.alsoIn.length > 3 ? ", …" : ""}` : "",
+      ].filter(Boolean);
+      return `${result.attr} ${result.version}: ${result.description || "(no description)"}${notes.length ? ` [${notes.join("; ")}]` : ""}`;
+    })
+    .join("\n");
+}

@@ -1,0 +1,248 @@
+// Ranked search for how agents ask. A whole name ("rg", "ripgrep", "python3Packages.requests")
+// ranks first; otherwise every query word scores its best match on a package (a word of its
+// name, a prefix or suffix of one, or a description stem weighted by rarity), packages matching
+// more of the words win, and a package set's weight says how likely it is meant. Package sets
+// collapse to their newest member; broken/unfree packages and other platforms are hidden unless
+// asked for.
+import { NixpkgsError } from "./errors.js";
+import { FLAG, plainPname } from "./index-build.js";
+import type { NixpkgsIndex, PackageRecord } from "./index.js";
+import { ECOSYSTEM_WORDS, familyOf, splitAttr } from "./package-sets.js";
+import { relatedStems } from "./synonyms.js";
+import { normalizeName, squashName, stem, textTerms } from "./text.js";
+
+export interface SearchOptions {
+  limit?: number;
+  includeBroken?: boolean;
+  includeUnfree?: boolean;
+  /** A Nix system ("x86_64-linux"), or "any". */
+  platform?: string;
+}
+
+export type SearchResult = PackageRecord & {
+  flags: string[];
+  /** The same package in other versions of its set (python312Packages.x beside python313Packages.x). */
+  alsoIn: string[];
+  score: number;
+};
+
+const WEIGHT = {
+  wholeName: 100,
+  nameWord: 10,
+  nameWordCloseness: 6,
+  namePrefix: 6,
+  nameSuffix: 5,
+  descriptionStem: 1.3,
+  descriptionPrefix: 0.6,
+  related: 0.5,
+  typicalWordWeight: 7,
+  /** Factor of the family the query names ("python …"). */
+  namedEcosystem: 1.2,
+  /** Factor of the curated everyday tools. */
+  common: 2,
+} as const;
+export const MAX_LIMIT = 50;
+const PREFIX_EXPANSION = 64;
+
+/** Reusable per-package scratch arrays: a search allocates nothing proportional to the catalog. */
+interface Scratch {
+  total: Float64Array;
+  word: Float64Array;
+  description: Float64Array;
+  matched: Float64Array;
+  whole: Uint8Array;
+  best: Float64Array;
+}
+const scratches = new WeakMap<NixpkgsIndex, Scratch>();
+
+function scratchFor(index: NixpkgsIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (!scratch) {
+    const n = index.size;
+    scratch = { total: new Float64Array(n), word: new Float64Array(n), description: new Float64Array(n), matched: new Float64Array(n), whole: new Uint8Array(n), best: new Float64Array(n) };
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
+  const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
+  const trimmed = query.trim();
+  if (!trimmed) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  const mask = options.platform && options.platform !== "any" ? index.platformMask(options.platform) : undefined;
+  if (mask === null) {
+    throw new NixpkgsError(`unknown platform '${options.platform}'`, `Use a Nix system such as x86_64-linux or aarch64-darwin, or "any".`);
+  }
+  const scratch = scratchFor(index);
+  const { total, matched, whole, best } = scratch;
+  const touched: number[] = [];
+  const touch = (id: number) => {
+    if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
+  };
+
+  const words = [...new Set(trimmed.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean))];
+  const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
+  const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w]);
+  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter((w) => textTerms(w).length > 0 || words.length === 1);
+
+  // The query (or what remains once the ecosystem is named: "python requests") is a whole name.
+  const wholeKeys = new Set<string>();
+  for (const text of [trimmed, subjectWords.join(" ")]) {
+    if (!text) continue;
+    for (const key of [normalizeName(text), squashName(text), plainPname(normalizeName(text))]) if (key) wholeKeys.add(key);
+  }
+  const markWhole = (id: number) => {
+    touch(id);
+    whole[id] = 1;
+  };
+  let wholeFound = false;
+  for (const key of wholeKeys) {
+    const term = index.exact.find(key);
+    if (term < 0) continue;
+    wholeFound = true;
+    index.exact.postings(term).forEach(markWhole);
+  }
+  // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
+  // the leaf within its family; the exact path, when it exists, is what its group shows.
+  const exactId = trimmed.includes(".") ? index.lookup(trimmed) : -1;
+  if (!wholeFound && /^[\w-]+(\.[\w-]+)+$/.test(trimmed)) {
+    const { set, leaf } = splitAttr(trimmed);
+    const family = index.header.families.indexOf(familyOf(set));
+    const term = index.exact.find(leaf.toLowerCase());
+    if (family >= 0 && term >= 0) for (const id of index.exact.postings(term)) if (index.family[id] === family) markWhole(id);
+  }
+
+  // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt".
+  let wanted = 0;
+  for (const w of contentWords) {
+    const weight = wordWeight(index, w);
+    wanted += weight;
+    scoreWord(index, w, weight, scratch, (id, score) => {
+      touch(id);
+      total[id] = total[id]! + score;
+      matched[id] = matched[id]! + weight;
+    });
+  }
+
+  const familyIds = new Set(index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])));
+  const reps: number[] = [];
+  for (const id of touched) {
+    const flags = index.flags[id]!;
+    const hidden =
+      (!options.includeBroken && flags & FLAG.broken) || (!options.includeUnfree && flags & FLAG.unfree) || (mask && !mask[index.platformSet[id]!]);
+    if (!hidden) {
+      const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
+      const factor = familyIds.has(index.family[id]!) ? WEIGHT.namedEcosystem : index.factor[id]!;
+      const common = flags & FLAG.common ? WEIGHT.common : 1;
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage * coverage) * factor * common;
+      const rep = index.groupRep[id]!;
+      if (best[rep] === 0) reps.push(rep);
+      if (score > best[rep]!) best[rep] = score;
+    }
+    total[id] = 0;
+    matched[id] = 0;
+    whole[id] = 0;
+  }
+
+  const top = topK(reps, best, limit, (id) => index.attr(id));
+  for (const rep of reps) best[rep] = 0;
+  return top.map(({ id: rep, score }) => {
+    const id = exactId >= 0 && index.groupRep[exactId] === rep ? exactId : rep;
+    return {
+      ...index.record(id),
+    flags: index.flagNames(id),
+      alsoIn: index.groupMembers(id).map((member) => index.attr(member)),
+      score: Math.round(score * 10) / 10,
+    };
+  });
+}
+
+/** How much a word says: its description rarity, the most for words no description uses. */
+function wordWeight(index: NixpkgsIndex, word: string): number {
+  const term = index.descriptions.find(stem(word));
+  return Math.log(1 + index.size / (term >= 0 ? index.descriptions.postings(term).length : 1));
+}
+
+/** Calls `add` once per package with the best way one query word matches it. */
+function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches: Scratch, add: (id: number, score: number) => void): void {
+  const { word: scratch, description } = scratches;
+  const hits: number[] = [];
+  // A common word ("file", "tool") in a name says less than a rare one.
+  const rarity = Math.min(1.3, Math.max(0.4, weight / WEIGHT.typicalWordWeight));
+  const offer = (id: number, score: number) => {
+    if (scratch[id] === 0) hits.push(id);
+    if (score > scratch[id]!) scratch[id] = score;
+  };
+  const nameTerm = index.names.find(word);
+  if (nameTerm >= 0) {
+    for (const id of index.names.postings(nameTerm)) {
+      offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, word.length / index.nameLength[id]!)));
+    }
+  }
+  const partial = (term: number, weight: number) => {
+    const score = rarity * weight * (0.5 + word.length / index.names.term(term).length / 2);
+    for (const id of index.names.postings(term)) offer(id, score);
+  };
+  if (word.length >= 2) for (const term of index.names.withPrefix(word, PREFIX_EXPANSION)) partial(term, WEIGHT.namePrefix);
+  if (word.length >= 3) {
+    const reversed = [...word].reverse().join("");
+    for (const entry of index.namesReversed.withPrefix(reversed, PREFIX_EXPANSION)) partial(index.namesReversed.postings(entry)[0]!, WEIGHT.nameSuffix);
+  }
+
+  // Description: the stem itself, longer words it starts, and related words, each by rarity.
+  const descriptions = index.descriptions;
+  const idf = (term: number) => Math.log(1 + index.size / descriptions.postings(term).length);
+  const described: number[] = [];
+  const credit = (term: number, weight: number) => {
+    const score = weight * idf(term);
+    for (const id of descriptions.postings(term)) {
+      if (description[id] === 0) described.push(id);
+      if (description[id]! < score) description[id] = score;
+    }
+  };
+  const stemmed = stem(word);
+  const own = descriptions.find(stemmed);
+  if (own >= 0) credit(own, WEIGHT.descriptionStem);
+  if (stemmed.length >= 4) for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) credit(term, WEIGHT.descriptionPrefix);
+  for (const related of relatedStems(stemmed)) {
+    const term = descriptions.find(related);
+    if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related);
+  }
+  // A word in both the name and the description counts for both, the description half.
+  for (const id of described) {
+    const score = description[id]!;
+    description[id] = 0;
+    if (scratch[id]! > 0) scratch[id] = scratch[id]! + score / 2;
+    else offer(id, score);
+  }
+  for (const id of hits) {
+    add(id, scratch[id]!);
+    scratch[id] = 0;
+  }
+}
+
+interface Ranked {
+  id: number;
+  score: number;
+}
+
+/** The k best ids by score; ties go to the shorter, then alphabetically first, attribute path. */
+function topK(ids: number[], score: Float64Array, k: number, attr: (id: number) => string): Ranked[] {
+  const top: Ranked[] = [];
+  const better = (a: Ranked, b: Ranked) => {
+    if (a.score !== b.score) return a.score > b.score;
+    const [x, y] = [attr(a.id), attr(b.id)];
+    return x.length !== y.length ? x.length < y.length : x < y;
+  };
+  for (const id of ids) {
+    const candidate = { id, score: score[id]! };
+    if (top.length === k && !better(candidate, top[k - 1]!)) continue;
+    let at = top.length === k ? k - 1 : top.length;
+    top[at] = candidate;
+    while (at > 0 && better(top[at]!, top[at - 1]!)) {
+      [top[at - 1], top[at]] = [top[at]!, top[at - 1]!];
+      at--;
+    }
+  }
+  return top;
+}

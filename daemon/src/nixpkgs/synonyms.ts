@@ -1,0 +1,72 @@
+// Words agents use for what package descriptions say differently ("resize a photo" vs "convert
+// bitmap images"). A query word also matches its related words in descriptions, at a discount.
+import { stem } from "./text.js";
+
+const RELATED: Record<string, string[]> = {
+  resize: ["image", "convert", "scale"],
+  crop: ["image", "edit"],
+  thumbnail: ["image"],
+  photo: ["image", "picture"],
+  picture: ["image", "photo"],
+  img: ["image"],
+  png: ["image"],
+  jpeg: ["image"],
+  jpg: ["image"],
+  download: ["transfer", "fetch", "retrieve"],
+  fetch: ["download", "transfer", "retrieve"],
+  url: ["http", "web"],
+  website: ["web", "http"],
+  webpage: ["web", "html"],
+  request: ["http", "client"],
+  grep: ["search", "regex", "pattern"],
+  find: ["search", "locate"],
+  search: ["find", "grep"],
+  compress: ["compression", "archive", "archiver"],
+  decompress: ["compression", "archive", "extract"],
+  unzip: ["zip", "extract", "archive"],
+  extract: ["archive", "unpack"],
+  diff: ["compare", "difference"],
+  compare: ["diff", "difference"],
+  process: ["task", "system", "monitor"],
+  monitor: ["viewer", "usage", "system"],
+  disk: ["usage", "filesystem"],
+  space: ["usage", "disk"],
+  video: ["audio", "multimedia", "convert"],
+  transcode: ["video", "convert"],
+  terminal: ["console", "tui", "cli"],
+  ui: ["interface", "tui"],
+  query: ["processor", "filter", "select"],
+  format: ["formatter", "pretty", "beautifier"],
+  lint: ["linter", "static", "analysis"],
+  benchmark: ["benchmarking", "timing"],
+  directory: ["folder", "tree"],
+  folder: ["directory"],
+  syntax: ["highlighting", "highlight"],
+  dns: ["domain", "lookup", "name"],
+  port: ["scanner", "network"],
+  yaml: ["yml"],
+  csv: ["tabular", "tsv"],
+  spreadsheet: ["csv", "tabular", "excel"],
+  pdf: ["document", "postscript"],
+  markdown: ["document", "convert"],
+  database: ["sql", "db"],
+  encrypt: ["encryption", "crypto"],
+  secret: ["encryption", "password"],
+  container: ["docker", "kubernetes"],
+  k8s: ["kubernetes"],
+  kube: ["kubernetes"],
+  git: ["version", "repository"],
+  github: ["git", "forge"],
+  watch: ["file", "change", "rerun"],
+  fuzzy: ["finder", "interactive"],
+  hex: ["binary", "dump"],
+  count: ["lines", "statistics", "code"],
+  loc: ["lines", "code", "count"],
+};
+
+const RELATED_STEMS = new Map(Object.entries(RELATED).map(([word, related]) => [stem(word), related.map(stem)]));
+
+/** Related description stems of a stemmed query word (empty when none). */
+export function relatedStems(stemmed: string): readonly string[] {
+  return RELATED_STEMS.get(stemmed) ?? [];
+}

@@ -1,0 +1,62 @@
+// How names and descriptions become search terms. The index builder and the search use the same
+// functions, so a query word and a description word meet exactly when their stems are equal.
+
+const STOPWORDS = new Set(
+  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need".split(
+    " ",
+  ),
+);
+
+/** Lower-case words of a name, split at separators, camelCase and letter/digit boundaries. */
+export function nameWords(name: string): string[] {
+  const spaced = name
+    .replace(/([a-z])([A-Z])/g, "$1 $2")
+    .replace(/([a-zA-Z])([0-9])/g, "$1 $2")
+    .replace(/([0-9])([a-zA-Z])/g, "$1 $2")
+    .toLowerCase();
+  return spaced.split(/[^a-z0-9]+/).filter((word) => word.length > 0);
+}
+
+/** The whole name in the form exact lookups use: lower case, separators kept. */
+export function normalizeName(name: string): string {
+  return name.trim().toLowerCase();
+}
+
+/** The name with every separator removed ("yq-go" → "yqgo"), so "yq go" and "yqgo" meet it. */
+export function squashName(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9]+/g, "");
+}
+
+/** Stemmed words of free text, stopwords dropped. */
+export function textTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const word of text.toLowerCase().split(/[^a-z0-9+#]+/)) {
+    const clean = word.replace(/^[+#]+|[+#]+$/g, (edge) => (word === "c++" || word === "c#" || word === "f#" ? edge : ""));
+    if (clean.length === 0 || STOPWORDS.has(clean)) continue;
+    terms.push(stem(clean));
+  }
+  return terms;
+}
+
+/**
+ * A light suffix stripper (in the spirit of Porter's first steps): plurals, -ing/-ed, -ation/-ate, -ersion/-ert,
+ * -er, final -e and -y, so "images"/"imaging"/"image" and "library"/"libraries" meet.
+ */
+export function stem(word: string): string {
+  if (word.length <= 3 || /[0-9]/.test(word)) return word;
+  let w = word;
+  if (w.endsWith("sses")) w = w.slice(0, -2);
+  else if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
+  else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
+  else if (w.length > 7 && w.endsWith("ersion")) w = `${w.slice(0, -4)}t`;
+  else if (w.length > 6 && w.endsWith("ate")) w = w.slice(0, -3);
+  else if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
+  else if (w.length > 5 && /[^aeiou]er$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 6 && w.endsWith("ion") && /(ss|pt|ct)ion$/.test(w)) w = w.slice(0, -3);
+  if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
+  if (w.length > 3 && w.endsWith("y")) w = `${w.slice(0, -1)}i`;
+  if (w.length > 4 && /([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
+  return w;
+}

@@ -1,0 +1,58 @@
+// A small catalog in nix-env's format (what a fresh evaluation prints), for unit tests.
+export const NIX_ENV_CATALOG = {
+  ripgrep: {
+    name: "ripgrep-14.1.1",
+    pname: "ripgrep",
+    version: "14.1.1",
+    meta: {
+      description: "Utility that combines the usability of The Silver Searcher with the raw speed of grep",
+      homepage: "https://github.com/BurntSushi/ripgrep",
+      license: [{ spdxId: "Unlicense", free: true }, { spdxId: "MIT", free: true }],
+      mainProgram: "rg",
+      platforms: ["x86_64-linux", "aarch64-darwin"],
+      maintainers: [{ github: "a" }, { github: "b" }],
+    },
+  },
+  jq: {
+    name: "jq-1.8.1",
+    pname: "jq",
+    version: "1.8.1",
+    meta: { description: "Lightweight and flexible command-line JSON processor", license: { spdxId: "MIT", free: true }, mainProgram: "jq" },
+  },
+  imagemagick: {
+    name: "imagemagick-7.1.2-3",
+    pname: "imagemagick",
+    version: "7.1.2-3",
+    meta: { description: "Software suite to create, edit, compose, or convert bitmap images" },
+  },
+  "python312Packages.requests": {
+    name: "python3.12-requests-2.32.4",
+    pname: "python3.12-requests",
+    version: "2.32.4",
+    meta: { description: "HTTP library for Python" },
+  },
+  "python313Packages.requests": {
+    name: "python3.13-requests-2.32.4",
+    pname: "python3.13-requests",
+    version: "2.32.4",
+    meta: { description: "HTTP library for Python" },
+  },
+  "haskellPackages.rg": { name: "rg-1.4", pname: "rg", version: "1.4", meta: { description: "A dynamic alternative to Bounded Enum" } },
+  "old-grep": { name: "old-grep-1", pname: "old-grep", version: "1", meta: { description: "A grep that no longer builds", broken: true } },
+  "proprietary-grep": {
+    name: "proprietary-grep-2",
+    pname: "proprietary-grep",
+    version: "2",
+    meta: { description: "A grep you may not share", license: { shortName: "unfree", free: false } },
+  },
+  "mac-only-tool": { name: "mac-only-tool-1", pname: "mac-only-tool", version: "1", meta: { description: "Resize windows", platforms: ["aarch64-darwin"] } },
+};
+
+/** The same shape the channel's packages.json has: wrapped, without license or mainProgram. */
+export const CHANNEL_CATALOG = {
+  version: 2,
+  packages: {
+    ripgrep: { name: "ripgrep-14.1.1", pname: "ripgrep", version: "14.1.1", meta: { description: "Fast grep", platforms: ["x86_64-linux"] } },
+    "perl540Packages.Foo": { name: "perl5.40-Foo-1", pname: "perl5.40-Foo", version: "1", meta: {} },
+  },
+};

@@ -1,0 +1,98 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { parseCatalog } from "../../src/nixpkgs/catalog.js";
+import { NixpkgsError } from "../../src/nixpkgs/errors.js";
+import { buildIndex, writeIndex } from "../../src/nixpkgs/index-build.js";
+import { NixpkgsIndex } from "../../src/nixpkgs/index.js";
+import { searchIndex } from "../../src/nixpkgs/search.js";
+import { CHANNEL_CATALOG, NIX_ENV_CATALOG } from "./catalog-fixture.js";
+
+let index: NixpkgsIndex;
+const attrs = (query: string, options = {}) => searchIndex(index, query, { platform: "x86_64-linux", ...options }).map((r) => r.attr);
+
+beforeAll(() => {
+  const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-")), "index");
+  writeIndex(path, buildIndex(parseCatalog(JSON.stringify(NIX_ENV_CATALOG), "fixture"), "fixture"));
+  index = NixpkgsIndex.load(path);
+});
+
+describe("catalog parsing", () => {
+  it("reads nix-env output with licenses, unfree and mainProgram", () => {
+    const entries = parseCatalog(JSON.stringify(NIX_ENV_CATALOG), "fixture");
+    const ripgrep = entries.find((e) => e.attr === "ripgrep")!;
+    expect(ripgrep).toMatchObject({ license: "Unlicense, MIT", mainProgram: "rg", unfree: false, maintainers: 2 });
+    expect(entries.find((e) => e.attr === "proprietary-grep")!.unfree).toBe(true);
+  });
+
+  it("reads the channel's wrapped packages.json", () => {
+    const entries = parseCatalog(JSON.stringify(CHANNEL_CATALOG), "channel");
+    expect(entries.map((e) => e.attr).sort()).toEqual(["perl540Packages.Foo", "ripgrep"]);
+  });
+
+  it("rejects what is not a catalog", () => {
+    expect(() => parseCatalog("[1,", "bad")).toThrow(/not JSON/);
+    expect(() => parseCatalog("{}", "empty")).toThrow(/no packages/);
+  });
+});
+
+describe("ranked search", () => {
+  it("finds a package by its main program before a same-named library", () => {
+    expect(attrs("rg")[0]).toBe("ripgrep");
+  });
+
+  it("finds a package set member by its bare name, once, newest set first", () => {
+    const results = searchIndex(index, "requests", { platform: "any" });
+    expect(results[0]!.attr).toBe("python313Packages.requests");
+    expect(results[0]!.alsoIn).toEqual(["python312Packages.requests"]);
+    expect(results.filter((r) => r.attr.endsWith(".requests"))).toHaveLength(1);
+  });
+
+  it("resolves an attribute path through a set alias", () => {
+    expect(attrs("python3Packages.requests")[0]).toBe("python313Packages.requests");
+  });
+
+  it("matches descriptions through stemming", () => {
+    expect(attrs("resize images")).toContain("imagemagick");
+    expect(attrs("json processors")[0]).toBe("jq");
+  });
+
+  it("hides broken and unfree packages unless asked", () => {
+    expect(attrs("grep")).not.toContain("old-grep");
+    expect(attrs("grep")).not.toContain("proprietary-grep");
+    expect(attrs("grep", { includeBroken: true })).toContain("old-grep");
+    expect(attrs("grep", { includeUnfree: true })).toContain("proprietary-grep");
+    expect(searchIndex(index, "proprietary-grep", { includeUnfree: true })[0]!.flags).toEqual(["unfree"]);
+  });
+
+  it("filters by platform; packages without a platform list count everywhere", () => {
+    expect(attrs("mac-only-tool")).not.toContain("mac-only-tool");
+    expect(attrs("mac-only-tool", { platform: "aarch64-darwin" })[0]).toBe("mac-only-tool");
+    expect(attrs("mac-only-tool", { platform: "any" })[0]).toBe("mac-only-tool");
+    expect(attrs("jq", { platform: "aarch64-darwin" })).toContain("jq");
+  });
+
+  it("returns every documented field", () => {
+    expect(searchIndex(index, "ripgrep", { limit: 1 })[0]).toMatchObject({
+      attr: "ripgrep",
+      pname: "ripgrep",
+      version: "14.1.1",
+      homepage: "https://github.com/BurntSushi/ripgrep",
+      license: "Unlicense, MIT",
+      mainProgram: "rg",
+      flags: [],
+    });
+  });
+
+  it("caps the limit and rejects empty queries and unknown platforms", () => {
+    expect(searchIndex(index, "grep", { limit: 1 })).toHaveLength(1);
+    expect(() => searchIndex(index, "  ")).toThrow(NixpkgsError);
+    expect(() => searchIndex(index, "jq", { platform: "vax-vms" })).toThrow(/unknown platform/);
+  });
+
+  it("looks attributes up exactly", () => {
+    expect(index.attr(index.lookup("python313Packages.requests"))).toBe("python313Packages.requests");
+    expect(index.lookup("python3Packages.requests")).toBe(-1);
+  });
+});

@@ -1,0 +1,82 @@
+// nixpkgs search on the real catalog: index build time and size, spawn → first answer, warm search
+// p50/p99, RSS with the index loaded, and top-5 hits on the query set — beside a plain linear
+// substring scan over the same packages in the same run. Needs `npm run build` first.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { brotliDecompressSync } from "node:zlib";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const CLI = join(root, "daemon/dist/cli/main.js");
+const CATALOG = join(root, "../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br");
+const QUERIES = JSON.parse(readFileSync(join(root, "tests/fixtures/nixpkgs-queries.json"), "utf8")).queries;
+
+const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+const ms = (value) => `${value.toFixed(2)} ms`;
+
+/** A few hundred queries: the agent set, plus single words and names drawn from it. */
+function workload() {
+  const queries = QUERIES.map((q) => q.query);
+  const words = [...new Set(queries.flatMap((q) => q.split(/\s+/)))];
+  const names = [...new Set(QUERIES.flatMap((q) => q.expect))];
+  return [...queries, ...words, ...names, ...queries.map((q) => q.toUpperCase())].slice(0, 400);
+}
+
+export default async function bench() {
+  const out = join(mkdtempSync(join(tmpdir(), "nixshed-bench-")), "nixpkgs.idx");
+  let started = performance.now();
+  execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", out], { stdio: "ignore" });
+  console.log(`index build: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(statSync(out).size / 1e6).toFixed(1)} MB (catalog: ${(statSync(CATALOG).size / 1e6).toFixed(1)} MB brotli)`);
+
+  const firstAnswers = [];
+  for (let i = 0; i < 5; i++) {
+    started = performance.now();
+    const result = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", out, "--limit", "5", "rg"], { encoding: "utf8" });
+    if (!result.stdout.startsWith("ripgrep")) throw new Error(`unexpected answer: ${result.stdout}${result.stderr}`);
+    firstAnswers.push(performance.now() - started);
+  }
+  console.log(`spawn → first answer (\`nixshed search\`, process start to exit): p50 ${ms(percentile(firstAnswers, 50))}, max ${ms(Math.max(...firstAnswers))}`);
+
+  // Warm search and RSS in a fresh process, so RSS is the index's and not the bench's.
+  const probe = `
+    const { NixpkgsIndex } = await import(${JSON.stringify(join(root, "daemon/dist/nixpkgs/index.js"))});
+    const { searchIndex } = await import(${JSON.stringify(join(root, "daemon/dist/nixpkgs/search.js"))});
+    const queries = ${JSON.stringify(workload())};
+    const expected = ${JSON.stringify(QUERIES)};
+    let t = performance.now();
+    const index = NixpkgsIndex.load(${JSON.stringify(out)});
+    const load = performance.now() - t;
+    for (const q of queries) searchIndex(index, q, { limit: 10, platform: "x86_64-linux" });
+    const times = [];
+    for (const q of queries) { t = performance.now(); searchIndex(index, q, { limit: 10, platform: "x86_64-linux" }); times.push(performance.now() - t); }
+    const hits = expected.filter((q) => searchIndex(index, q.query, { limit: 5, platform: "x86_64-linux" }).some((r) => q.expect.includes(r.attr) || r.alsoIn.some((a) => q.expect.includes(a)))).length;
+    console.log(JSON.stringify({ load, times, hits, rss: process.memoryUsage().rss }));`;
+  const ranked = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", probe], { encoding: "utf8" }));
+
+  const baseline = `
+    const { readFileSync } = await import("node:fs");
+    const { brotliDecompressSync } = await import("node:zlib");
+    const queries = ${JSON.stringify(workload())};
+    const expected = ${JSON.stringify(QUERIES)};
+    let t = performance.now();
+    const packages = Object.entries(JSON.parse(brotliDecompressSync(readFileSync(${JSON.stringify(CATALOG)})).toString()).packages)
+      .map(([attr, p]) => ({ attr, text: (attr + " " + (p.meta.description ?? "")).toLowerCase() }));
+    const load = performance.now() - t;
+    const scan = (q) => { const needle = q.toLowerCase(); const found = []; for (const p of packages) if (p.text.includes(needle)) { found.push(p.attr); if (found.length === 10) break; } return found; };
+    for (const q of queries) scan(q);
+    const times = [];
+    for (const q of queries) { t = performance.now(); scan(q); times.push(performance.now() - t); }
+    const hits = expected.filter((q) => scan(q.query).slice(0, 5).some((a) => q.expect.includes(a))).length;
+    console.log(JSON.stringify({ load, times, hits, rss: process.memoryUsage().rss }));`;
+  const linear = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8", maxBuffer: 1 << 26 }));
+
+  console.log(`${workload().length} queries, 129,815 packages       nixshed index    linear substring scan`);
+  const row = (name, a, b) => console.log(`  ${name.padEnd(36)} ${a.padEnd(16)} ${b}`);
+  row("load", ms(ranked.load), ms(linear.load));
+  row("warm search p50", ms(percentile(ranked.times, 50)), ms(percentile(linear.times, 50)));
+  row("warm search p99", ms(percentile(ranked.times, 99)), ms(percentile(linear.times, 99)));
+  row("RSS after load + searches", `${(ranked.rss / 1e6).toFixed(0)} MB`, `${(linear.rss / 1e6).toFixed(0)} MB`);
+  row(`top-5 hits (${QUERIES.length} agent queries)`, `${ranked.hits} (${((100 * ranked.hits) / QUERIES.length).toFixed(1)}%)`, `${linear.hits} (${((100 * linear.hits) / QUERIES.length).toFixed(1)}%)`);
+}

@@ -1,0 +1,49 @@
+// The real nixos-unstable catalog (129,815 packages) through `nixshed index build` and
+// `nixshed search`: the index builds, and agent-style queries find the right package in the top 5.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { NixpkgsIndex } from "../daemon/src/nixpkgs/index.js";
+import { searchIndex } from "../daemon/src/nixpkgs/search.js";
+import { CLI } from "../daemon/test/support/mcp-client.js";
+
+const CATALOG = fileURLToPath(new URL("../../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br", import.meta.url));
+const QUERIES = JSON.parse(readFileSync(new URL("./fixtures/nixpkgs-queries.json", import.meta.url), "utf8")) as {
+  queries: { query: string; expect: string[] }[];
+};
+
+let indexPath: string;
+let index: NixpkgsIndex;
+
+beforeAll(() => {
+  indexPath = join(mkdtempSync(join(tmpdir(), "nixshed-catalog-")), "nixpkgs.idx");
+  execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", indexPath], { stdio: "pipe" });
+  index = NixpkgsIndex.load(indexPath);
+});
+
+describe("the real catalog", () => {
+  it("indexes every package into a compact file", () => {
+    expect(index.size).toBe(129_815);
+    expect(statSync(indexPath).size).toBeLessThan(60e6);
+  });
+
+  it(`finds the right package in the top 5 for at least 90% of ${QUERIES.queries.length} agent queries`, () => {
+    expect(QUERIES.queries.length).toBeGreaterThanOrEqual(60);
+    const misses = QUERIES.queries.filter(({ query, expect: wanted }) => {
+      const top = searchIndex(index, query, { limit: 5, platform: "x86_64-linux" });
+      return !top.some((result) => wanted.includes(result.attr) || result.alsoIn.some((attr) => wanted.includes(attr)));
+    });
+    const rate = 1 - misses.length / QUERIES.queries.length;
+    expect(rate, `misses: ${misses.map((m) => m.query).join(" | ")}`).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("answers `nixshed search` from the CLI, as text and as JSON", () => {
+    const text = execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "3", "rg"], { encoding: "utf8" });
+    expect(text.split("\n")[0]).toMatch(/^ripgrep 14\.1\.1: /);
+    const json = JSON.parse(execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--json", "python", "requests"], { encoding: "utf8" }));
+    expect(json[0]).toMatchObject({ attr: "python313Packages.requests", alsoIn: ["python312Packages.requests"] });
+  });
+});
