@@ -1,7 +1,10 @@
 // The VM test's MCP client: the SDK's own Client drives `nixshed serve` over stdio through the
 // scenario below, step by step, and exits non-zero at the first broken expectation.
 //
-//   NIXSHED_SDK=<…/node_modules/@modelcontextprotocol/sdk> node mcp-client.mjs [--only a,b] -- nixshed serve
+//   node mcp-client.mjs SDK_DIR [--only a,b] -- nixshed serve
+//
+// SDK_DIR: …/node_modules/@modelcontextprotocol/sdk (an argument: NIXSHED_* variables would be
+// taken for server configuration).
 //
 // Run from the project directory (it holds README.md; ../secret.txt lies outside it). A loopback
 // listener on 127.0.0.1:8000 outside the jail makes the network check meaningful.
@@ -10,7 +13,7 @@ import { existsSync } from "node:fs";
 const separator = process.argv.indexOf("--");
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1].split(",") : null;
 const [command, ...args] = process.argv.slice(separator + 1);
-const sdk = process.env.NIXSHED_SDK;
+const sdk = process.argv[2];
 const { Client } = await import(`${sdk}/dist/esm/client/index.js`);
 const { StdioClientTransport } = await import(`${sdk}/dist/esm/client/stdio.js`);
 const { ToolListChangedNotificationSchema } = await import(`${sdk}/dist/esm/types.js`);

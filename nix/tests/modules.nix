@@ -26,7 +26,8 @@ let
   };
   package = derivation {
     name = "nixshed-stand-in";
-    system = builtins.currentSystem;
+    # `or`: the harness pkgs have no stdenv; pure evaluation (flake check) has no currentSystem.
+    system = pkgs.stdenv.hostPlatform.system or builtins.currentSystem;
     builder = "/bin/sh";
   } // { meta.mainProgram = "nixshed"; };
   sandbox = {

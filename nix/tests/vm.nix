@@ -43,8 +43,9 @@ pkgs.testers.runNixOSTest {
     let
       nixshed = nodes.machine.programs.nixshed.package;
       client = pkgs.writeShellScript "mcp-client" ''
-        export NIXSHED_SDK=${nixshed.daemon}/lib/nixshed/node_modules/@modelcontextprotocol/sdk
-        exec ${pkgs.nodejs}/bin/node ${./mcp-client.mjs} -- ${nixshed}/bin/nixshed serve
+        exec ${pkgs.nodejs}/bin/node ${./mcp-client.mjs} \
+          ${nixshed.daemon}/lib/nixshed/node_modules/@modelcontextprotocol/sdk \
+          -- ${nixshed}/bin/nixshed serve
       '';
     in
     ''
