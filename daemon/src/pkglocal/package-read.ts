@@ -1,11 +1,11 @@
 // read_package's two answers: a package at a glance (version, README and entry heads, its file
 // tree) or one of its files, paged; every path confined to the package.
-import { relative } from "node:path";
 import { readTextPage, type Page } from "../common/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
 import { packageTree, type PackageTree } from "./package-tree.js";
+import { shownPath } from "./project-path.js";
 import { isDirectory } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
@@ -46,7 +46,5 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
 /** Where a package lives, relative to the project when inside it. */
 export function packageLocation(pkg: PackageRecord, projectRoot: string): string {
   const member = pkg.members?.find((each) => !/\.(dist-info|egg-info)$/.test(each)) ?? pkg.members?.[0];
-  const path = member ? `${pkg.root}/${member}` : pkg.root;
-  const inside = relative(projectRoot, path);
-  return inside.startsWith("..") || inside.startsWith("/") ? path : inside || ".";
+  return shownPath(member ? `${pkg.root}/${member}` : pkg.root, projectRoot);
 }

@@ -7,6 +7,7 @@ import { PkgLocalError } from "./errors.js";
 import { findPackage } from "./lookup.js";
 import { PackageIndex, type ProjectPackages } from "./package-index.js";
 import { describePackage, packageLocation, readPackageFile } from "./package-read.js";
+import { shownPath } from "./project-path.js";
 import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
 
 const DEFAULT_LIMIT = 500;
@@ -56,7 +57,7 @@ function matches(pkg: PackageRecord, filter: string | undefined): boolean {
 }
 
 function environmentOut(environment: FoundEnvironment, packages: number, projectRoot: string) {
-  const shown = (path: string) => (path.startsWith(`${projectRoot}/`) ? path.slice(projectRoot.length + 1) : path);
+  const shown = (path: string) => shownPath(path, projectRoot);
   return {
     language: environment.language,
     kind: environment.kind,

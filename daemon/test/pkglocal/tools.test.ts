@@ -1,0 +1,99 @@
+// scan_packages and read_package through the built server and the SDK's Client, as an agent
+// calls them: structured results, exact versions, errors that say what to do, the cache kept in
+// the cache dir.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../support/mcp-client.js";
+import { npmProject, venvProject } from "./fixtures.mjs";
+
+interface ScanResult {
+  packages: { name: string; version: string; language: string; manager: string; location: string; import_names?: string[]; entry?: { types?: string } }[];
+  total: number;
+  environments: { language: string; kind: string; manager: string; packages: number }[];
+  missing: string[];
+  cached: boolean;
+}
+
+const servers: ServerHandle[] = [];
+async function serve(project: string): Promise<{ server: ServerHandle; cache: string }> {
+  const cache = mkdtempSync(join(tmpdir(), "pkglocal-xdg-cache-"));
+  const server = await startServer({ args: ["--project", project], env: { XDG_CACHE_HOME: cache } });
+  servers.push(server);
+  return { server, cache };
+}
+afterAll(async () => {
+  await Promise.all(servers.map((server) => server.close()));
+});
+
+describe("on an npm project", () => {
+  let project: string;
+  let server: ServerHandle;
+  let cache: string;
+  beforeAll(async () => {
+    project = npmProject();
+    ({ server, cache } = await serve(project));
+  }, 300_000);
+
+  it("scan_packages lists every package with its exact version and keeps its cache outside the project", async () => {
+    const result = await server.call("scan_packages", { language: "node" });
+    expect(result.isError).toBeFalsy();
+    const scan = result.structuredContent as unknown as ScanResult;
+    const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8")) as { packages: Record<string, { version: string }> };
+    const installed = Object.entries(lock.packages).filter(([path]) => path !== "" && existsSync(join(project, path)));
+    const listed = new Set(scan.packages.map((pkg) => `${pkg.name}@${pkg.version}`));
+    for (const [path, entry] of installed) expect(listed.has(`${path.split("node_modules/").pop()}@${entry.version}`), path).toBe(true);
+    expect(scan.total).toBe(listed.size);
+    expect(scan.environments).toEqual([{ language: "node", kind: "node_modules", manager: "npm", path: ".", packages_dir: "node_modules", packages: scan.total }]);
+    expect(textOf(result)).toContain("ms 2.0.0  node_modules/debug/node_modules/ms");
+    expect(readdirSync(join(cache, "nixshed/pkglocal"))).toHaveLength(1);
+    expect(existsSync(join(project, ".pkg-local-cache"))).toBe(false);
+    const again = (await server.call("scan_packages", { filter: "@types/no*" })).structuredContent as unknown as ScanResult;
+    expect(again.cached).toBe(true);
+    expect(again.packages.map((pkg) => [pkg.name, pkg.entry?.types])).toEqual([["@types/node", "index.d.ts"]]);
+  });
+
+  it("read_package shows a package's version, README, entry and tree, then pages a file", async () => {
+    const overview = await server.call("read_package", { package: "express" });
+    expect(overview.isError).toBeFalsy();
+    expect(overview.structuredContent).toMatchObject({ name: "express", version: "4.21.2", location: "node_modules/express" });
+    expect(textOf(overview)).toMatch(/--- entry: index\.js/);
+    expect(textOf(overview)).toMatch(/lib\/router\/index\.js/);
+    const page = await server.call("read_package", { package: "express", path: "lib/express.js", start_line: 1, end_line: 5 });
+    expect(page.structuredContent).toMatchObject({ path: "lib/express.js", start_line: 1, end_line: 5 });
+  });
+
+  it("read_package refuses a path out of the package and names the closest packages for a typo", async () => {
+    const escape = await server.call("read_package", { package: "ms", path: "../debug/package.json" });
+    expect(escape.isError).toBe(true);
+    expect(textOf(escape)).toContain("outside ms@2.1.3");
+    const typo = await server.call("read_package", { package: "exprss" });
+    expect(typo.isError).toBe(true);
+    expect(textOf(typo)).toMatch(/closest: express/);
+  });
+
+  it("says where it looked and how to make a Python environment when there is none", async () => {
+    const result = await server.call("scan_packages", { language: "python" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("no python environment found; looked for: pkglocal.python_envs, $VIRTUAL_ENV, .venv, venv");
+    expect(textOf(result)).toContain("python3 -m venv .venv");
+  });
+});
+
+describe("on a Python project", () => {
+  it("finds Pillow by its import name and reads its source", async () => {
+    const { server } = await serve(venvProject());
+    const scan = (await server.call("scan_packages", { filter: "pil" })).structuredContent as unknown as ScanResult;
+    expect(scan.packages.map((pkg) => [pkg.name, pkg.version, pkg.import_names])).toEqual([["Pillow", "10.0.0", ["PIL"]]]);
+    const file = await server.call("read_package", { package: "PIL", path: "PIL/Image.py" });
+    expect(file.structuredContent).toMatchObject({ name: "Pillow", content: "def open(fp):\n    pass\n", total_lines: 2 });
+  });
+
+  it("refuses both tools with the way out when the project has no environment at all", async () => {
+    const { server } = await serve(realpathSync(mkdtempSync(join(tmpdir(), "pkglocal-empty-"))));
+    const result = await server.call("read_package", { package: "requests" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("npm install");
+  });
+});
