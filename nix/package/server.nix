@@ -3,16 +3,20 @@
 # only: there is no bubblewrap on darwin, so darwin serves fs, pkg-local and nixpkgs search), the
 # nixpkgs that nixpkgs_execute realises packages from, and optionally that nixpkgs' prebuilt index.
 # NIXSHED_METADATA is only a default: `--metadata` or the variable of the caller still win.
+# `environments` (artifacts of mkEnvironment/mkSandbox) replaces the presets.
 {
   pkgs,
   nixpkgs,
   prebuildIndex ? true,
+  environments ? null,
   daemon ? import ./. pkgs,
   nixshedLib ? import ../lib,
 }:
 let
   presets =
-    if pkgs.stdenv.hostPlatform.isLinux then
+    if environments != null then
+      environments
+    else if pkgs.stdenv.hostPlatform.isLinux then
       map (preset: preset { inherit pkgs; }) (builtins.attrValues nixshedLib.environments)
     else
       [ ];

@@ -1,4 +1,4 @@
-# Stand-in for the nixpkgs attributes nix/package/ uses, backed by this machine's own tools (node and
+# Stand-in for the nixpkgs attributes nix/package/ uses (and runCommand for server.nix), backed by this machine's own tools (node and
 # npm, ripgrep, bubblewrap, nix, bash, coreutils), so the real packaging files build here without
 # nixpkgs. Only what those files need: mkDerivation runs `buildCommand`, or `buildPhase` then
 # `installPhase` in a copy of `src`, with each native input's bin/ on PATH and its setup hook sourced.
@@ -23,12 +23,10 @@ let
 
   mkDerivation =
     attrs:
-    derivation (
+    (derivation (
       removeAttrs attrs [
         "meta"
         "passthru"
-        "pname"
-        "version"
       ]
       // {
         name = attrs.name or "${attrs.pname}-${attrs.version}";
@@ -37,7 +35,8 @@ let
         args = [ ./packaging-builder.sh ];
         PATH = hostPath;
       }
-    );
+    ))
+    // (attrs.passthru or { });
 
   makeBinaryWrapper = derivation {
     name = "make-wrapper-stand-in";
@@ -68,7 +67,11 @@ rec {
     inherit mkDerivation;
     hostPlatform.isLinux = true;
   };
+  stdenv = stdenvNoCC;
   inherit makeBinaryWrapper;
+  runCommand =
+    name: env: buildCommand:
+    mkDerivation (env // { inherit name buildCommand; });
   nodejs = hostTool "nodejs" [
     "node"
     "npm"

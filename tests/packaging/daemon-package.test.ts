@@ -1,23 +1,27 @@
 // The real nix/package/ built by the real nix through the harness stand-in for nixpkgs
 // (tests/harness/packaging-pkgs.nix): the npm fixed-output derivation must match its pinned hash,
-// and the packaged daemon must run from the store with its runtime tools on PATH.
+// the packaged daemon must run from the store with its runtime tools on PATH, and the server of
+// server.nix must serve its own metadata's environments without any configuration.
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const repo = new URL("../..", import.meta.url).pathname;
 
 function build(attr: string): string {
   try {
-    const select = attr ? ["-A", attr] : [];
-    return execFileSync("nix-build", ["--no-out-link", "--option", "substituters", "", "tests/harness/packaging.nix", ...select], {
+    return execFileSync("nix-build", ["--no-out-link", "--option", "substituters", "", "tests/harness/packaging.nix", "-A", attr], {
       cwd: repo,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],
     }).trim();
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "");
-    throw new Error(`building ${attr || "the daemon"} failed:\n${stderr.slice(-3000)}\n` +
+    throw new Error(`building ${attr} failed:\n${stderr.slice(-3000)}\n` +
       "If the npm hash mismatched: nix/package/update-npm-deps-hash.sh --host");
   }
 }
@@ -30,7 +34,7 @@ describe("nix/package through the harness", () => {
   });
 
   it("builds a daemon that runs from the store and keeps only production dependencies", { timeout: 300_000 }, () => {
-    const daemon = build("");
+    const daemon = build("daemon");
     const version = JSON.parse(readFileSync(`${repo}/daemon/package.json`, "utf8")).version;
     expect(execFileSync(`${daemon}/bin/nixshed`, ["--version"], { encoding: "utf8", env: { PATH: "/usr/bin:/bin" } }).trim()).toBe(version);
     const wrapper = readFileSync(`${daemon}/bin/nixshed`, "utf8");
@@ -39,5 +43,26 @@ describe("nix/package through the harness", () => {
     expect(JSON.parse(readFileSync(`${daemon}/lib/nixshed/node_modules/@modelcontextprotocol/sdk/package.json`, "utf8")).name).toBe(
       "@modelcontextprotocol/sdk",
     );
+  });
+
+  it("wraps the daemon with its metadata: the store's server runs code with no configuration", { timeout: 300_000 }, async () => {
+    const server = build("server");
+    const home = mkdtempSync(join(tmpdir(), "nixshed-server-"));
+    const transport = new StdioClientTransport({
+      command: `${server}/bin/nixshed`,
+      args: ["serve"],
+      cwd: home,
+      env: { PATH: "/usr/bin:/bin", HOME: home, XDG_CONFIG_HOME: join(home, ".config") },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "packaging-test", version: "0" });
+    await client.connect(transport);
+    try {
+      const result = await client.callTool({ name: "run", arguments: { env: "shell", code: "echo packaged" } });
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as { stdout: string }).stdout).toBe("packaged\n");
+    } finally {
+      await client.close();
+    }
   });
 });
