@@ -29,12 +29,14 @@ export HOME="$work/home" npm_config_cache="$work/cache"
 export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=false npm_config_progress=false
 npm ci --ignore-scripts --omit=optional --loglevel=warn
 
-# Not reproducible or not ours: npm's hidden lockfile (its format follows the npm version) and the
-# links npm makes to the workspaces themselves (they point into the source tree).
+# Not reproducible or not ours: npm's hidden lockfile (its format follows the npm version), the
+# links npm makes to the workspaces themselves (they point into the source tree), and the empty
+# scope directories npm 10 (not 11) leaves for omitted optional packages.
 rm -f node_modules/.package-lock.json
 for workspace in $workspaces; do
   rm -f "node_modules/$(node -p "require('./$workspace/package.json').name")"
 done
+find node_modules -type d -empty -delete
 
 mkdir -p "$out"
 mv node_modules "$out/"
