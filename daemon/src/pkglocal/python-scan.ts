@@ -40,10 +40,11 @@ function distInfo(sitePackages: string, entry: string, manager: string): Package
   const dir = join(sitePackages, entry);
   const meta = readCoreMetadata(join(dir, "METADATA"));
   const { entries, paths } = recordTopLevel(readLines(join(dir, "RECORD")) ?? []);
-  const topLevel = readLines(join(dir, "top_level.txt"));
   const editable = editableSource(dir);
-  if (editable) return editableRecord(meta, sitePackages, entry, entries, topLevel, editable, manager);
   let importNames = importNamesFromRecord(entries, paths);
+  // RECORD is exact; top_level.txt (setuptools only) is read when RECORD says nothing.
+  const topLevel = importNames.length === 0 || entries.length === 0 || editable ? readLines(join(dir, "top_level.txt")) : undefined;
+  if (editable) return editableRecord(meta, sitePackages, entry, entries, topLevel, editable, manager);
   if (importNames.length === 0 && topLevel) importNames = topLevel;
   const members = entries.length > 0 ? entries : [entry, ...(topLevel ?? []).filter((name) => existsSync(join(sitePackages, name)))];
   return record(meta, { manager, root: sitePackages, members: withEntry(members, entry), importNames });

@@ -120,3 +120,20 @@ export function pythonTruth(project) {
   const script = "import importlib.metadata as m, json; print(json.dumps({d.metadata['Name']: d.version for d in m.distributions()}))";
   return JSON.parse(execFileSync(join(project, ".venv/bin/python"), ["-c", script], { encoding: "utf8" }));
 }
+
+export const LARGE_VENV_SPEC = { python: PYTHON_SPEC.python, distributions: 300, modules: 6 };
+
+/** A real venv holding 300 more hand-made distributions of a few modules each: the benchmark's. */
+export function largeVenvProject() {
+  return cached("venv-large", LARGE_VENV_SPEC, (dir) => {
+    run(LARGE_VENV_SPEC.python, ["-m", "venv", ".venv"], dir);
+    const site = join(dir, SITE);
+    for (let index = 0; index < LARGE_VENV_SPEC.distributions; index++) {
+      const module = `bench_pkg_${index}`;
+      const files = Object.fromEntries(
+        Array.from({ length: LARGE_VENV_SPEC.modules }, (_, file) => [`${module}/${file === 0 ? "__init__" : `part${file}`}.py`, `def f${file}():\n    return ${file}\n`]),
+      );
+      distInfo(site, `bench-pkg-${index}`, `1.${index}.0`, files, { "top_level.txt": `${module}\n` });
+    }
+  });
+}
