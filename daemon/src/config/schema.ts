@@ -74,8 +74,11 @@ const nixpkgsSchema = z
 const pkglocalSchema = z
   .strictObject({
     enabled: z.boolean().default(true).describe("Serve scan_packages and read_package"),
-    python_envs: z.array(z.string()).default([]).describe("Extra Python environments (venv or site-packages dirs)"),
-    node_modules: z.array(z.string()).default([]).describe("Extra node_modules directories"),
+    python_envs: z
+      .array(z.string())
+      .default([])
+      .describe("Extra Python environments: venvs, site-packages dirs or Nix Python env prefixes (relative to the project)"),
+    node_modules: z.array(z.string()).default([]).describe("Extra node_modules directories (relative to the project)"),
     max_tree_entries: z.number().int().min(10).default(400).describe("Files listed in one package tree"),
     max_read_bytes: bytes.default(262144).describe("Byte budget of one read_package call"),
   })
