@@ -3,22 +3,59 @@
 // a venv from `python3 -m venv` (pip is in it) with hand-made distributions for the hard cases.
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
 const ROOT = join(tmpdir(), "nixshed-pkglocal-fixtures");
 const READY = ".fixture-ready";
 
-/** Makes `dir` once with `make(dir)`; a half-made one (no marker) is made again. */
+/** A lock older than this was left by a run that died: the fixture is made again. */
+const STALE_LOCK_MS = 15 * 60_000;
+
+/**
+ * Makes `dir` once with `make(dir)`; a half-made one (no marker) is made again. Test files run in
+ * parallel workers: a lock directory lets one make it while the others wait for the marker.
+ */
 function cached(name, spec, make) {
   const dir = join(ROOT, `${name}-${createHash("sha256").update(JSON.stringify(spec)).digest("hex").slice(0, 12)}`);
-  if (existsSync(join(dir, READY))) return dir;
-  rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
-  make(dir);
-  writeFileSync(join(dir, READY), "");
+  const ready = join(dir, READY);
+  const lock = `${dir}.lock`;
+  mkdirSync(ROOT, { recursive: true });
+  while (!existsSync(ready)) {
+    try {
+      mkdirSync(lock);
+    } catch (error) {
+      if (error.code !== "EEXIST") throw error;
+      if (Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs > STALE_LOCK_MS) rmSync(lock, { recursive: true, force: true });
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 250);
+      continue;
+    }
+    try {
+      if (existsSync(ready)) break;
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      make(dir);
+      age(dir);
+      writeFileSync(ready, "");
+    } finally {
+      rmSync(lock, { recursive: true, force: true });
+    }
+  }
   return dir;
+}
+
+/**
+ * Dates a fixture's directories and top-level files a minute back, as an install made before the
+ * tests: the scan cache treats what changed within the last second as not yet settled.
+ */
+function age(dir, top = true) {
+  const earlier = new Date(Date.now() - 60_000);
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory()) age(join(dir, entry.name), false);
+    else if (top && entry.isFile()) utimesSync(join(dir, entry.name), earlier, earlier);
+  }
+  utimesSync(dir, earlier, earlier);
 }
 
 function write(path, text) {
