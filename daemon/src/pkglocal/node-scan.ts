@@ -1,6 +1,7 @@
 // Lists the packages of one node_modules directory as npm, yarn's node_modules linker and bun lay
 // them out (nested node_modules for conflicting versions, @scope directories) and as pnpm does
-// (every package once in .pnpm/<id>/node_modules/<name>, the top level only symlinks into it).
+// (every package once in .pnpm/<id>/node_modules/<name>, the top level only symlinks into it;
+// bun's isolated installs keep the same kind of store in .bun).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { listEntries } from "./quiet-fs.js";
@@ -45,7 +46,7 @@ export function scanNodeModules(nodeModules: string, manager: string): NodeModul
       if (add(path) && nested) queue.push(join(path, "node_modules"));
     }
   }
-  scanPnpmStore(join(nodeModules, ".pnpm"), scan.watched, add);
+  for (const store of [".pnpm", ".bun"]) scanStore(join(nodeModules, store), scan.watched, add);
   return scan;
 }
 
@@ -71,17 +72,21 @@ function* packageDirs(nodeModules: string, watched: string[]): Generator<{ path:
   }
 }
 
-/** pnpm's virtual store: .pnpm/<name>@<version>[_peers]/node_modules/<name> (scopes as @scope+name). */
-function scanPnpmStore(store: string, watched: string[], add: (dir: string) => boolean): void {
+/**
+ * A virtual store: <store>/<name>@<version>[_peers|+hash]/node_modules/<name>, scopes spelt
+ * @scope+name. The package is the one real directory there; its dependencies are symlinks.
+ */
+function scanStore(store: string, watched: string[], add: (dir: string) => boolean): void {
   const entries = listEntries(store);
   if (!entries) return;
   watched.push(store);
   for (const entry of entries) {
     if (!entry.isDirectory() || entry.name === "node_modules") continue;
     const at = entry.name.indexOf("@", 1);
-    if (at < 0) continue;
-    const name = entry.name.slice(0, at).replace("+", "/");
-    add(join(store, entry.name, "node_modules", name));
+    const modules = join(store, entry.name, "node_modules");
+    if (at > 0 && add(join(modules, entry.name.slice(0, at).replace("+", "/")))) continue;
+    // A name the id does not spell plainly: the real directories are the package.
+    for (const { path, nested } of packageDirs(modules, [])) if (nested) add(path);
   }
 }
 

@@ -1,7 +1,7 @@
 // Node packages as npm and pnpm really install them: exact versions (checked against the
 // lockfiles the installers wrote), scoped packages, nested versions, pnpm's symlinked store and
 // workspace links; yarn and bun told apart by their lockfiles.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -101,6 +101,21 @@ describe("manager detection", () => {
     const found = scan(layout(lockfile));
     expect(found.environments[0]!.manager).toBe(manager);
     expect(ids(found.packages)).toEqual(["left-pad@1.3.0"]);
+  });
+
+  it("reads bun's isolated store the way it reads pnpm's", () => {
+    const project = layout("bun.lock");
+    const store = join(project, "node_modules/.bun");
+    const write = (dir: string, name: string, version: string) => {
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name, version }));
+    };
+    write(join(store, "@scope+pkg@1.0.0+a1b2c3/node_modules/@scope/pkg"), "@scope/pkg", "1.0.0");
+    write(join(store, "unusual-id/node_modules/thing"), "thing", "0.0.1");
+    symlinkSync(join(store, "unusual-id/node_modules/thing"), join(store, "@scope+pkg@1.0.0+a1b2c3/node_modules/thing"));
+    const found = scan(project);
+    expect(ids(found.packages).sort()).toEqual(["@scope/pkg@1.0.0", "left-pad@1.3.0", "thing@0.0.1"]);
+    expect(found.packages.every((pkg) => pkg.manager === "bun")).toBe(true);
   });
 
   it("finds npm workspace members' own node_modules", () => {
