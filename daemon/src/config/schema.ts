@@ -68,6 +68,10 @@ const nixpkgsSchema = z
       .default("default")
       .describe("default: the curated list; extend: it plus `tools`; replace: only `tools`; off: none"),
     tools: z.array(z.string()).default([]).describe("Attributes pre-registered as tools (see common_tools)"),
+    nix_options: z
+      .array(z.string())
+      .default([])
+      .describe("Extra arguments for the nix commands that realise packages, e.g. [\"--option\", \"substituters\", \"\"]"),
   })
   .prefault({});
 

@@ -2,7 +2,7 @@
 import { Dictionary, type DictionarySections } from "./dictionary.js";
 import { readIndexFile, type IndexFile, type IndexHeader } from "./index-file.js";
 import { FLAG, RECORD_FIELDS } from "./index-build.js";
-import { splitAttr } from "./package-sets.js";
+import { familyOf, splitAttr } from "./package-sets.js";
 
 export type PackageRecord = Record<(typeof RECORD_FIELDS)[number], string>;
 
@@ -22,7 +22,7 @@ export class NixpkgsIndex {
   readonly descriptions: Dictionary;
   private readonly records: Buffer;
   private readonly recordOffsets: Uint32Array;
-  private readonly platformMasks = new Map<string, Uint8Array | null>();
+  private readonly platformMasks = new Map<string, Uint8Array>();
 
   static load(path: string): NixpkgsIndex {
     return new NixpkgsIndex(readIndexFile(path));
@@ -78,6 +78,16 @@ export class NixpkgsIndex {
     return -1;
   }
 
+  /** A package with this leaf in the family of this path's set ("python3Packages.x" → python313Packages.x), or -1. */
+  lookupInFamily(attr: string): number {
+    const { set, leaf } = splitAttr(attr);
+    const family = this.header.families.indexOf(familyOf(set));
+    const term = this.exact.find(leaf.toLowerCase());
+    if (family < 0 || term < 0) return -1;
+    for (const id of this.exact.postings(term)) if (this.family[id] === family && splitAttr(this.attr(id)).leaf === leaf) return id;
+    return -1;
+  }
+
   /** The other members of a package's group (the same library in other versions of its set). */
   groupMembers(id: number): number[] {
     const members: number[] = [];
@@ -85,15 +95,14 @@ export class NixpkgsIndex {
     return members;
   }
 
-  /** Per platform set, whether it includes `platform`; null when no package names that platform. */
-  platformMask(platform: string): Uint8Array | null {
-    if (!this.platformMasks.has(platform)) {
+  /** Per platform set, whether it includes `platform` (set 0, "no platform list", includes every one). */
+  platformMask(platform: string): Uint8Array {
+    let mask = this.platformMasks.get(platform);
+    if (!mask) {
       const wanted = this.header.platforms.indexOf(platform);
-      this.platformMasks.set(
-        platform,
-        wanted < 0 ? null : Uint8Array.from(this.header.platformSets, (set, i) => (i === 0 || set.includes(wanted) ? 1 : 0)),
-      );
+      mask = Uint8Array.from(this.header.platformSets, (set, i) => (i === 0 || (wanted >= 0 && set.includes(wanted)) ? 1 : 0));
+      this.platformMasks.set(platform, mask);
     }
-    return this.platformMasks.get(platform)!;
+    return mask;
   }
 }

@@ -1,7 +1,7 @@
 // The compact text form of search results, shared by the tool and `nixshed search`.
 import type { SearchResult } from "./search.js";
 
-export function renderResults(query: string, results: SearchResult[]): string {
+export function renderResults(query: string, results: Omit<SearchResult, "score">[]): string {
   if (results.length === 0) return `No nixpkgs package matches '${query}'.`;
   return results
     .map((result) => {

@@ -7,7 +7,7 @@
 import { NixpkgsError } from "./errors.js";
 import { FLAG, plainPname } from "./index-build.js";
 import type { NixpkgsIndex, PackageRecord } from "./index.js";
-import { ECOSYSTEM_WORDS, familyOf, splitAttr } from "./package-sets.js";
+import { ECOSYSTEM_WORDS } from "./package-sets.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, textTerms } from "./text.js";
 
@@ -69,10 +69,11 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
   const trimmed = query.trim();
   if (!trimmed) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
-  const mask = options.platform && options.platform !== "any" ? index.platformMask(options.platform) : undefined;
-  if (mask === null) {
-    throw new NixpkgsError(`unknown platform '${options.platform}'`, `Use a Nix system such as x86_64-linux or aarch64-darwin, or "any".`);
+  const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
+  if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
+    throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
   }
+  const mask = platform ? index.platformMask(platform) : undefined;
   const scratch = scratchFor(index);
   const { total, matched, whole, best } = scratch;
   const touched: number[] = [];
@@ -105,11 +106,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
   // the leaf within its family; the exact path, when it exists, is what its group shows.
   const exactId = trimmed.includes(".") ? index.lookup(trimmed) : -1;
-  if (!wholeFound && /^[\w-]+(\.[\w-]+)+$/.test(trimmed)) {
-    const { set, leaf } = splitAttr(trimmed);
-    const family = index.header.families.indexOf(familyOf(set));
-    const term = index.exact.find(leaf.toLowerCase());
-    if (family >= 0 && term >= 0) for (const id of index.exact.postings(term)) if (index.family[id] === family) markWhole(id);
+  if (!wholeFound && trimmed.includes(".")) {
+    const member = exactId >= 0 ? exactId : index.lookupInFamily(trimmed);
+    if (member >= 0) markWhole(member);
   }
 
   // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt".

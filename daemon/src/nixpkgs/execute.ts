@@ -1,0 +1,123 @@
+// One-off execution of a nixpkgs package: the attribute checked against the index, realised from
+// the configured nixpkgs with its permissions, its program chosen, run in the jail every sandbox uses.
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { runInJail, type JailResult } from "../common/jail.js";
+import type { Config, ProjectAccess } from "../config/schema.js";
+import type { NixpkgsInfo } from "../discovery/types.js";
+import { NixpkgsError } from "./errors.js";
+import type { NixpkgsIndex } from "./index.js";
+import { chooseProgram } from "./program.js";
+import { realise, type NixpkgsSource } from "./realise.js";
+import { searchIndex } from "./search.js";
+
+export interface ExecuteRequest {
+  attr: string;
+  args?: string[];
+  stdin?: string;
+  program?: string;
+  timeoutSeconds?: number;
+}
+
+export interface ExecuteCall {
+  signal?: AbortSignal;
+  progress?: (done: number, total: number | undefined, message: string) => void;
+}
+
+export interface Execution extends JailResult {
+  attr: string;
+  program: string;
+}
+
+export interface ExecuteContext {
+  config: Config;
+  discovered: NixpkgsInfo;
+  projectRoot: string;
+  cacheDir: string;
+  /** The index when it is ready; undefined while it builds (the attribute is then not checked). */
+  index(): NixpkgsIndex | undefined;
+}
+
+const ACCESS_ORDER: ProjectAccess[] = ["none", "ro", "rw"];
+
+/** The checked-out repository's nix/lib, for running from a source tree without a metadata path. */
+const SOURCE_LIB = fileURLToPath(new URL("../../../nix/lib", import.meta.url));
+
+export class PackageRunner {
+  constructor(private readonly ctx: ExecuteContext) {}
+
+  /** Network and project access of a package: config nixpkgs.permissions, else the nixpkgs defaults, capped by sandbox.project_access. */
+  permissions(attr: string): { network: boolean; projectAccess: ProjectAccess } {
+    const { nixpkgs, sandbox } = this.ctx.config;
+    const own = nixpkgs.permissions[attr] ?? {};
+    const wanted = own.project_access ?? nixpkgs.project_access;
+    const cap = sandbox.project_access;
+    return {
+      network: own.network ?? nixpkgs.network,
+      projectAccess: ACCESS_ORDER.indexOf(wanted) <= ACCESS_ORDER.indexOf(cap) ? wanted : cap,
+    };
+  }
+
+  checkAttr(attr: string): void {
+    const index = this.ctx.index();
+    if (!index || index.lookup(attr) >= 0 || index.lookupInFamily(attr) >= 0) return;
+    const close = searchIndex(index, attr, { limit: 5, platform: "any", includeBroken: true, includeUnfree: true }).map((r) => r.attr);
+    throw new NixpkgsError(`no nixpkgs attribute '${attr}'`, close.length ? `Close matches: ${close.join(", ")}.` : "Find one with nixpkgs_search.");
+  }
+
+  async execute(request: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
+    const { config } = this.ctx;
+    const stdinBytes = Buffer.byteLength(request.stdin ?? "");
+    if (stdinBytes > config.sandbox.max_stdin_bytes) {
+      throw new NixpkgsError(`stdin is ${stdinBytes} bytes; the limit is ${config.sandbox.max_stdin_bytes}`, "Write large input to a project file and pass its path.");
+    }
+    const timeoutSeconds = request.timeoutSeconds ?? config.nixpkgs.run_timeout_seconds;
+    if (timeoutSeconds > config.sandbox.max_timeout_seconds) {
+      throw new NixpkgsError(`timeout_seconds ${timeoutSeconds} is above the limit of ${config.sandbox.max_timeout_seconds}`);
+    }
+    this.checkAttr(request.attr);
+    const permissions = this.permissions(request.attr);
+    const realised = await realise(
+      { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions },
+      {
+        cacheDir: this.ctx.cacheDir,
+        timeoutMs: config.nixpkgs.build_timeout_seconds * 1000,
+        nixOptions: config.nixpkgs.nix_options,
+        signal: call.signal,
+        progress: call.progress,
+      },
+    );
+    const program = chooseProgram(request.attr, realised, request.program);
+    const result = await runInJail({
+      artifact: realised.artifact,
+      argv: [program, ...(request.args ?? [])],
+      stdin: request.stdin,
+      timeoutMs: timeoutSeconds * 1000,
+      maxOutputBytes: config.sandbox.max_output_bytes,
+      projectDir: this.ctx.projectRoot,
+      projectAccess: permissions.projectAccess,
+      signal: call.signal,
+    });
+    return { ...result, attr: request.attr, program };
+  }
+
+  private source(): NixpkgsSource {
+    const configured = this.ctx.config.nixpkgs.source;
+    if (configured) {
+      const looksLikePath = configured.startsWith("/") || configured.startsWith(".");
+      return looksLikePath ? { path: isAbsolute(configured) ? configured : resolve(this.ctx.projectRoot, configured) } : { flake: configured };
+    }
+    if (this.ctx.discovered.source) return { path: this.ctx.discovered.source };
+    throw new NixpkgsError(
+      "no nixpkgs to realise packages from",
+      "Serve a metadata path made by lib.mkMetadata with `nixpkgs`, or set nixpkgs.source (a path or a flake ref such as github:NixOS/nixpkgs/nixos-unstable).",
+    );
+  }
+
+  private lib(): string {
+    if (this.ctx.discovered.lib) return this.ctx.discovered.lib;
+    if (existsSync(`${SOURCE_LIB}/mkEnvironment.nix`)) return SOURCE_LIB;
+    throw new NixpkgsError("nixshed's Nix library is not available", "Serve a metadata path made by lib.mkMetadata (it carries the library).");
+  }
+}

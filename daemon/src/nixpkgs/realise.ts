@@ -1,0 +1,229 @@
+// Realises one nixpkgs attribute as a jailed environment: the package from the configured nixpkgs,
+// wrapped by nixshed's own lib.mkEnvironment (interpreter bash; `bin/run -- PROGRAM` runs it).
+// Evaluation (`nix eval`) names the environment's derivation and the package's programs; `nix-store
+// --realise` builds it with a GC root in the cache, which is also the cache: the next call with the
+// same attribute and permissions starts at once. Builds report progress, obey their own timeout
+// and stop when cancelled.
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ProjectAccess } from "../config/schema.js";
+import { NixpkgsError } from "./errors.js";
+import { NIX_FLAGS } from "./evaluate.js";
+
+/** A nixpkgs to realise from: a source tree (`import path { }`) or a flake reference. */
+export type NixpkgsSource = { path: string } | { flake: string };
+
+export interface RealiseRequest {
+  attr: string;
+  source: NixpkgsSource;
+  /** nixshed's Nix library (the metadata's `lib`). */
+  lib: string;
+  network: boolean;
+  projectAccess: ProjectAccess;
+}
+
+export interface Realised {
+  /** The environment artifact (bin/run). */
+  artifact: string;
+  /** The package's programs, by name. */
+  programs: string[];
+  mainProgram: string | null;
+  pname: string;
+}
+
+export interface RealiseOptions {
+  cacheDir: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+  /** Extra arguments for every nix command (config nixpkgs.nix_options). */
+  nixOptions?: string[];
+  progress?: (done: number, total: number | undefined, message: string) => void;
+}
+
+// The request arrives through the environment (--impure), so no attribute path is ever quoted into
+// Nix source. `pkgs.hostMounts` exists only in the offline test harness, whose packages need /usr.
+const EXPRESSION = `
+let
+  s = builtins.fromJSON (builtins.getEnv "NIXSHED_NIXPKGS_REQUEST");
+  pkgs = if s ? flake then (builtins.getFlake s.flake).legacyPackages.\${builtins.currentSystem} else import s.path { };
+  package = builtins.foldl' (set: name: set.\${name}) pkgs s.attrPath;
+  environment = (import s.lib).mkEnvironment {
+    inherit pkgs;
+    inherit (s) name network projectAccess;
+    description = "nixpkgs \${s.attr}";
+    interpreter = "bash";
+    packages = [ package ];
+    mounts = pkgs.hostMounts or [ ];
+  };
+in
+{
+  environment = environment.drvPath;
+  bin = "\${package.bin or package.out or package}/bin";
+  mainProgram = package.meta.mainProgram or null;
+  pname = package.pname or (builtins.parseDrvName package.name).name;
+}`;
+
+interface Evaluated {
+  environment: string;
+  bin: string;
+  mainProgram: string | null;
+  pname: string;
+}
+
+/** An attribute path as its components: `python3Packages.requests` → ["python3Packages", "requests"]. */
+export function attrPath(attr: string): string[] {
+  const parts = attr.split(".");
+  if (parts.some((part) => !/^[A-Za-z0-9_'+-]+$/.test(part))) {
+    throw new NixpkgsError(`'${attr}' is not a nixpkgs attribute path`, "Use the attr a nixpkgs_search result names, e.g. ripgrep or python3Packages.requests.");
+  }
+  return parts;
+}
+
+/** Environment names must match [a-z][a-z0-9_-]*. */
+function environmentName(attr: string): string {
+  return `pkg-${attr.toLowerCase().replace(/[^a-z0-9_-]+/g, "-")}`.slice(0, 60);
+}
+
+export async function realise(request: RealiseRequest, options: RealiseOptions): Promise<Realised> {
+  const key = createHash("sha256").update(JSON.stringify(request)).digest("hex").slice(0, 32);
+  const dir = join(options.cacheDir, "nixpkgs-tools");
+  const root = join(dir, key);
+  const infoFile = join(dir, `${key}.json`);
+  const cached = readCached(root, infoFile);
+  if (cached) return cached;
+
+  mkdirSync(dir, { recursive: true });
+  const deadline = Date.now() + options.timeoutMs;
+  options.progress?.(0, undefined, `evaluating ${request.attr}`);
+  const nixRequest = {
+    ...("flake" in request.source ? { flake: request.source.flake } : { path: request.source.path }),
+    lib: request.lib,
+    attr: request.attr,
+    attrPath: attrPath(request.attr),
+    name: environmentName(request.attr),
+    network: request.network,
+    projectAccess: request.projectAccess,
+  };
+  const evaluation = await runNix(
+    "nix",
+    [...NIX_FLAGS, ...(options.nixOptions ?? []), "eval", "--impure", "--json", "--expr", EXPRESSION],
+    { NIXSHED_NIXPKGS_REQUEST: JSON.stringify(nixRequest) },
+    deadline,
+    options,
+    `evaluating ${request.attr}`,
+  );
+  const evaluated = JSON.parse(evaluation) as Evaluated;
+  await runNix(
+    "nix-store",
+    [...(options.nixOptions ?? []), "--realise", evaluated.environment, "--add-root", root],
+    {},
+    deadline,
+    options,
+    `building ${request.attr}`,
+  );
+  const info = { bin: evaluated.bin, mainProgram: evaluated.mainProgram, pname: evaluated.pname };
+  writeFileSync(`${infoFile}.tmp`, JSON.stringify(info));
+  renameSync(`${infoFile}.tmp`, infoFile);
+  return { artifact: realpathSync(root), programs: listPrograms(evaluated.bin), mainProgram: info.mainProgram, pname: info.pname };
+}
+
+function readCached(root: string, infoFile: string): Realised | undefined {
+  if (!existsSync(root) || !existsSync(infoFile)) return undefined;
+  try {
+    const info = JSON.parse(readFileSync(infoFile, "utf8")) as Omit<Evaluated, "environment">;
+    return { artifact: realpathSync(root), programs: listPrograms(info.bin), mainProgram: info.mainProgram, pname: info.pname };
+  } catch {
+    return undefined;
+  }
+}
+
+function listPrograms(bin: string): string[] {
+  try {
+    return readdirSync(bin).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Runs one nix command in a process group of its own (so a timeout or cancellation stops the
+ * builders it started too) and returns its stdout. Its stderr feeds progress: nix-store announces
+ * "these N derivations will be built" and then "building '…'" per derivation.
+ */
+function runNix(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  deadline: number,
+  options: RealiseOptions,
+  what: string,
+): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let stdout = "";
+    let tail = "";
+    let total: number | undefined;
+    let done = 0;
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => {
+      const text = chunk.toString();
+      tail = (tail + text).slice(-8000);
+      for (const line of text.split("\n")) {
+        const planned = /these (\d+) derivations will be built/.exec(line);
+        if (planned) total = Number(planned[1]);
+        const building = /^building '\/nix\/store\/[a-z0-9]{32}-(.+?)(\.drv)?'/.exec(line);
+        if (building) options.progress?.(done++, total, `building ${building[1]}`);
+      }
+    });
+    let stopped: "timeout" | "cancelled" | undefined;
+    const stop = (why: "timeout" | "cancelled") => {
+      stopped = why;
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+        setTimeout(() => {
+          try {
+            process.kill(-child.pid!, "SIGKILL");
+          } catch {
+            // Already gone.
+          }
+        }, 2000).unref();
+      } catch {
+        // Already gone.
+      }
+    };
+    const timer = setTimeout(() => stop("timeout"), Math.max(0, deadline - Date.now()));
+    const onAbort = () => stop("cancelled");
+    options.signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.signal?.aborted) onAbort();
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      reject(
+        (error as NodeJS.ErrnoException).code === "ENOENT"
+          ? new NixpkgsError(`${command} not found`, "nixpkgs_execute needs Nix on the daemon's PATH.")
+          : error,
+      );
+    });
+    child.once("close", (code) => {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", onAbort);
+      if (stopped === "timeout") {
+        reject(new NixpkgsError(`${what}: build timeout reached`, "Raise nixpkgs.build_timeout_seconds, or try again: finished parts are kept."));
+      } else if (stopped === "cancelled") {
+        reject(new NixpkgsError(`${what}: cancelled`));
+      } else if (code !== 0) {
+        reject(new NixpkgsError(`${what} failed`, nixErrorSummary(tail)));
+      } else {
+        resolve(stdout);
+      }
+    });
+  });
+}
+
+/** The lines of nix's stderr that say what went wrong. */
+function nixErrorSummary(stderr: string): string {
+  const lines = stderr.split("\n").filter((line) => line.trim() && !line.startsWith("warning:"));
+  const error = lines.findIndex((line) => line.startsWith("error"));
+  return (error >= 0 ? lines.slice(error, error + 6) : lines.slice(-6)).join("\n");
+}

@@ -1,0 +1,215 @@
+// nixpkgs_execute, the installed tools and the everyday tools end to end: a fixture nixpkgs
+// (tests/fixtures/nixpkgs, Debian binaries wrapped by the harness' stand-in) indexed with
+// `nixshed index build --nixpkgs`, packages realised by the real nix through nixshed's own
+// mkEnvironment, run under the real bwrap, the built daemon driven over MCP.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMetadata } from "./harness/metadata.js";
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
+const SLOW_BUILD_MARKER = "sleep 271.828";
+
+let scratch: string;
+let project: string;
+let index: string;
+let args: string[];
+let server: ServerHandle;
+let listChanges = 0;
+
+async function start(): Promise<ServerHandle> {
+  const handle = await startServer({ args });
+  handle.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    listChanges++;
+  });
+  return handle;
+}
+
+interface RunOutput {
+  package: string;
+  program: string;
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+}
+
+async function ok(name: string, params: Record<string, unknown>): Promise<RunOutput> {
+  const result = await server.call(name, params);
+  if (result.isError) throw new Error(`${name} failed: ${textOf(result)}`);
+  return result.structuredContent as unknown as RunOutput;
+}
+
+const slowBuildRunning = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(SLOW_BUILD_MARKER);
+
+async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (condition()) return true;
+  return condition();
+}
+
+beforeAll(async () => {
+  scratch = mkdtempSync(join(tmpdir(), "nixshed-nixpkgs-"));
+  project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-nixpkgs-project-")));
+  index = join(scratch, "fixture.idx");
+  execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", FIXTURE, "--out", index], { stdio: "pipe" });
+  const config = join(scratch, "config.toml");
+  writeFileSync(
+    config,
+    `[nixpkgs]
+source = "${FIXTURE}"
+index = "${index}"
+nix_options = ["--option", "substituters", ""]
+build_timeout_seconds = 8
+common_tools = "replace"
+tools = ["jq", "no-such-package"]
+
+[nixpkgs.permissions.coreutils]
+network = true
+project_access = "rw"
+`,
+  );
+  args = ["--metadata", harnessMetadata(), "--config", config, "--project", project, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
+  server = await start();
+}, 600_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("nixpkgs_search over an index of an evaluated nixpkgs", () => {
+  it("finds packages by program and description, broken ones hidden", async () => {
+    const result = await server.call("nixpkgs_search", { query: "rg" });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    const { results } = result.structuredContent as { results: { attr: string; license: string; mainProgram: string }[] };
+    expect(results[0]).toMatchObject({ attr: "ripgrep", license: "Unlicense, MIT", mainProgram: "rg" });
+    const broken = (await server.call("nixpkgs_search", { query: "broken-tool" })).structuredContent as { results: { attr: string }[] };
+    expect(broken.results.map((r) => r.attr)).not.toContain("broken-tool");
+  });
+});
+
+describe("nixpkgs_execute", () => {
+  it("builds the package on first use with progress, then runs its main program with args and stdin", async () => {
+    const progress: string[] = [];
+    const result = (await server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "ripgrep", args: ["-n", "b"], stdin: "a\nb\n" } }, undefined, {
+      onprogress: (p) => progress.push(p.message ?? ""),
+    })) as CallToolResult;
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(result.structuredContent).toMatchObject({ package: "ripgrep", program: "rg", stdout: "2:b\n", exit_code: 0 });
+    expect(progress.some((message) => message.includes("ripgrep"))).toBe(true);
+  });
+
+  it("runs the only program of a package named otherwise, or the one asked for", async () => {
+    expect(await ok("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" })).toMatchObject({ program: "xxd", stdout: "6869\n" });
+    expect(await ok("nixpkgs_execute", { package: "coreutils", program: "echo", args: ["a b", "$HOME;"] })).toMatchObject({ stdout: "a b $HOME;\n" });
+  });
+
+  it("asks for a program when a package has several, listing them", async () => {
+    const result = await server.call("nixpkgs_execute", { package: "coreutils" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/several programs[\s\S]*\bls\b/);
+    expect(textOf(await server.call("nixpkgs_execute", { package: "coreutils", program: "nope" }))).toMatch(/no program 'nope'[\s\S]*\becho\b/);
+  });
+
+  it("refuses an unknown attribute with close matches", async () => {
+    const result = await server.call("nixpkgs_execute", { package: "ripgre" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/no nixpkgs attribute 'ripgre'[\s\S]*ripgrep/);
+  });
+
+  it("refuses stdin above 1 MiB", async () => {
+    const result = await server.call("nixpkgs_execute", { package: "jq", stdin: "x".repeat(1024 * 1024 + 1) });
+    expect(textOf(result)).toMatch(/stdin is 1048577 bytes/);
+  });
+
+  it("applies per-package permissions: project read-only and no network by default, as configured otherwise", async () => {
+    const denied = await ok("nixpkgs_execute", { package: "hexdumper", args: ["-r", "-p", "-", "/project/by-xxd"], stdin: "6869" });
+    expect(denied.exit_code).not.toBe(0);
+    expect(existsSync(join(project, "by-xxd"))).toBe(false);
+    expect((await ok("nixpkgs_execute", { package: "coreutils", program: "touch", args: ["/project/by-coreutils"] })).exit_code).toBe(0);
+    expect(existsSync(join(project, "by-coreutils"))).toBe(true);
+    // /etc/resolv.conf is in a jail only when it has the network.
+    expect((await ok("nixpkgs_execute", { package: "coreutils", program: "test", args: ["-e", "/etc/resolv.conf"] })).exit_code).toBe(0);
+    expect((await ok("nixpkgs_execute", { package: "jq", args: ["-R", ".", "/etc/resolv.conf"] })).exit_code).not.toBe(0);
+  });
+
+  it("stops a build at the build timeout, leaving no builder behind", async () => {
+    const started = Date.now();
+    const result = await server.call("nixpkgs_execute", { package: "slow-build" });
+    expect(textOf(result)).toMatch(/build timeout/);
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(await waitFor(() => !slowBuildRunning(), 5000)).toBe(true);
+  });
+
+  it("stops a build when the call is cancelled", async () => {
+    const controller = new AbortController();
+    const call = server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "slow-build" } }, undefined, { signal: controller.signal });
+    expect(await waitFor(slowBuildRunning, 5000)).toBe(true);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    expect(await waitFor(() => !slowBuildRunning(), 5000)).toBe(true);
+    expect((await ok("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] })).stdout).toBe("2\n");
+  });
+});
+
+describe("everyday and installed tools", () => {
+  it("offers the configured everyday tools that the index knows, with minimal schemas", async () => {
+    const { tools } = await server.client.listTools();
+    const jq = tools.find((tool) => tool.name === "nixpkgs_jq")!;
+    expect(Object.keys(jq.inputSchema.properties ?? {}).sort()).toEqual(["args", "stdin"]);
+    expect(jq.description).toBe("Lightweight and flexible command-line JSON processor (runs jq)");
+    expect(tools.some((tool) => tool.name.includes("no-such-package"))).toBe(false);
+    expect(server.stderr()).toMatch(/not in the index.*no-such-package/);
+    expect((await ok("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).stdout).toBe("[1]\n");
+  });
+
+  it("installs a tool: list_changed, listed, callable directly and through nixpkgs_execute", async () => {
+    const before = listChanges;
+    const installed = await server.call("nixpkgs_install_tool", { package: "ripgrep", default_args: ["-c"] });
+    expect(installed.structuredContent).toMatchObject({ name: "nixpkgs_ripgrep", already_installed: false });
+    expect(textOf(installed)).toMatch(/nixpkgs_execute/);
+    expect(await waitFor(() => listChanges > before, 3000)).toBe(true);
+    expect((await server.client.listTools()).tools.map((tool) => tool.name)).toContain("nixpkgs_ripgrep");
+    expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\nx\ny\n" })).stdout).toBe("2\n");
+    expect((await ok("nixpkgs_execute", { package: "nixpkgs_ripgrep", args: ["y"], stdin: "x\ny\n" })).stdout).toBe("1\n");
+    expect((await server.call("nixpkgs_install_tool", { package: "ripgrep", default_args: ["-c"] })).structuredContent).toMatchObject({
+      already_installed: true,
+    });
+  });
+
+  it("names tools validly and uniquely: dotted paths round-trip, a second install of a package gets its own name", async () => {
+    const dotted = await server.call("nixpkgs_install_tool", { package: "python3Packages.requests" });
+    expect(dotted.structuredContent).toMatchObject({ name: "nixpkgs_python3Packages__requests" });
+    const echo = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "echo" });
+    const ls = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "ls" });
+    const names = [echo, ls].map((r) => (r.structuredContent as { name: string }).name);
+    expect(names).toEqual(["nixpkgs_coreutils", "nixpkgs_coreutils-2"]);
+    for (const { name } of (await server.client.listTools()).tools) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect((await ok("nixpkgs_coreutils", { args: ["hello"] })).stdout).toBe("hello\n");
+  });
+
+  it("keeps installed tools across restarts", async () => {
+    await server.close();
+    server = await start();
+    const names = (await server.client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests"]));
+    expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\n" })).stdout).toBe("1\n");
+    const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[]; common: string[] };
+    expect(listed.installed.map((tool) => tool.name).sort()).toEqual(["nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests", "nixpkgs_ripgrep"]);
+    expect(listed.common).toEqual(["nixpkgs_jq"]);
+    expect(JSON.parse(readFileSync(join(scratch, "state", "nixpkgs", "installed-tools.json"), "utf8")).tools).toHaveLength(4);
+  });
+
+  it("uninstalls: list_changed, gone; everyday tools are config's to remove", async () => {
+    const before = listChanges;
+    expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_ripgrep" })).isError).toBeFalsy();
+    expect(await waitFor(() => listChanges > before, 3000)).toBe(true);
+    expect((await server.client.listTools()).tools.map((tool) => tool.name)).not.toContain("nixpkgs_ripgrep");
+    const common = await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_jq" });
+    expect(common.isError).toBe(true);
+    expect(textOf(common)).toMatch(/common_tools/);
+  });
+});
