@@ -72,7 +72,7 @@ export function recordTopLevel(lines: string[]): { entries: string[]; paths: str
     if (!path || path.startsWith("../") || path.startsWith("/")) continue;
     paths.push(path);
     const first = path.split("/", 1)[0]!;
-    if (first !== "__pycache__") entries.add(first);
+    if (isEntryName(first) && first !== "__pycache__") entries.add(first);
   }
   return { entries: [...entries], paths };
 }
@@ -112,6 +112,11 @@ function namespaceChildren(namespace: string, paths: string[]): string[] {
     if (child !== "__pycache__" && isIdentifier(child)) children.add(`${namespace}.${child}`);
   }
   return children.size > 0 ? [...children] : [namespace];
+}
+
+/** A plain name inside site-packages: never ".", ".." or empty, which would widen a package to its parent. */
+export function isEntryName(name: string): boolean {
+  return name !== "" && name !== "." && name !== ".." && !name.includes("/");
 }
 
 function isIdentifier(name: string): boolean {
@@ -181,7 +186,8 @@ function finderMapping(finderFile: string): PthTarget[] {
   for (const pair of mapping[1]!.matchAll(/['"]([^'"]+)['"]\s*:\s*['"]([^'"]+)['"]/g)) {
     const [, name, path] = pair;
     const slash = path!.lastIndexOf("/");
-    targets.push({ root: path!.slice(0, slash), members: [path!.slice(slash + 1)], importNames: [name!] });
+    const [root, member] = [path!.slice(0, slash), path!.slice(slash + 1)];
+    if (root.startsWith("/") && isEntryName(member)) targets.push({ root, members: [member], importNames: [name!] });
   }
   return targets;
 }

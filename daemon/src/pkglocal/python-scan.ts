@@ -6,6 +6,7 @@ import { dirname, join } from "node:path";
 import {
   editableSource,
   importNamesFromRecord,
+  isEntryName,
   readCoreMetadata,
   readLines,
   readPthTargets,
@@ -46,7 +47,7 @@ function distInfo(sitePackages: string, entry: string, manager: string): Package
   const topLevel = importNames.length === 0 || entries.length === 0 || editable ? readLines(join(dir, "top_level.txt")) : undefined;
   if (editable) return editableRecord(meta, sitePackages, entry, entries, topLevel, editable, manager);
   if (importNames.length === 0 && topLevel) importNames = topLevel;
-  const members = entries.length > 0 ? entries : [entry, ...(topLevel ?? []).filter((name) => existsSync(join(sitePackages, name)))];
+  const members = entries.length > 0 ? entries : importable(sitePackages, topLevel ?? []);
   return record(meta, { manager, root: sitePackages, members: withEntry(members, entry), importNames });
 }
 
@@ -72,9 +73,18 @@ function editableRecord(
       editable: source,
     });
   }
+  // The code lives in a directory of the developer's; only what it imports from there is the package.
   const root = target?.root ?? source;
   const importNames = topLevel ?? packagesIn(root);
-  return record(meta, { manager, root, importNames, editable: source });
+  return record(meta, { manager, root, members: importable(root, importNames), importNames, editable: source });
+}
+
+/** The entries of root that hold the given import names: a package directory or a module file. */
+function importable(root: string, importNames: string[]): string[] {
+  return [...new Set(importNames.map((name) => name.split(".", 1)[0]!))]
+    .filter(isEntryName)
+    .flatMap((name) => [name, `${name}.py`, `${name}.pyi`])
+    .filter((entry) => existsSync(join(root, entry)));
 }
 
 /** Importable names directly under a source directory: packages (with __init__.py) and modules. */
@@ -102,7 +112,7 @@ function eggInfo(sitePackages: string, entry: string, manager: string): PackageR
   const installed = (readLines(join(path, "installed-files.txt")) ?? []).map((line) => line.replace(/^\.\.\//, ""));
   const { entries, paths } = recordTopLevel(installed);
   const importNames = importNamesFromRecord(entries, paths);
-  const members = entries.length > 0 ? entries : topLevel.flatMap((name) => [name, `${name}.py`]).filter((name) => existsSync(join(sitePackages, name)));
+  const members = entries.length > 0 ? entries : importable(sitePackages, topLevel);
   return record(meta, {
     manager,
     root: sitePackages,
@@ -124,5 +134,5 @@ function eggLink(sitePackages: string, entry: string, manager: string): PackageR
   if (!info) return undefined;
   const meta = readCoreMetadata(join(root, info, "PKG-INFO"));
   const importNames = readLines(join(root, info, "top_level.txt")) ?? packagesIn(root);
-  return record(meta, { manager, root, importNames, editable: root });
+  return record(meta, { manager, root, members: [...importable(root, importNames), info], importNames, editable: root });
 }

@@ -59,7 +59,7 @@ describe("a venv", () => {
   it("reads a path .pth editable install from the directory it puts on sys.path", () => {
     const toolkit = byName("toolkit");
     expect(toolkit.root).toBe(join(project, "tools/src"));
-    expect(toolkit.members).toBeUndefined();
+    expect(toolkit.members).toEqual(["toolkit"]);
     expect(toolkit.importNames).toEqual(["toolkit"]);
   });
 

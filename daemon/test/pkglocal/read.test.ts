@@ -82,6 +82,32 @@ describe("confinement", () => {
   });
 });
 
+describe("hostile metadata", () => {
+  it("never widens a package to its parent or to where a .pth points at large", async () => {
+    const root = realpathSync(mkdtempSync(join(tmpdir(), "pkglocal-hostile-")));
+    const site = join(root, "site-packages");
+    write(join(root, "secret.txt"), "secret\n");
+    const dist = (name: string, files: Record<string, string>) => {
+      write(join(site, `${name}-1.0.dist-info/METADATA`), `Name: ${name}\nVersion: 1.0\n`);
+      for (const [file, text] of Object.entries(files)) write(join(site, `${name}-1.0.dist-info`, file), text);
+    };
+    write(join(site, "evil.py"), "x = 1\n");
+    dist("evil", { RECORD: "..,,\n.,,\n../secret.txt,,\n/etc/passwd,,\nevil.py,,\n" });
+    dist("topless", { "top_level.txt": "..\n" });
+    write(join(site, "wide.pth"), "/\n");
+    dist("wide", { RECORD: "wide.pth,,\n", "direct_url.json": JSON.stringify({ url: "file:///", dir_info: { editable: true } }) });
+    const cacheDir = mkdtempSync(join(tmpdir(), "pkglocal-cache-"));
+    const packages = new PackageIndex({ projectRoot: root, cacheDir, env: {}, pythonEnvs: ["site-packages"], nodeModules: [] }).scan().packages;
+    const named = (name: string) => packages.find((pkg) => pkg.name === name)!;
+    expect(named("evil").members).toEqual(["evil.py", "evil-1.0.dist-info"]);
+    expect(named("topless").members).toEqual(["topless-1.0.dist-info"]);
+    expect(named("wide").members).toEqual([]);
+    await expect(read(named("evil"), "../secret.txt")).rejects.toThrow(/outside/);
+    await expect(read(named("topless"), "../secret.txt")).rejects.toThrow(/outside/);
+    await expect(read(named("wide"), "etc/passwd")).rejects.toThrow(/outside/);
+  });
+});
+
 describe("paging", () => {
   let trap: PackageRecord;
   beforeAll(() => ({ trap } = trapProject()));
