@@ -71,6 +71,8 @@ let
       "--uid" "1000" "--gid" "1000" "--hostname" "nixshed"
       "--die-with-parent" "--new-session"
       "--proc" "/proc" "--dev" "/dev"
+      # POSIX programs (Python's os.system, Node's execSync, make, …) run commands through /bin/sh.
+      "--symlink" "${pkgs.bash}/bin/bash" "/bin/sh"
       "--size" workspaceBytes "--tmpfs" "/tmp"
       "--size" workspaceBytes "--tmpfs" "/workspace"
       "--ro-bind" etc.passwd "/etc/passwd"

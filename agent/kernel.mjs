@@ -1,0 +1,117 @@
+// nixshed session kernel for Node.js: each call's code is evaluated the way Node's own REPL
+// evaluates a line (its defaultEval), so top-level let/const/function/class declarations persist
+// across calls and top-level `await` works; nothing is printed but what the code prints.
+//
+// Protocol: see agent/kernel.py. Node marks inherited descriptors above 2 close-on-exec at
+// startup, so the protocol descriptors (3, 4) never reach a child process; fd 0 is reopened per
+// call (close + open returns the lowest free descriptor) because Node has no dup2.
+import domain from "node:domain";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import repl from "node:repl";
+import { PassThrough } from "node:stream";
+
+const requests = new net.Socket({ fd: 3, readable: true, writable: false });
+const replies = new net.Socket({ fd: 4, readable: false, writable: true });
+const stdinFile = path.join(os.tmpdir(), `.nixshed-stdin.${process.pid}`);
+
+// The REPL routes the errors of evaluated code (and of callbacks it scheduled) to its domain.
+const evalDomain = domain.create();
+let finishCall = null;
+evalDomain.on("error", (error) => {
+  if (finishCall) finishCall(error);
+  else process.stderr.write(`Uncaught ${describe(error)}\n`);
+});
+const server = repl.start({
+  input: new PassThrough(),
+  output: new PassThrough(),
+  terminal: false,
+  prompt: "",
+  useGlobal: true,
+  breakEvalOnSigint: true,
+  domain: evalDomain,
+});
+
+// SIGINT while awaiting: abandon the call (its promise may still settle later); the state stays.
+process.on("SIGINT", () => {
+  if (finishCall) finishCall(Object.assign(new Error("Script execution was interrupted by `SIGINT`"), { code: "ERR_SCRIPT_EXECUTION_INTERRUPTED" }));
+});
+
+/** The error's stack without the kernel's and the REPL's own frames. */
+function describe(error) {
+  if (!(error instanceof Error) || !error.stack) return String(error);
+  const lines = error.stack.split("\n");
+  const internal = lines.findIndex((line) => /^\s+at .*\((node:vm|node:repl|node:domain)/.test(line) || /^\s+at (node:vm|node:repl)/.test(line));
+  return (internal > 0 ? lines.slice(0, internal) : lines).join("\n");
+}
+
+function setStdin(data) {
+  fs.closeSync(0);
+  if (data.length > 0) {
+    fs.writeFileSync(stdinFile, data);
+    fs.openSync(stdinFile, "r");
+    fs.unlinkSync(stdinFile);
+  } else {
+    fs.openSync("/dev/null", "r");
+  }
+  // A fresh process.stdin over the new fd 0 (Node caches the first one it made).
+  let stream;
+  Object.defineProperty(process, "stdin", {
+    configurable: true,
+    enumerable: true,
+    get: () => (stream ??= fs.createReadStream("", { fd: 0, autoClose: false })),
+  });
+}
+
+function evaluate(code) {
+  return new Promise((resolve) => {
+    finishCall = (error) => {
+      finishCall = null;
+      if (error === undefined || error === null) return resolve({ status: 0, state: "-" });
+      if (error instanceof repl.Recoverable) error = error.err;
+      const interrupted = error?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED";
+      process.stderr.write(`${interrupted ? "Interrupted" : "Uncaught"} ${describe(error)}\n`);
+      resolve({ status: interrupted ? 130 : 1, state: interrupted ? "interrupted" : "-" });
+    };
+    server.eval(code, server.context, "session", (error) => finishCall?.(error));
+  });
+}
+
+const written = (stream, data) => new Promise((resolve) => stream.write(data, () => resolve()));
+
+async function call({ id, marker, code, stdin }) {
+  setStdin(stdin);
+  const { status, state } = await evaluate(code.toString("utf8"));
+  setStdin(Buffer.alloc(0));
+  await Promise.all([written(process.stdout, marker), written(process.stderr, marker)]);
+  replies.write(`done ${id} ${status} ${state}\n`);
+}
+
+// Requests: "<id> <marker> <code bytes> <stdin bytes>\n" <code> "\0" <stdin> "\0"
+let pending = Buffer.alloc(0);
+let busy = false;
+function next() {
+  if (busy) return;
+  const newline = pending.indexOf(10);
+  if (newline < 0) return;
+  const [id, marker, codeLength, stdinLength] = pending.subarray(0, newline).toString().split(" ");
+  const codeEnd = newline + 1 + Number(codeLength);
+  const stdinEnd = codeEnd + 1 + Number(stdinLength);
+  if (pending.length < stdinEnd + 1) return;
+  const request = { id, marker, code: pending.subarray(newline + 1, codeEnd), stdin: pending.subarray(codeEnd + 1, stdinEnd) };
+  pending = pending.subarray(stdinEnd + 1);
+  busy = true;
+  void call(request).finally(() => {
+    busy = false;
+    next();
+  });
+}
+requests.on("data", (chunk) => {
+  pending = Buffer.concat([pending, chunk]);
+  next();
+});
+requests.on("end", () => process.exit(0));
+
+replies.write(`ready ${process.pid}\n`);

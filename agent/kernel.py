@@ -1,0 +1,123 @@
+# nixshed session kernel for Python: runs each call's code in one persistent `__main__` namespace.
+#
+# Protocol (the daemon's side is daemon/src/sandbox/sessions/protocol.ts):
+#   fd 3, daemon -> kernel, one request per call:
+#       "<id> <marker> <code bytes> <stdin bytes>\n" <code> "\0" <stdin> "\0"
+#   fd 4, kernel -> daemon: "ready <pid>\n" once, then per call "done <id> <exit code> <state>\n",
+#       state "-" or "interrupted" (SIGINT stopped the code; the namespace is kept).
+#   fds 1 and 2 are the user's: after each call the kernel writes <marker> to both, and the daemon
+#   cuts the call's output there. fd 0 is /dev/null, or the call's stdin while it runs.
+# The protocol descriptors are moved out of the way (close-on-exec, high numbers) before any user
+# code runs, so neither user code nor its children can read or write them by accident.
+import fcntl
+import io
+import os
+import signal
+import sys
+import traceback
+import types
+
+
+def _hide(fd):
+    moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 200)
+    os.close(fd)
+    return moved
+
+
+def _kernel():
+    requests = os.fdopen(_hide(3), "rb", buffering=65536)
+    replies = _hide(4)
+    # The user's stdout/stderr as the daemon gave them, restored after every call so that a call
+    # which redirected fd 1 or 2 cannot hide the end marker.
+    saved_out = fcntl.fcntl(1, fcntl.F_DUPFD_CLOEXEC, 200)
+    saved_err = fcntl.fcntl(2, fcntl.F_DUPFD_CLOEXEC, 200)
+    devnull = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+
+    main = types.ModuleType("__main__")
+    main.__dict__["__builtins__"] = __builtins__
+    sys.modules["__main__"] = main
+    sys.argv = [""]
+    sys.path[0] = ""  # imports from the working directory, as in `python3 -c`
+
+    running = False
+
+    def on_sigint(signum, frame):
+        # SIGINT means "stop this call"; outside user code there is nothing to stop.
+        if running:
+            raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, on_sigint)
+
+    def set_stdin(data):
+        if data:
+            fd = os.memfd_create("stdin")
+            os.write(fd, data)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.dup2(fd, 0)
+            os.close(fd)
+        else:
+            os.dup2(devnull, 0)
+        # A fresh reader, so nothing buffered from an earlier call's stdin leaks into this one.
+        sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
+
+    def report(exc):
+        # The traceback without the kernel's own frame.
+        tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+        traceback.print_exception(type(exc), exc, tb)
+
+    def run(code):
+        nonlocal running
+        try:
+            compiled = compile(code, "<session>", "exec")
+        except (SyntaxError, ValueError) as exc:
+            traceback.print_exception(type(exc), exc, None)
+            return 1, "-"
+        running = True
+        try:
+            exec(compiled, main.__dict__)
+            return 0, "-"
+        except SystemExit as exc:
+            code = exc.code
+            if code is None:
+                return 0, "-"
+            if isinstance(code, int):
+                return code & 0xFF, "-"
+            print(code, file=sys.stderr)
+            return 1, "-"
+        except KeyboardInterrupt as exc:
+            report(exc)
+            return 130, "interrupted"
+        except BaseException as exc:
+            report(exc)
+            return 1, "-"
+        finally:
+            running = False
+
+    def flush():
+        for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
+            try:
+                stream.flush()
+            except Exception:
+                pass
+        sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+
+    os.write(replies, b"ready %d\n" % os.getpid())
+    while True:
+        header = requests.readline()
+        if not header:
+            return
+        call_id, marker, code_len, stdin_len = header.split()
+        code = requests.read(int(code_len) + 1)[:-1]
+        stdin = requests.read(int(stdin_len) + 1)[:-1]
+        set_stdin(stdin)
+        status, state = run(code.decode("utf-8", "replace"))
+        flush()
+        os.dup2(saved_out, 1)
+        os.dup2(saved_err, 2)
+        os.dup2(devnull, 0)
+        os.write(1, marker)
+        os.write(2, marker)
+        os.write(replies, b"done %s %d %s\n" % (call_id, status, state.encode()))
+
+
+_kernel()

@@ -1,0 +1,188 @@
+// One running session kernel: starts it, runs one call at a time in it and tells what became of it.
+// A call ends when the kernel's reply and the call's marker on both output streams have arrived.
+// On timeout or cancellation the call's code is interrupted (SIGINT); if the kernel does not answer
+// within a grace period, it is killed and the session loses its state. A kernel that exits during a
+// call (os._exit, `exit`, process.exit) is reported with its exit code.
+import { constants } from "node:os";
+import type { Writable } from "node:stream";
+import { CappedOutput } from "../../common/output.js";
+import type { Environment } from "../../discovery/types.js";
+import type { KernelLauncher, LaunchedKernel } from "./launcher.js";
+import { MarkedStream } from "./marked-stream.js";
+import { encodeRequest, newMarker, REPLY_FD, REQUEST_FD, ReplyParser, type KernelReply } from "./protocol.js";
+
+/** How long interrupted code gets to stop before the kernel is killed. */
+export const INTERRUPT_GRACE_MS = 2000;
+/** How long a kernel may take to start and say it is ready. */
+const START_TIMEOUT_MS = 30_000;
+/** How long output may still arrive after the kernel exited. */
+const DRAIN_MS = 2000;
+
+export interface KernelCall {
+  code: string;
+  stdin?: string;
+  timeoutMs: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+}
+
+export interface KernelOutcome {
+  stdout: string;
+  stderr: string;
+  exitCode: number | null;
+  durationMs: number;
+  timedOut: boolean;
+  cancelled: boolean;
+  truncated: { stdout: number; stderr: number };
+  /** alive: state kept; interrupted: stopped by SIGINT, state kept; dead: the kernel is gone. */
+  kernel: "alive" | "interrupted" | "dead";
+  /** Why the kernel is gone, when it is. */
+  ended?: string;
+}
+
+type Done = Extract<KernelReply, { kind: "done" }>;
+
+const sleep = (ms: number) => new Promise<"timeout">((resolve) => setTimeout(resolve, ms, "timeout").unref());
+
+export class Kernel {
+  private nextId = 0;
+  private awaiting?: { id: number; resolve: (reply: Done) => void };
+  private readonly stdout: MarkedStream;
+  private readonly stderr: MarkedStream;
+  private readonly requests: Writable;
+  /** Resolves with a description of how the kernel process ended. */
+  readonly exited: Promise<{ exitCode: number | null; description: string }>;
+  private alive = true;
+
+  private constructor(
+    private readonly launched: LaunchedKernel,
+    maxOutputBytes: number,
+    onReady: (pid: number) => void,
+  ) {
+    const { child } = launched;
+    this.stdout = new MarkedStream(child.stdout!, maxOutputBytes);
+    this.stderr = new MarkedStream(child.stderr!, maxOutputBytes);
+    this.requests = child.stdio[REQUEST_FD] as Writable;
+    this.requests.on("error", () => {}); // a dead kernel is reported through `exited`
+    const parser = new ReplyParser((reply) => {
+      if (reply.kind === "ready") onReady(reply.pid);
+      else if (this.awaiting?.id === reply.id) this.awaiting.resolve(reply);
+      // A reply to an abandoned call is dropped: never given to a later one.
+    });
+    const replies = child.stdio[REPLY_FD]!;
+    replies.on("data", (chunk: Buffer) => {
+      try {
+        parser.push(chunk);
+      } catch {
+        void this.stop();
+      }
+    });
+    replies.on("error", () => {});
+    this.exited = new Promise((resolve) => {
+      child.once("error", (error) => resolve({ exitCode: null, description: `could not start: ${error.message}` }));
+      child.once("exit", (code, signal) => {
+        const exitCode = code ?? (signal ? 128 + signalNumber(signal) : null);
+        resolve({ exitCode, description: signal ? `was killed by ${signal}` : `exited with code ${code}` });
+      });
+    });
+    void this.exited.then(() => (this.alive = false));
+  }
+
+  /** Starts a kernel and waits until it is ready for calls. */
+  static async start(launcher: KernelLauncher, env: Environment, maxOutputBytes: number): Promise<Kernel> {
+    let ready!: () => void;
+    const isReady = new Promise<"ready">((resolve) => (ready = () => resolve("ready")));
+    const kernel = new Kernel(launcher(env), maxOutputBytes, ready);
+    const outcome = await Promise.race([isReady, kernel.exited, sleep(START_TIMEOUT_MS)]);
+    if (outcome === "ready") return kernel;
+    await kernel.stop();
+    await Promise.race([kernel.stderr.closed(), sleep(DRAIN_MS)]);
+    const why = outcome === "timeout" ? `did not start within ${START_TIMEOUT_MS / 1000} s` : outcome.description;
+    const errors = kernel.stderr.unclaimed().trim();
+    throw new Error(`the ${env.interpreter} session kernel of '${env.name}' ${why}${errors ? `: ${errors}` : ""}`);
+  }
+
+  get isAlive(): boolean {
+    return this.alive;
+  }
+
+  async call(call: KernelCall): Promise<KernelOutcome> {
+    const started = performance.now();
+    const id = ++this.nextId;
+    const marker = newMarker();
+    const stdout = new CappedOutput(call.maxOutputBytes);
+    const stderr = new CappedOutput(call.maxOutputBytes);
+    let reply: Done | undefined;
+    const replied = new Promise<void>((resolve) => {
+      this.awaiting = { id, resolve: (done) => ((reply = done), resolve()) };
+    });
+    const finished = Promise.all([replied, this.stdout.begin(marker, stdout), this.stderr.begin(marker, stderr)]).then(() => "finished" as const);
+    this.requests.write(encodeRequest({ id, marker, code: Buffer.from(call.code), stdin: Buffer.from(call.stdin ?? "") }));
+
+    let timedOut = false;
+    let cancelled = false;
+    const stopped = new Promise<"stop">((resolve) => {
+      const timer = setTimeout(() => ((timedOut = true), resolve("stop")), call.timeoutMs);
+      const onAbort = () => ((cancelled = true), resolve("stop"));
+      call.signal?.addEventListener("abort", onAbort, { once: true });
+      if (call.signal?.aborted) onAbort();
+      void finished.then(() => {
+        clearTimeout(timer);
+        call.signal?.removeEventListener("abort", onAbort);
+      });
+      void this.exited.then(() => clearTimeout(timer));
+    });
+
+    const first = await Promise.race([finished, this.exited, stopped]);
+    let outcome: "finished" | Awaited<Kernel["exited"]>;
+    if (first === "stop") {
+      this.launched.interrupt();
+      const second = await Promise.race([finished, this.exited, sleep(INTERRUPT_GRACE_MS)]);
+      if (second === "timeout") {
+        await this.stop();
+        outcome = await this.exited;
+      } else outcome = second;
+    } else outcome = first;
+    this.awaiting = undefined;
+    const base = {
+      durationMs: Math.round(performance.now() - started),
+      timedOut,
+      cancelled,
+    };
+    if (outcome === "finished") {
+      return {
+        ...base,
+        ...texts(stdout, stderr),
+        exitCode: reply!.exitCode,
+        kernel: reply!.interrupted || timedOut || cancelled ? "interrupted" : "alive",
+      };
+    }
+    // The kernel is gone: what it wrote before dying is still on its way.
+    await Promise.race([Promise.all([this.stdout.closed(), this.stderr.closed()]), sleep(DRAIN_MS)]);
+    return {
+      ...base,
+      ...texts(stdout, stderr),
+      exitCode: outcome.exitCode,
+      kernel: "dead",
+      ended: timedOut || cancelled ? `was killed: it did not stop within ${INTERRUPT_GRACE_MS / 1000} s of SIGINT` : outcome.description,
+    };
+  }
+
+  /** Kills the kernel (and its jail). */
+  async stop(): Promise<void> {
+    this.requests.end();
+    await this.launched.stop();
+  }
+}
+
+function texts(stdout: CappedOutput, stderr: CappedOutput) {
+  return {
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    truncated: { stdout: stdout.droppedBytes, stderr: stderr.droppedBytes },
+  };
+}
+
+function signalNumber(signal: NodeJS.Signals): number {
+  return constants.signals[signal] ?? 0;
+}

@@ -1,0 +1,40 @@
+// How a session's kernel process is started: the environment artifact's bin/session-run, in the
+// same jail (closure, limits, /project access) as the environment's one-off runs. Tests of the
+// session core substitute a launcher running the host's interpreters directly.
+import type { ChildProcess } from "node:child_process";
+import { jailEnv, sessionRunPath, spawnJail, stopJail, type JailAccess } from "../../common/jail.js";
+import type { Environment } from "../../discovery/types.js";
+
+export interface LaunchedKernel {
+  /** stdio: 0 /dev/null, 1 and 2 the user's output, 3 requests, 4 replies (./protocol.ts). */
+  child: ChildProcess;
+  /** SIGINT to the code the kernel is running and every process it started. */
+  interrupt(): void;
+  /** Kills the kernel and everything in its jail; resolves once it has exited. */
+  stop(): Promise<void>;
+}
+
+export type KernelLauncher = (env: Environment) => LaunchedKernel;
+
+export const KERNEL_STDIO = ["ignore", "pipe", "pipe", "pipe", "pipe"] as const;
+
+/** Kernels in the environment's jail; bin/session-run turns SIGINT into an interrupt of the jail's processes. */
+export function jailLauncher(accessFor: (env: Environment) => JailAccess): KernelLauncher {
+  return (env) => {
+    const child = spawnJail(sessionRunPath(env.artifact), [], jailEnv(accessFor(env)), [...KERNEL_STDIO]);
+    return {
+      child,
+      interrupt: () => signal(child, "SIGINT"),
+      stop: () => stopJail(child),
+    };
+  };
+}
+
+export function signal(child: ChildProcess, name: NodeJS.Signals, group = false): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(group ? -child.pid : child.pid, name);
+  } catch {
+    // Already gone.
+  }
+}

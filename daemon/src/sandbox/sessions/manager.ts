@@ -1,0 +1,116 @@
+// All sessions of one daemon: created by the first call naming them, reused after, closed by
+// close_session, by the limits (idle timeout, maximum lifetime, the least recently used idle one
+// when a new session needs room) and all at once on shutdown. A call naming a session the daemon
+// closed on its own learns why in its result.
+import type { Environment } from "../../discovery/types.js";
+import { SandboxError } from "../errors.js";
+import type { KernelCall } from "./kernel.js";
+import type { KernelLauncher } from "./launcher.js";
+import { Session, type SessionInfo, type SessionResult } from "./session.js";
+
+export interface SessionLimits {
+  maxSessions: number;
+  idleTimeoutMs: number;
+  maxLifetimeMs: number;
+}
+
+export interface SessionManagerOptions {
+  launcher: KernelLauncher;
+  limits: SessionLimits;
+  now?: () => number;
+  /** How often expired sessions are looked for. */
+  reapIntervalMs?: number;
+}
+
+/** Why closed sessions were closed, remembered for this many of them. */
+const REMEMBERED_CLOSURES = 256;
+
+export class SessionManager {
+  private readonly sessions = new Map<string, Session>();
+  private readonly closures = new Map<string, string>();
+  private readonly now: () => number;
+  private readonly reaper: NodeJS.Timeout;
+  private shuttingDown = false;
+
+  constructor(private readonly options: SessionManagerOptions) {
+    this.now = options.now ?? Date.now;
+    this.reaper = setInterval(() => this.reap(), options.reapIntervalMs ?? 1000);
+    this.reaper.unref();
+  }
+
+  /** Runs code in the named session, creating it (in `env`) if it does not exist. */
+  run(id: string, env: Environment, call: KernelCall): Promise<SessionResult> {
+    if (this.shuttingDown) throw new SandboxError("the daemon is shutting down");
+    let session = this.sessions.get(id);
+    if (session && session.env.name !== env.name) {
+      throw new SandboxError(
+        `session '${id}' runs in env '${session.env.name}', not '${env.name}'`,
+        `Call run with env '${session.env.name}' to use this session, or name another session for '${env.name}'.`,
+      );
+    }
+    if (!session) {
+      this.makeRoom(id);
+      const closure = this.closures.get(id);
+      this.closures.delete(id);
+      const notice = closure ? `Fresh session: '${id}' was ${closure}; its state is gone.` : undefined;
+      session = new Session(id, env, { launcher: this.options.launcher, now: this.now }, notice);
+      this.sessions.set(id, session);
+    }
+    return session.run(call);
+  }
+
+  list(): SessionInfo[] {
+    return [...this.sessions.values()].map((session) => session.info());
+  }
+
+  /** Closes a session; false when there is none of that name. */
+  async close(id: string): Promise<boolean> {
+    const session = this.sessions.get(id);
+    if (!session) return false;
+    await this.closeSession(session);
+    return true;
+  }
+
+  /** Kills every session (client gone, SIGTERM, SIGINT). */
+  async closeAll(): Promise<void> {
+    this.shuttingDown = true;
+    clearInterval(this.reaper);
+    await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
+  }
+
+  private makeRoom(forId: string): void {
+    const { maxSessions } = this.options.limits;
+    if (this.sessions.size < maxSessions) return;
+    const idle = [...this.sessions.values()].filter((session) => !session.busy);
+    if (idle.length === 0) {
+      throw new SandboxError(
+        `cannot start session '${forId}': all ${maxSessions} sessions are busy`,
+        "Wait for a call to finish, close a session with close_session, or run without `session` (sandbox.sessions.max_sessions sets the limit).",
+      );
+    }
+    const oldest = idle.reduce((a, b) => (b.lastUsedAt < a.lastUsedAt ? b : a));
+    void this.closeSession(oldest, `closed to make room for session '${forId}' (at most ${maxSessions} sessions; it was the least recently used)`);
+  }
+
+  private reap(): void {
+    const { idleTimeoutMs, maxLifetimeMs } = this.options.limits;
+    const now = this.now();
+    for (const session of this.sessions.values()) {
+      if (session.busy) continue;
+      if (now - session.createdAt >= maxLifetimeMs) {
+        void this.closeSession(session, `closed at the end of its maximum lifetime of ${maxLifetimeMs / 1000} s (sandbox.sessions.max_lifetime_seconds)`);
+      } else if (now - session.lastUsedAt >= idleTimeoutMs) {
+        void this.closeSession(session, `closed after ${idleTimeoutMs / 1000} s without calls (sandbox.sessions.idle_timeout_seconds)`);
+      }
+    }
+  }
+
+  private closeSession(session: Session, why?: string): Promise<void> {
+    this.sessions.delete(session.id);
+    if (why) {
+      this.closures.set(session.id, why);
+      if (this.closures.size > REMEMBERED_CLOSURES) this.closures.delete(this.closures.keys().next().value!);
+    }
+    return session.close();
+  }
+}

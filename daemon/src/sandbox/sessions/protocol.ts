@@ -1,0 +1,56 @@
+// The daemon's side of the session protocol spoken by agent/kernel.{py,mjs,bash}:
+//   fd 3 (daemon -> kernel), per call: "<id> <marker> <code bytes> <stdin bytes>\n" code "\0" stdin "\0"
+//   fd 4 (kernel -> daemon): "ready <pid>\n" once, then per call "done <id> <exit code> <state>\n"
+//   fds 1 and 2 carry only the user's output; after each call the kernel writes the call's marker to
+//   both, and the daemon cuts the call's output there (./marked-stream.ts).
+// Markers are random per call, so neither user output nor a late reply can end the wrong call.
+import { randomBytes } from "node:crypto";
+
+/** Descriptors of the kernel's process: requests in, replies out. */
+export const REQUEST_FD = 3;
+export const REPLY_FD = 4;
+
+export interface KernelRequest {
+  id: number;
+  marker: string;
+  code: Buffer;
+  stdin: Buffer;
+}
+
+export type KernelReply =
+  | { kind: "ready"; pid: number }
+  | { kind: "done"; id: number; exitCode: number; interrupted: boolean };
+
+export function newMarker(): string {
+  return `__nixshed_end_${randomBytes(16).toString("hex")}__`;
+}
+
+export function encodeRequest(request: KernelRequest): Buffer {
+  const header = `${request.id} ${request.marker} ${request.code.length} ${request.stdin.length}\n`;
+  return Buffer.concat([Buffer.from(header), request.code, Buffer.from([0]), request.stdin, Buffer.from([0])]);
+}
+
+/** Splits fd 4's bytes into replies; a line that is not a reply means the kernel is broken. */
+export class ReplyParser {
+  private pending = "";
+
+  constructor(private readonly onReply: (reply: KernelReply) => void) {}
+
+  push(chunk: Buffer): void {
+    this.pending += chunk.toString("utf8");
+    let newline: number;
+    while ((newline = this.pending.indexOf("\n")) >= 0) {
+      const line = this.pending.slice(0, newline);
+      this.pending = this.pending.slice(newline + 1);
+      this.onReply(parseReply(line));
+    }
+  }
+}
+
+function parseReply(line: string): KernelReply {
+  const ready = /^ready (\d+)$/.exec(line);
+  if (ready) return { kind: "ready", pid: Number(ready[1]) };
+  const done = /^done (\d+) (\d+) (-|interrupted)$/.exec(line);
+  if (done) return { kind: "done", id: Number(done[1]), exitCode: Number(done[2]), interrupted: done[3] === "interrupted" };
+  throw new Error(`session kernel sent a malformed reply: ${JSON.stringify(line.slice(0, 200))}`);
+}
