@@ -1,7 +1,7 @@
 // The VM test's MCP client: the SDK's own Client drives `nixshed serve` over stdio through the
 // scenario below, step by step, and exits non-zero at the first broken expectation.
 //
-//   node mcp-client.mjs SDK_DIR [--only a,b] -- nixshed serve
+//   node mcp-client.mjs SDK_DIR [--only a,b] [--package hello] -- nixshed serve
 //
 // SDK_DIR: …/node_modules/@modelcontextprotocol/sdk (an argument: NIXSHED_* variables would be
 // taken for server configuration).
@@ -11,7 +11,10 @@
 import { existsSync } from "node:fs";
 
 const separator = process.argv.indexOf("--");
-const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1].split(",") : null;
+const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
+const only = option("--only")?.split(",");
+// The package searched for and installed as a tool: one of the index, not an everyday tool.
+const pkg = option("--package") ?? "hello";
 const [command, ...args] = process.argv.slice(separator + 1);
 const sdk = process.argv[2];
 const { Client } = await import(`${sdk}/dist/esm/client/index.js`);
@@ -88,19 +91,19 @@ const steps = {
     check(!existsSync("../escape.txt"), "write_content escaped the project", written);
   },
   async nixpkgsSearch() {
-    const found = await call("nixpkgs_search", { query: "hello" });
-    check(!found.isError && found.structuredContent.results[0]?.attr === "hello", "nixpkgs_search hello", found);
+    const found = await call("nixpkgs_search", { query: pkg });
+    check(!found.isError && found.structuredContent.results[0]?.attr === pkg, `nixpkgs_search ${pkg}`, found);
   },
   async customSandbox() {
     check((await runOk("custom", "hello")) === "Hello, world!", "custom mkSandbox with its package", "");
   },
   async installTool() {
     const before = listChanged;
-    const installed = await call("nixpkgs_install_tool", { package: "hello" });
-    check(!installed.isError, "nixpkgs_install_tool hello", installed);
+    const installed = await call("nixpkgs_install_tool", { package: pkg });
+    check(!installed.isError && !installed.structuredContent.already_installed, `nixpkgs_install_tool ${pkg}`, installed);
     for (let i = 0; i < 50 && listChanged === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     check(listChanged > before, "notifications/tools/list_changed after install", listChanged);
-    check((await toolNames()).includes("nixpkgs_hello"), "installed tool listed", await toolNames());
+    check((await toolNames()).includes(installed.structuredContent.name), "installed tool listed", await toolNames());
   },
 };
 
