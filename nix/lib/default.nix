@@ -5,6 +5,7 @@
   mkSandbox = import ./mkSandbox.nix;
   fromToml = import ./fromToml.nix;
   mkMetadata = import ./mkMetadata.nix;
+  mkNixpkgsIndex = import ./mkNixpkgsIndex.nix;
   # The presets by name (shell, python, node), each taking mkEnvironment's arguments.
   environments = import ../environments;
 }

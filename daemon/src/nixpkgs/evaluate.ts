@@ -1,11 +1,12 @@
 // Evaluates a nixpkgs source tree with nix-env, the way the channel's packages.json is made
-// (nixpkgs' pkgs/top-level/make-tarball.nix): every package's metadata as JSON, aliases left out.
+// (nixpkgs' pkgs/top-level/make-tarball.nix): every package's metadata as JSON, aliases left out,
+// nothing written to the store. nix/lib/mkNixpkgsIndex.nix runs the same command inside a build.
 // The output (≈160 MB) goes to a file, never into memory at once.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
 import { NixpkgsError } from "./errors.js";
 
-export const NIX_ENV_CONFIG = "{ allowAliases = false; allowVariants = false; }";
+const NIX_ENV_CONFIG = "{ allowAliases = false; allowVariants = false; }";
 
 export const NIX_FLAGS = ["--extra-experimental-features", "nix-command flakes"];
 
@@ -15,7 +16,7 @@ export interface EvaluateOptions {
 }
 
 export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options: EvaluateOptions = {}): Promise<void> {
-  const args = ["-f", nixpkgs, "-qaP", "--json", "--meta", "--arg", "config", NIX_ENV_CONFIG, ...NIX_FLAGS];
+  const args = ["-f", nixpkgs, "-qaP", "--json", "--meta", "--readonly-mode", "--arg", "config", NIX_ENV_CONFIG, ...NIX_FLAGS];
   const child = spawn("nix-env", args, { stdio: ["ignore", "pipe", "pipe"], signal: options.signal, env: { ...process.env, NIX_PATH: "" } });
   const out = createWriteStream(outFile);
   child.stdout.pipe(out);

@@ -1,0 +1,58 @@
+// The pinned path a user's flake takes: lib.mkNixpkgsIndex evaluates the (fixture) nixpkgs inside a
+// Nix build, lib.mkMetadata pins that nixpkgs and carries the index, and the daemon serves search
+// and execution from the metadata alone. And without any index: built in the background on first
+// need, "index building" meanwhile.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+
+const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
+const NIX = ["--extra-experimental-features", "nix-command flakes", "--option", "substituters", ""];
+const NO_SUBSTITUTERS = `nixpkgs.nix_options=["--option", "substituters", ""]`;
+
+let server: ServerHandle | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const dirs = () => {
+  const scratch = mkdtempSync(join(tmpdir(), "nixshed-pinned-"));
+  return ["--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache"), "--project", scratch];
+};
+
+describe("a metadata path with the pinned nixpkgs and its prebuilt index", () => {
+  it("serves search and execution from the metadata alone", async () => {
+    const built = execFileSync(
+      "nix",
+      [...NIX, "build", "--impure", "--no-link", "--json", "--expr", `import ${REPO}/tests/fixtures/nixpkgs-metadata.nix { repo = ${REPO}; }`],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
+    );
+    const metadata = (JSON.parse(built) as { outputs: { out: string } }[])[0]!.outputs.out;
+    server = await startServer({ args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    const search = await server.call("nixpkgs_search", { query: "json processor" });
+    expect((search.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("jq");
+    const run = await server.call("nixpkgs_execute", { package: "ripgrep", args: ["-c", "a"], stdin: "a\nb\na\n" });
+    expect(run.isError, textOf(run)).toBeFalsy();
+    expect(run.structuredContent).toMatchObject({ program: "rg", stdout: "2\n" });
+  });
+});
+
+describe("no prebuilt index", () => {
+  it("builds one from the configured nixpkgs in the background, answering 'index building' meanwhile", async () => {
+    server = await startServer({ args: ["--set", `nixpkgs.source=${REPO}/tests/fixtures/nixpkgs`, "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    const first = await server.call("nixpkgs_search", { query: "rg" });
+    expect(first.isError).toBe(true);
+    expect(textOf(first)).toMatch(/index building \(\d+ s so far\)/);
+    let answer = first;
+    for (const end = Date.now() + 60_000; answer.isError && Date.now() < end; await new Promise((r) => setTimeout(r, 200))) {
+      answer = await server.call("nixpkgs_search", { query: "rg" });
+    }
+    expect(answer.isError, textOf(answer)).toBeFalsy();
+    expect((answer.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("ripgrep");
+  });
+});
