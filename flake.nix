@@ -49,7 +49,7 @@
           inherit daemon;
           # The server with the presets, the pinned nixpkgs and its prebuilt search index.
           default = import ./nix/package/server.nix { inherit pkgs nixpkgs daemon; };
-          nixpkgs-index = self.lib.mkNixpkgsIndex { inherit pkgs nixpkgs; };
+          nixpkgs-index = self.lib.mkNixpkgsIndex { inherit pkgs nixpkgs daemon; };
         }
         // (if builtins.elem system linux then presetsFor pkgs else { })
       );

@@ -23,7 +23,7 @@ let
   metadata = nixshedLib.mkMetadata {
     inherit pkgs nixpkgs;
     environments = presets;
-    nixpkgsIndex = if prebuildIndex then nixshedLib.mkNixpkgsIndex { inherit pkgs nixpkgs; } else null;
+    nixpkgsIndex = if prebuildIndex then nixshedLib.mkNixpkgsIndex { inherit pkgs nixpkgs daemon; } else null;
   };
 in
 pkgs.runCommand "nixshed-${daemon.version}"
