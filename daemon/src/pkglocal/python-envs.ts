@@ -2,11 +2,11 @@
 // project, $VIRTUAL_ENV, uv's UV_PROJECT_ENVIRONMENT, poetry's, pipenv's and hatch's central
 // virtualenv directories, Nix Python environments on PATH (python3.withPackages) and configured ones.
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { isDirectory, listNames } from "./quiet-fs.js";
+import { isDirectory, listNames, realpathOf } from "./quiet-fs.js";
 import type { FoundEnvironment } from "./types.js";
 
 export interface DiscoveryInput {
@@ -154,12 +154,8 @@ function nixEnvsOnPath(path: string): Candidate[] {
   const found: Candidate[] = [];
   for (const dir of path.split(":")) {
     for (const python of ["python3", "python"]) {
-      let real: string;
-      try {
-        real = realpathSync(join(dir, python));
-      } catch {
-        continue;
-      }
+      const real = realpathOf(join(dir, python));
+      if (!real) continue;
       // A withPackages env's bin/python3 is its own wrapper; resolving it would lose the env.
       const prefix = dir.startsWith("/nix/store/") ? dirname(dir) : real.startsWith("/nix/store/") ? dirname(dirname(real)) : undefined;
       if (prefix) found.push({ kind: "nix", path: prefix, manager: "nix" });

@@ -27,7 +27,7 @@ export function listEntries(dir: string): Dirent[] | undefined {
 
 export function realpathOf(path: string): string | undefined {
   try {
-    return realpathSync(path);
+    return realpathSync.native(path);
   } catch {
     return undefined;
   }
