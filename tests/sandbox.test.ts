@@ -66,6 +66,13 @@ describe("run", () => {
     expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
   });
 
+  it("caps each stream at 1 MiB by default, keeping head and tail", async () => {
+    const result = await run({ env: "shell", code: "echo START; head -c 3000000 /dev/zero | tr '\\0' y; echo; echo END >&2" });
+    expect(result.truncated).toEqual({ stdout: 3_000_007 - 1_048_576, stderr: 0 });
+    expect(result.stdout).toMatch(/^START\ny+\n\[… 1951431 bytes dropped …\]\ny+\n$/);
+    expect(result.stderr).toBe("END\n");
+  });
+
   it("rejects an unknown environment, listing the valid ones", async () => {
     const result = await server.call("run", { env: "ruby", code: "puts 1" });
     expect(result.isError).toBe(true);

@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import type { Writable } from "node:stream";
 import type { ProjectAccess } from "../config/schema.js";
-import { CappedOutput } from "./output.js";
+import { openCapture } from "./output.js";
 
 export type LimitHit = "memory" | "processes";
 
@@ -54,6 +54,8 @@ export interface JailResult {
 
 /** How long a jail gets to clean up after SIGTERM before SIGKILL. */
 export const STOP_GRACE_MS = 1000;
+/** How long output may still arrive after bin/run exited (the jail's processes die with it). */
+const DRAIN_MS = 2000;
 /** The descriptor bin/run reads code from when NIXSHED_JAIL_CODE_FD names it. */
 const CODE_FD = 3;
 /** Host variables bin/run may need outside the jail (systemd-run --user); the jail itself starts from an empty environment. */
@@ -114,22 +116,22 @@ function feed(stream: Writable | null | undefined, data: string | Buffer | undef
 }
 
 /** Runs code (or argv) once in the artifact's jail and returns its bounded output. */
-export function runInJail(call: JailCall): Promise<JailResult> {
+export async function runInJail(call: JailCall): Promise<JailResult> {
   if ((call.code === undefined) === (call.argv === undefined)) {
-    return Promise.reject(new Error("runInJail: give exactly one of code and argv"));
+    throw new Error("runInJail: give exactly one of code and argv");
   }
+  const [stdout, stderr] = await Promise.all([openCapture(call.maxOutputBytes), openCapture(call.maxOutputBytes)]);
   const env = jailEnv(call);
-  const stdio: StdioOptions = ["pipe", "pipe", "pipe"];
+  const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
   if (call.code !== undefined) {
     env.NIXSHED_JAIL_CODE_FD = String(CODE_FD);
     stdio.push("pipe");
   }
   const started = performance.now();
   const child = spawnJail(runPath(call.artifact), call.argv ? ["--", ...call.argv] : [], env, stdio);
-  const stdout = new CappedOutput(call.maxOutputBytes);
-  const stderr = new CappedOutput(call.maxOutputBytes);
-  child.stdout!.on("data", (chunk: Buffer) => stdout.push(chunk));
-  child.stderr!.on("data", (chunk: Buffer) => stderr.push(chunk));
+  // The child has its own copies; ours would keep the streams open.
+  stdout.writer.destroy();
+  stderr.writer.destroy();
   feed(child.stdin, call.stdin);
   if (call.code !== undefined) feed(child.stdio[CODE_FD] as Writable, call.code);
 
@@ -146,30 +148,30 @@ export function runInJail(call: JailCall): Promise<JailResult> {
   call.signal?.addEventListener("abort", onAbort, { once: true });
   if (call.signal?.aborted) onAbort();
 
-  return new Promise((resolve, reject) => {
-    const done = () => {
-      clearTimeout(timer);
-      call.signal?.removeEventListener("abort", onAbort);
+  try {
+    const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+      child.once("error", (error) => reject(new Error(`cannot start ${runPath(call.artifact)}: ${error.message}`)));
+      child.once("exit", (code, signal) => resolve([code, signal]));
+    });
+    const drained = new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+    await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
+    const stderrText = stderr.output.text();
+    const limit = LIMIT_LINE.exec(stderrText)?.[1];
+    return {
+      stdout: stdout.output.text(),
+      stderr: stderrText,
+      exitCode,
+      ...(signal ? { signal } : {}),
+      durationMs: Math.round(performance.now() - started),
+      timedOut,
+      cancelled,
+      truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
+      ...(limit ? { limitHit: limit === "memory" ? "memory" : "processes" } : {}),
     };
-    child.once("error", (error) => {
-      done();
-      reject(new Error(`cannot start ${runPath(call.artifact)}: ${error.message}`));
-    });
-    child.once("close", (exitCode, signal) => {
-      done();
-      const stderrText = stderr.text();
-      const limit = LIMIT_LINE.exec(stderrText)?.[1];
-      resolve({
-        stdout: stdout.text(),
-        stderr: stderrText,
-        exitCode,
-        ...(signal ? { signal } : {}),
-        durationMs: Math.round(performance.now() - started),
-        timedOut,
-        cancelled,
-        truncated: { stdout: stdout.droppedBytes, stderr: stderr.droppedBytes },
-        ...(limit ? { limitHit: limit === "memory" ? "memory" : "processes" } : {}),
-      } satisfies JailResult);
-    });
-  });
+  } finally {
+    clearTimeout(timer);
+    call.signal?.removeEventListener("abort", onAbort);
+    stdout.close();
+    stderr.close();
+  }
 }

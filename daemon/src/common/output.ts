@@ -1,43 +1,72 @@
 // Bounded capture of one output stream: the first and the last bytes are kept (half the budget
-// each) and whatever falls in between is only counted, so a program printing gigabytes costs the
-// daemon no more memory than the cap.
+// each, in buffers allocated once) and whatever falls in between is only counted.
+//
+// The stream reaches the daemon over a unix socket read into one reused buffer (net's `onread`), not
+// over a pipe: a pipe's reader allocates a fresh 64 KiB buffer per read, and hundreds of MB of
+// output would leave the daemon's allocator tens of MB larger. The socket lives in a private (0700)
+// directory, so no other user can connect in its place.
+import { mkdtempSync } from "node:fs";
+import { createServer, connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const READ_BUFFER_BYTES = 64 * 1024;
+
 export class CappedOutput {
+  /** Where reads land (net's onread buffer); take() keeps what it needs of them. */
+  readonly readArea: Buffer;
+  /** One allocation: [read area | head | tail ring], so keeping bytes is copyWithin, which allocates nothing. */
+  private readonly storage: Buffer;
+  private readonly headStart: number;
+  private readonly tailStart: number;
   private readonly headLimit: number;
   private readonly tailLimit: number;
-  private readonly head: Buffer[] = [];
   private headBytes = 0;
-  private tail: Buffer[] = [];
+  /** The newest tailBytes bytes of the ring end at tailEnd (relative to tailStart). */
+  private tailEnd = 0;
   private tailBytes = 0;
   private dropped = 0;
 
-  constructor(readonly maxBytes: number) {
+  constructor(readonly maxBytes: number, readBytes = READ_BUFFER_BYTES) {
     this.headLimit = Math.ceil(maxBytes / 2);
     this.tailLimit = maxBytes - this.headLimit;
+    this.headStart = readBytes;
+    this.tailStart = readBytes + this.headLimit;
+    this.storage = Buffer.allocUnsafeSlow(readBytes + maxBytes);
+    this.readArea = this.storage.subarray(0, readBytes);
   }
 
-  push(chunk: Buffer): void {
-    const toHead = Math.min(chunk.length, this.headLimit - this.headBytes);
+  /** Keeps what it must of readArea[0, length). */
+  take(length: number): void {
+    let start = 0;
+    const toHead = Math.min(length, this.headLimit - this.headBytes);
     if (toHead > 0) {
-      this.head.push(chunk.subarray(0, toHead));
+      this.storage.copyWithin(this.headStart + this.headBytes, 0, toHead);
       this.headBytes += toHead;
-      chunk = chunk.subarray(toHead);
+      start = toHead;
     }
-    if (chunk.length === 0) return;
-    this.tail.push(chunk);
-    this.tailBytes += chunk.length;
-    while (this.tailBytes > this.tailLimit) {
-      const first = this.tail[0]!;
-      const excess = this.tailBytes - this.tailLimit;
-      if (first.length <= excess) {
-        this.tail.shift();
-        this.tailBytes -= first.length;
-        this.dropped += first.length;
-      } else {
-        // Copy, so the dropped prefix's memory is not kept alive by the slice.
-        this.tail[0] = Buffer.from(first.subarray(excess));
-        this.tailBytes -= excess;
-        this.dropped += excess;
-      }
+    if (start === length) return;
+    if (length - start > this.tailLimit) {
+      this.dropped += length - start - this.tailLimit;
+      start = length - this.tailLimit;
+    }
+    const size = length - start;
+    if (size === 0) return;
+    const overflow = Math.max(0, this.tailBytes + size - this.tailLimit);
+    this.dropped += overflow;
+    this.tailBytes += size - overflow;
+    const first = Math.min(size, this.tailLimit - this.tailEnd);
+    this.storage.copyWithin(this.tailStart + this.tailEnd, start, start + first);
+    this.storage.copyWithin(this.tailStart, start + first, length);
+    this.tailEnd = (this.tailEnd + size) % this.tailLimit;
+  }
+
+  /** Keeps what it must of a chunk that did not arrive in readArea. */
+  push(chunk: Buffer): void {
+    for (let offset = 0; offset < chunk.length; offset += this.readArea.length) {
+      const piece = chunk.subarray(offset, offset + this.readArea.length);
+      this.readArea.set(piece);
+      this.take(piece.length);
     }
   }
 
@@ -48,8 +77,56 @@ export class CappedOutput {
 
   /** The kept text; a marker says where and how much was dropped. */
   text(): string {
-    const head = Buffer.concat(this.head).toString("utf8");
-    const tail = Buffer.concat(this.tail).toString("utf8");
+    const head = this.storage.toString("utf8", this.headStart, this.headStart + this.headBytes);
+    const oldest = (this.tailEnd - this.tailBytes + this.tailLimit) % (this.tailLimit || 1);
+    const tail =
+      oldest + this.tailBytes <= this.tailLimit
+        ? this.storage.toString("utf8", this.tailStart + oldest, this.tailStart + oldest + this.tailBytes)
+        : Buffer.concat([
+            this.storage.subarray(this.tailStart + oldest, this.tailStart + this.tailLimit),
+            this.storage.subarray(this.tailStart, this.tailStart + this.tailEnd),
+          ]).toString("utf8");
     return this.dropped > 0 ? `${head}\n[… ${this.dropped} bytes dropped …]\n${tail}` : head + tail;
   }
+}
+
+let socketDir: string | undefined;
+let socketCount = 0;
+
+export interface Capture {
+  /** The end a child process writes into (pass it in spawn's stdio, then close it). */
+  writer: Socket;
+  output: CappedOutput;
+  /** Resolves when every writer has closed its end. */
+  finished: Promise<void>;
+  /** Stops reading (for a writer that never closes). */
+  close(): void;
+}
+
+/** A connected socket pair: the child writes into `writer`, the daemon reads into `output`. */
+export async function openCapture(maxBytes: number): Promise<Capture> {
+  socketDir ??= mkdtempSync(join(tmpdir(), "nixshed-capture-"));
+  const path = join(socketDir, `${process.pid}-${socketCount++}.sock`);
+  const server = createServer();
+  await new Promise<void>((resolve, reject) => server.once("error", reject).listen(path, resolve));
+  const accepted = new Promise<Socket>((resolve) => server.once("connection", resolve));
+  const output = new CappedOutput(maxBytes);
+  const reader = connect({
+    path,
+    onread: {
+      buffer: output.readArea,
+      callback: (bytes) => {
+        output.take(bytes);
+        return true;
+      },
+    },
+  });
+  const finished = new Promise<void>((resolve) => {
+    reader.once("end", resolve).once("close", resolve);
+    reader.on("error", resolve);
+  });
+  const writer = await accepted;
+  // Closing the listener removes its socket file; the accepted connection lives on.
+  server.close();
+  return { writer, output, finished, close: () => reader.destroy() };
 }

@@ -91,6 +91,25 @@ describe("CappedOutput", () => {
     expect(out.droppedBytes).toBe(0);
   });
 
+  it("keeps exactly the first and last bytes for any chunking", () => {
+    for (const max of [7, 64, 1000]) {
+      const out = new CappedOutput(max);
+      const all: Buffer[] = [];
+      let seed = max;
+      for (let i = 0; i < 200; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const chunk = Buffer.alloc(seed % 300, String.fromCharCode(97 + (i % 26)));
+        all.push(chunk);
+        out.push(Buffer.from(chunk));
+      }
+      const whole = Buffer.concat(all).toString();
+      const head = whole.slice(0, Math.ceil(max / 2));
+      const tail = whole.slice(whole.length - Math.floor(max / 2));
+      expect(out.droppedBytes).toBe(whole.length - max);
+      expect(out.text()).toBe(`${head}\n[… ${whole.length - max} bytes dropped …]\n${tail}`);
+    }
+  });
+
   it("keeps the first and last halves across many chunks", () => {
     const out = new CappedOutput(6);
     for (const chunk of ["ab", "cd", "ef", "gh", "ij"]) out.push(Buffer.from(chunk));

@@ -1,0 +1,214 @@
+// The jail's promises, each by a test that fails when the property breaks, all through the daemon:
+// host secrets unreadable, host processes invisible, no network, project access as granted, memory
+// and process limits enforced with nothing left behind, timeouts that keep partial output, output
+// bounded without the daemon growing, a full /workspace instead of a full host disk. After each, the
+// daemon must still answer.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, connect, type Server } from "node:net";
+import { homedir, tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMetadata } from "./harness/metadata.js";
+
+interface RunResult {
+  stdout: string;
+  stderr: string;
+  exit_code: number | null;
+  duration_ms: number;
+  timed_out: boolean;
+  truncated: { stdout: number; stderr: number };
+  limit_hit?: string;
+}
+
+let metadata: string;
+let server: ServerHandle;
+let parent: string;
+let project: string;
+const homeSecret = join(homedir(), `.nixshed-test-secret-${process.pid}`);
+
+async function run(env: string, code: string, extra: Record<string, unknown> = {}, on: ServerHandle = server): Promise<RunResult> {
+  const result = await on.call("run", { env, code, ...extra });
+  if (result.isError) throw new Error(`run failed: ${textOf(result)}`);
+  return result.structuredContent as unknown as RunResult;
+}
+
+/** Host processes whose command line contains the marker. */
+function hostProcessesWith(marker: string): string[] {
+  const found: string[] = [];
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
+      if (cmdline.includes(marker)) found.push(`${pid}: ${cmdline}`);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return found;
+}
+
+/** A reader of the resident memory of the newest daemon serving the test metadata, in bytes. */
+function newestDaemonRss(): () => number {
+  const daemons = hostProcessesWith(`main.js serve --metadata ${metadata}`).map((line) => Number(line.split(":")[0]));
+  const pid = Math.max(...daemons);
+  return () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))![1]) * 1024;
+}
+
+beforeAll(async () => {
+  metadata = harnessMetadata({ testEnvironments: true });
+  parent = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-isolation-")));
+  project = join(parent, "project");
+  mkdirSync(project);
+  writeFileSync(join(project, "data.txt"), "project data\n");
+  writeFileSync(join(parent, "sibling-secret.txt"), "sibling secret\n");
+  writeFileSync(homeSecret, "home secret\n");
+  server = await startServer({ args: ["--metadata", metadata, "--project", project] });
+});
+
+afterAll(async () => {
+  await server?.close();
+  rmSync(homeSecret, { force: true });
+  rmSync(parent, { recursive: true, force: true });
+});
+
+afterEach(async () => {
+  expect((await run("shell", "echo alive")).stdout).toBe("alive\n");
+});
+
+describe("the jail", () => {
+  it("cannot read host secrets: /etc/shadow, a file in the user's home, siblings of the project", async () => {
+    const paths = ["/etc/shadow", homeSecret, join(parent, "sibling-secret.txt"), "/project/../sibling-secret.txt", "/project/data.txt"];
+    const result = await run(
+      "python",
+      `import json\nfor p in ${JSON.stringify(paths)}:\n    try:\n        print("READ", p, open(p).read().strip())\n    except OSError as e:\n        print("DENIED", p, type(e).__name__)`,
+    );
+    const lines = result.stdout.trim().split("\n");
+    expect(lines.slice(0, 4).every((line) => line.startsWith("DENIED"))).toBe(true);
+    expect(lines[4]).toBe("READ /project/data.txt project data");
+  });
+
+  it("does not see host processes", async () => {
+    const marker = "31337.25";
+    const sleeper: ChildProcess = spawn("sleep", [marker], { stdio: "ignore" });
+    try {
+      expect(hostProcessesWith(marker)).toHaveLength(1);
+      const result = await run("shell", "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done");
+      expect(result.stdout).not.toContain(marker);
+      expect(result.stdout).not.toContain("main.js");
+      expect(result.stdout).toContain("/run/nixshed/main.sh");
+    } finally {
+      sleeper.kill();
+    }
+  });
+
+  it("has no network: a loopback listener on the host is unreachable", async () => {
+    let connections = 0;
+    const listener: Server = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    const port = (listener.address() as { port: number }).port;
+    try {
+      await new Promise<void>((resolve, reject) => connect(port, "127.0.0.1", resolve).on("error", reject).unref());
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(connections).toBe(1);
+      const result = await run(
+        "python",
+        `import socket\ntry:\n    socket.create_connection(("127.0.0.1", ${port}), timeout=3)\n    print("CONNECTED")\nexcept OSError as e:\n    print("FAILED", type(e).__name__)\nprint(sorted(n for _, n in socket.if_nameindex()))`,
+      );
+      expect(result.stdout).toBe("FAILED ConnectionRefusedError\n['lo']\n");
+      expect(connections).toBe(1);
+    } finally {
+      listener.close();
+    }
+  });
+
+  it("gets the project read-only when the environment says ro", async () => {
+    const result = await run("python", `try:\n    open("/project/new.txt", "w").write("x")\n    print("WROTE")\nexcept OSError as e:\n    print(e.errno, e.strerror)`);
+    expect(result.stdout).toBe("30 Read-only file system\n");
+    expect(existsSync(join(project, "new.txt"))).toBe(false);
+  });
+
+  it("gets the project read-write when the environment says rw, capped by sandbox.project_access", async () => {
+    const write = `try:\n    open("/project/from-jail.txt", "w").write("written in the jail")\n    print("WROTE")\nexcept OSError as e:\n    print(e.errno, e.strerror)`;
+    expect((await run("tight", write)).stdout).toBe("WROTE\n");
+    expect(readFileSync(join(project, "from-jail.txt"), "utf8")).toBe("written in the jail");
+    rmSync(join(project, "from-jail.txt"));
+
+    const capped = await startServer({ args: ["--metadata", metadata, "--project", project, "--set", "sandbox.project_access=ro"] });
+    try {
+      expect((await run("tight", write, {}, capped)).stdout).toBe("30 Read-only file system\n");
+      expect(existsSync(join(project, "from-jail.txt"))).toBe(false);
+    } finally {
+      await capped.close();
+    }
+  });
+
+  it("stops a memory hog at the limit and says so", async () => {
+    const result = await run("tight", `s = "x" * (512 << 20)\nprint("allocated", len(s))`);
+    expect(result.stdout).toBe("");
+    expect(result.exit_code).toBe(137);
+    expect(result.limit_hit).toBe("memory");
+    expect(result.stderr).toContain("memory limit reached (128 MiB)");
+  });
+
+  it("contains a process bomb and leaves no process behind", async () => {
+    const marker = "4242.75";
+    const result = await run(
+      "tight",
+      `import os\nn = 0\ntry:\n    while True:\n        if os.fork() == 0:\n            os.execvp("sleep", ["sleep", "${marker}"])\n        n += 1\nexcept OSError as e:\n    print("contained after", n, e.errno)`,
+    );
+    expect(result.stdout).toMatch(/^contained after \d+ 11\n$/);
+    expect(Number(result.stdout.split(" ")[2])).toBeLessThan(32);
+    expect(result.limit_hit).toBe("processes");
+    expect(hostProcessesWith(marker)).toEqual([]);
+  });
+
+  it("stops an infinite loop at the timeout with its partial output, killing what it started", async () => {
+    const marker = "5151.5";
+    const result = await run(
+      "python",
+      `import subprocess\nsubprocess.Popen(["sleep", "${marker}"])\nprint("started", flush=True)\nwhile True:\n    pass`,
+      { timeout_seconds: 2 },
+    );
+    expect(result.timed_out).toBe(true);
+    expect(result.stdout).toBe("started\n");
+    expect(result.duration_ms).toBeGreaterThanOrEqual(2000);
+    expect(result.duration_ms).toBeLessThan(5000);
+    expect(hostProcessesWith(marker)).toEqual([]);
+  });
+
+  it("truncates 200 MB of output, keeping head and tail, without the daemon's memory growing with it", async () => {
+    // A small cap, so that what the results themselves cost (garbage until V8 collects it) stays
+    // far below what buffering the output, or reading it into fresh buffers, would.
+    const capped = await startServer({ args: ["--metadata", metadata, "--project", project, "--set", "sandbox.max_output_bytes=65536"] });
+    const rss = newestDaemonRss();
+    try {
+      const code = "echo HEAD; head -c 200000000 /dev/zero | tr '\\0' x; echo; echo TAIL";
+      await run("shell", "echo warm", {}, capped);
+      const before = rss();
+      let result!: RunResult;
+      for (let i = 0; i < 3; i++) result = await run("shell", code, { timeout_seconds: 120 }, capped);
+      const growth = rss() - before;
+      expect(result.exit_code).toBe(0);
+      expect(result.truncated.stdout).toBe(200_000_011 - 65_536);
+      expect(result.stdout.startsWith("HEAD\nxxx")).toBe(true);
+      expect(result.stdout.endsWith("xxx\nTAIL\n")).toBe(true);
+      expect(growth).toBeLessThan(8 * 1024 * 1024);
+    } finally {
+      await capped.close();
+    }
+  }, 120_000);
+
+  it("fills /workspace to ENOSPC, not the host disk", async () => {
+    const result = await run(
+      "tight",
+      `written = 0\ntry:\n    with open("/workspace/fill", "wb") as f:\n        while True:\n            f.write(b"x" * (1 << 20)); f.flush(); written += 1\nexcept OSError as e:\n    print(e.errno, written)`,
+    );
+    const [errno, megabytes] = result.stdout.trim().split(" ").map(Number);
+    expect(errno).toBe(28);
+    expect(megabytes).toBeLessThanOrEqual(16);
+  });
+});
