@@ -80,7 +80,7 @@ function nodeEntryCandidates(root: string): string[] {
     return [];
   }
   const named = [exportTarget(json.exports), json.module, json.main].filter((each): each is string => typeof each === "string");
-  return [...named.flatMap((each) => [each, `${each}.js`, `${each}/index.js`]), "index.js"];
+  return [...named.map((each) => each.replace(/^\.\//, "")).flatMap((each) => [each, `${each}.js`, `${each}/index.js`]), "index.js"];
 }
 
 /** The file `exports` maps "." to, through conditions (import, require, node, default). */

@@ -1,0 +1,123 @@
+// scan_packages: the project's installed packages with exact versions, filtered and capped, and the
+// environments they were found in.
+import { z } from "zod";
+import { defineTool } from "../mcp/tool.js";
+import type { PackageIndex } from "./package-index.js";
+import { packageLocation } from "./package-read.js";
+import { shownPath } from "./project-path.js";
+import { core, missingMessage, noEnvironment } from "./tool-support.js";
+import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
+
+const DEFAULT_LIMIT = 500;
+
+export const entryShape = z
+  .object({ main: z.string().optional(), module: z.string().optional(), types: z.string().optional(), exports: z.array(z.string()).optional() })
+  .optional();
+
+const packageShape = z.object({
+  name: z.string(),
+  version: z.string(),
+  language: z.enum(["python", "node"]),
+  manager: z.string(),
+  location: z.string(),
+  import_names: z.array(z.string()).optional(),
+  entry: entryShape,
+  editable: z.string().optional(),
+});
+
+const environmentShape = z.object({
+  language: z.enum(["python", "node"]),
+  kind: z.string(),
+  manager: z.string(),
+  path: z.string(),
+  packages_dir: z.string(),
+  python_version: z.string().optional(),
+  packages: z.number(),
+});
+
+function matches(pkg: PackageRecord, filter: string | undefined): boolean {
+  if (!filter) return true;
+  const needle = filter.toLowerCase();
+  if (needle.includes("*")) {
+    const regex = new RegExp(`^${needle.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+    return regex.test(pkg.name.toLowerCase()) || (pkg.importNames ?? []).some((name) => regex.test(name.toLowerCase()));
+  }
+  return pkg.name.toLowerCase().includes(needle) || (pkg.importNames ?? []).some((name) => name.toLowerCase().includes(needle));
+}
+
+function environmentOut(environment: FoundEnvironment, packages: number, projectRoot: string) {
+  return {
+    language: environment.language,
+    kind: environment.kind,
+    manager: environment.manager,
+    path: shownPath(environment.path, projectRoot),
+    packages_dir: shownPath(environment.packagesDir, projectRoot),
+    python_version: environment.pythonVersion,
+    packages,
+  };
+}
+
+function packageOut(pkg: PackageRecord, projectRoot: string) {
+  return {
+    name: pkg.name,
+    version: pkg.version,
+    language: pkg.language,
+    manager: pkg.manager,
+    location: packageLocation(pkg, projectRoot),
+    import_names: pkg.importNames,
+    entry: pkg.entry,
+    editable: pkg.editable,
+  };
+}
+
+export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
+  return defineTool({
+    name: "scan_packages",
+    title: "List installed packages",
+    description:
+      "The project's installed Python and Node packages with exact versions, import names (python) and entry points (node), from .venv/venv, $VIRTUAL_ENV, uv/poetry/pipenv/hatch and Nix Python environments and node_modules (npm, pnpm, yarn, bun, workspaces). Cached until a lockfile or package directory changes.",
+    input: {
+      language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
+      filter: z.string().optional().describe("Substring (or * glob) of the package or import name"),
+      limit: z.number().int().min(1).max(5000).optional().describe(`Packages listed at most (default ${DEFAULT_LIMIT})`),
+    },
+    output: {
+      packages: z.array(packageShape),
+      total: z.number().describe("Packages matching, listed or not"),
+      environments: z.array(environmentShape),
+      missing: z.array(z.string()).describe("Languages without an environment, and where they were looked for"),
+      cached: z.boolean(),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run({ language = "all", filter, limit = DEFAULT_LIMIT }) {
+      const found = await core(() => index.scan());
+      const languages: Language[] = language === "all" ? ["python", "node"] : [language];
+      const present = languages.filter((each) => found.environments.some((environment) => environment.language === each));
+      if (present.length === 0) {
+        throw noEnvironment(languages, found);
+      }
+      const matching = found.packages.filter((pkg) => languages.includes(pkg.language) && matches(pkg, filter));
+      return {
+        packages: matching.slice(0, limit).map((pkg) => packageOut(pkg, projectRoot)),
+        total: matching.length,
+        environments: found.environments
+          .filter((environment) => languages.includes(environment.language))
+          .map((environment) => environmentOut(environment, found.counts.get(environment.packagesDir) ?? 0, projectRoot)),
+        missing: languages.filter((each) => !present.includes(each)).map((each) => missingMessage(each, found)),
+        cached: found.cached,
+      };
+    },
+    render(result) {
+      const lines = result.environments.map(
+        (environment) => `${environment.language} ${environment.kind} (${environment.manager}${environment.python_version ? ` ${environment.python_version}` : ""}): ${environment.packages_dir}`,
+      );
+      lines.push(...result.missing);
+      lines.push(`${result.total} package(s)${result.packages.length < result.total ? `, first ${result.packages.length} shown` : ""}:`);
+      for (const pkg of result.packages) {
+        const extra = pkg.import_names?.length ? `  import ${pkg.import_names.join(", ")}` : "";
+        lines.push(`${pkg.name} ${pkg.version}  ${pkg.location}${extra}${pkg.editable ? "  (editable)" : ""}`);
+      }
+      return lines.join("\n");
+    },
+  });
+}
