@@ -74,15 +74,26 @@ let
         done | sort -u > "$out/store-paths"
       '';
 
-  # A Debian package's programs, linked from the host (dpkg -L names them).
+  # A Debian package's programs, linked from the host: all that dpkg -L lists, or the named ones
+  # from /usr/bin (for node, which may come from elsewhere than a .deb).
   debian =
     { pname, deb ? pname, programs ? null }:
+    let
+      missing = "{ echo 'the harness needs the Debian package ${deb}: apt-get install ${deb}' >&2; exit 1; }";
+    in
     runCommand "${pname}-${hostVersions.${deb} or "0"}" { inherit pname; version = hostVersions.${deb} or "0"; } ''
-      dpkg-query -W ${deb} >/dev/null || { echo "the harness needs the Debian package ${deb}: apt-get install ${deb}" >&2; exit 1; }
       mkdir -p "$out/bin"
-      for file in ${if programs == null then "$(dpkg -L ${deb} | grep -E '^(/usr)?/s?bin/[^/]+$')" else lib.concatMapStringsSep " " (p: "/usr/bin/${p}") programs}; do
-        [ -x "$file" ] && [ ! -d "$file" ] && ln -sf "$(readlink -f "$file")" "$out/bin/$(basename "$file")"
-      done
+      ${if programs == null then ''
+        dpkg-query -W ${deb} >/dev/null || ${missing}
+        for file in $(dpkg -L ${deb} | grep -E '^(/usr)?/s?bin/[^/]+$'); do
+          [ -x "$file" ] && [ ! -d "$file" ] && ln -sf "$(readlink -f "$file")" "$out/bin/$(basename "$file")"
+        done
+      '' else ''
+        for program in ${toString programs}; do
+          [ -x "/usr/bin/$program" ] || ${missing}
+          ln -s "$(readlink -f "/usr/bin/$program")" "$out/bin/$program"
+        done
+      ''}
     '';
 
   # A Python library: only a record that the Debian package is installed, its files stay under /usr.

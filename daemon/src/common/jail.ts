@@ -108,6 +108,11 @@ export function stopJail(child: ChildProcess, graceMs = STOP_GRACE_MS): Promise<
   });
 }
 
+/** bin/session-run: interrupts the code running in the session (SIGINT to every process of the jail); the session lives on. */
+export function interruptJail(child: ChildProcess): void {
+  if (!exited(child)) child.kill("SIGINT");
+}
+
 function feed(stream: Writable | null | undefined, data: string | Buffer | undefined): void {
   if (!stream) return;
   // The program may exit without reading everything; that is not an error of ours.
