@@ -6,7 +6,8 @@ import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { brotliDecompressSync } from "node:zlib";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const CLI = join(root, "daemon/dist/cli/main.js");
@@ -38,6 +39,8 @@ export default async function bench() {
     firstAnswers.push(performance.now() - started);
   }
   console.log(`spawn → first answer (\`nixshed search\`, process start to exit): p50 ${ms(percentile(firstAnswers, 50))}, max ${ms(Math.max(...firstAnswers))}`);
+
+  await benchServer(out);
 
   // Warm search and RSS in a fresh process, so RSS is the index's and not the bench's.
   const probe = `
@@ -79,4 +82,35 @@ export default async function bench() {
   row("warm search p99", ms(percentile(ranked.times, 99)), ms(percentile(linear.times, 99)));
   row("RSS after load + searches", `${(ranked.rss / 1e6).toFixed(0)} MB`, `${(linear.rss / 1e6).toFixed(0)} MB`);
   row(`top-5 hits (${QUERIES.length} agent queries)`, `${ranked.hits} (${((100 * ranked.hits) / QUERIES.length).toFixed(1)}%)`, `${linear.hits} (${((100 * linear.hits) / QUERIES.length).toFixed(1)}%)`);
+}
+
+/** The daemon itself: spawn → first nixpkgs_search answer over MCP, tools/list size, RSS while serving. */
+async function benchServer(index) {
+  const scratch = mkdtempSync(join(tmpdir(), "nixshed-bench-serve-"));
+  const firsts = [];
+  for (let i = 0; i < 5; i++) {
+    const started = performance.now();
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, "serve", "--nixpkgs-index", index, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache"), "--project", scratch],
+      stderr: "ignore",
+    });
+    const client = new Client({ name: "bench", version: "0" });
+    await client.connect(transport);
+    await client.callTool({ name: "nixpkgs_search", arguments: { query: "rg", limit: 5 } });
+    firsts.push(performance.now() - started);
+    if (i === 0) {
+      const { tools } = await client.listTools();
+      const ours = tools.filter((tool) => tool.name.startsWith("nixpkgs_"));
+      const size = (list) => Buffer.byteLength(JSON.stringify(list));
+      console.log(
+        `tools/list: ${tools.length} tools, ${(size(tools) / 1024).toFixed(1)} KiB; nixpkgs: ${ours.length} tools (${ours.length - 5} everyday packages), ${(size(ours) / 1024).toFixed(1)} KiB, ${Math.round(size(ours.filter((t) => !["nixpkgs_search", "nixpkgs_execute", "nixpkgs_install_tool", "nixpkgs_uninstall_tool", "nixpkgs_list_installed"].includes(t.name))) / (ours.length - 5))} bytes per package tool`,
+      );
+      for (const query of workload()) await client.callTool({ name: "nixpkgs_search", arguments: { query } });
+      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${transport.pid}/status`, "utf8"))[1]) * 1024;
+      console.log(`daemon RSS after ${workload().length} searches over MCP: ${(rss / 1e6).toFixed(0)} MB`);
+    }
+    await client.close();
+  }
+  console.log(`spawn → first nixpkgs_search answer over MCP (\`nixshed serve\`): p50 ${ms(percentile(firsts, 50))}, max ${ms(Math.max(...firsts))}`);
 }

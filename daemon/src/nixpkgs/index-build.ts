@@ -1,5 +1,5 @@
-// Turns catalog entries into the binary index: per-package columns, records decoded only for the
-// results shown, and three term dictionaries (whole names, name words, description stems) plus
+// Turns catalog entries into the binary index: per-package columns, attribute paths, details
+// (description, homepage…) read from disk only for the results shown, and three term dictionaries (whole names, name words, description stems) plus
 // reversed name words for suffix matches ("grep" → ripgrep).
 import { writeFileSync, renameSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -12,8 +12,8 @@ import { nameWords, normalizeName, squashName, textTerms } from "./text.js";
 
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, noDescription: 8, common: 16 } as const;
 
-/** Record fields, in the order they are stored. */
-export const RECORD_FIELDS = ["attr", "pname", "version", "description", "homepage", "license", "mainProgram"] as const;
+/** Fields of a package's details, in the order they are stored (the attribute path is kept apart). */
+export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
 
 /** pname without the interpreter prefix nixpkgs adds to library packages ("python3.13-requests"). */
 export function plainPname(pname: string): string {
@@ -33,8 +33,10 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   const nameLength = new Uint8Array(n);
   const groupRep = new Uint32Array(n);
   const groupNext = new Uint32Array(n);
-  const recordOffsets = new Uint32Array(n + 1);
-  const records: Buffer[] = [];
+  const attrOffsets = new Uint32Array(n + 1);
+  const attrs: Buffer[] = [];
+  const detailOffsets = new Uint32Array(n + 1);
+  const details: Buffer[] = [];
 
   const platforms = new Map<string, number>();
   const platformSets = new Map<string, number>([["*", 0]]);
@@ -49,7 +51,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     else if (list[list.length - 1] !== id) list.push(id);
   };
 
-  let recordBytes = 0;
+  let attrBytes = 0;
+  let detailBytes = 0;
   entries.forEach((entry, id) => {
     const { set, leaf } = splitAttr(entry.attr);
     const familyName = familyOf(set);
@@ -85,10 +88,12 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     }
     for (const term of new Set(textTerms(entry.description))) post(descriptions, term, id);
 
-    const record = Buffer.from(RECORD_FIELDS.map((field) => entry[field].replaceAll("\0", "")).join("\0"));
-    records.push(record);
-    recordBytes += record.length;
-    recordOffsets[id + 1] = recordBytes;
+    const attr = Buffer.from(entry.attr);
+    attrs.push(attr);
+    attrOffsets[id + 1] = attrBytes += attr.length;
+    const detail = Buffer.from(DETAIL_FIELDS.map((field) => entry[field].replaceAll("\0", "")).join("\0"));
+    details.push(detail);
+    detailOffsets[id + 1] = detailBytes += detail.length;
   });
 
   for (const members of groups.values()) {
@@ -114,8 +119,9 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   }
 
   const sections: Record<string, Section> = {
-    records: Buffer.concat(records),
-    recordOffsets,
+    attrs: Buffer.concat(attrs),
+    attrOffsets,
+    detailOffsets,
     flags,
     platformSet,
     family,
@@ -127,6 +133,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     ...dictionarySections("name", nameDictionary),
     ...dictionarySections("nameReversed", encodeDictionary(reversed)),
     ...dictionarySections("description", encodeDictionary(descriptions)),
+    // Last: the reader leaves it on disk.
+    details: Buffer.concat(details),
   };
   return encodeIndexFile(
     {

@@ -1,10 +1,11 @@
 // The index file container: a magic line, a JSON header, then 8-byte-aligned binary sections.
-// Written once by the builder; read with one readFileSync, sections viewed in place (no copying,
-// no parsing beyond the small header), so loading 130k packages costs milliseconds.
-import { readFileSync } from "node:fs";
+// Written once by the builder; read with one read into one buffer, sections viewed in place (no
+// parsing beyond the small header), so loading 130k packages costs milliseconds. The last section
+// (the packages' details) stays on disk and is read per result shown.
+import { openSync, readSync } from "node:fs";
 
 const MAGIC = Buffer.from("NIXSHEDX");
-export const INDEX_FORMAT_VERSION = 1;
+export const INDEX_FORMAT_VERSION = 2;
 
 export type Section = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 
@@ -48,36 +49,58 @@ export function encodeIndexFile(header: Omit<IndexHeader, "sections" | "formatVe
 
 export interface IndexFile {
   header: IndexHeader;
-  bytes: Buffer;
   u8(name: string): Uint8Array;
   u16(name: string): Uint16Array;
   u32(name: string): Uint32Array;
   f32(name: string): Float32Array;
+  /** Bytes [start, end) of the section left on disk. */
+  readOnDisk(start: number, end: number): Buffer;
 }
 
-export function readIndexFile(path: string): IndexFile {
-  let bytes = readFileSync(path);
-  if (!isIndexFile(bytes)) throw new IndexFormatError(`${path}: not a nixshed nixpkgs index`);
-  // Typed views need aligned offsets; a pooled small Buffer may not be.
-  if (bytes.byteOffset % 8 !== 0) bytes = Buffer.from(bytes);
-  const headerLength = bytes.readUInt32LE(MAGIC.length);
-  const header = JSON.parse(bytes.toString("utf8", MAGIC.length + 4, MAGIC.length + 4 + headerLength)) as IndexHeader;
+/**
+ * Reads the header and every section before `onDisk` (which the writer puts last) into memory;
+ * the last section stays on disk, read a slice at a time. Typed views need aligned offsets, which
+ * a fresh allocation gives.
+ */
+export function readIndexFile(path: string, onDisk: string): IndexFile {
+  // The descriptor stays open for the life of the index: details are read through it.
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    throw new IndexFormatError(`${path}: cannot open: ${(error as Error).message}`);
+  }
+  const head = Buffer.alloc(MAGIC.length + 4);
+  readSync(fd, head, 0, head.length, 0);
+  if (!isIndexFile(head)) throw new IndexFormatError(`${path}: not a nixshed nixpkgs index`);
+  const headerLength = head.readUInt32LE(MAGIC.length);
+  const headerBytes = Buffer.alloc(headerLength);
+  readSync(fd, headerBytes, 0, headerLength, head.length);
+  const header = JSON.parse(headerBytes.toString("utf8")) as IndexHeader;
   if (header.formatVersion !== INDEX_FORMAT_VERSION) {
     throw new IndexFormatError(`${path}: index format ${header.formatVersion}, this nixshed reads ${INDEX_FORMAT_VERSION}; rebuild it`);
   }
-  const bodyStart = bytes.byteOffset + align(MAGIC.length + 4 + headerLength);
-  const view = <T>(name: string, make: (buffer: ArrayBufferLike, offset: number, length: number) => T, size: number): T => {
+  const bodyStart = align(MAGIC.length + 4 + headerLength);
+  const diskSection = header.sections[onDisk];
+  if (!diskSection) throw new IndexFormatError(`${path}: section ${onDisk} missing`);
+  const body = new ArrayBuffer(diskSection[0]);
+  readSync(fd, new Uint8Array(body), 0, body.byteLength, bodyStart);
+  const view = <T>(name: string, make: (buffer: ArrayBuffer, offset: number, length: number) => T, size: number): T => {
     const entry = header.sections[name];
-    if (!entry) throw new IndexFormatError(`${path}: section ${name} missing`);
-    return make(bytes.buffer, bodyStart + entry[0], entry[1] / size);
+    if (!entry || entry[0] + entry[1] > body.byteLength) throw new IndexFormatError(`${path}: section ${name} missing`);
+    return make(body, entry[0], entry[1] / size);
   };
   return {
     header,
-    bytes,
     u8: (name) => view(name, (b, o, l) => new Uint8Array(b, o, l), 1),
     u16: (name) => view(name, (b, o, l) => new Uint16Array(b, o, l), 2),
     u32: (name) => view(name, (b, o, l) => new Uint32Array(b, o, l), 4),
     f32: (name) => view(name, (b, o, l) => new Float32Array(b, o, l), 4),
+    readOnDisk: (start, end) => {
+      const slice = Buffer.alloc(end - start);
+      readSync(fd, slice, 0, slice.length, bodyStart + diskSection[0] + start);
+      return slice;
+    },
   };
 }
 

@@ -1,10 +1,11 @@
-// A loaded index: columns viewed in place over one file read, records decoded on demand.
+// A loaded index: columns and dictionaries viewed in place over one read, attribute paths in memory,
+// each package's details read from disk when a result shows it.
 import { Dictionary, type DictionarySections } from "./dictionary.js";
 import { readIndexFile, type IndexFile, type IndexHeader } from "./index-file.js";
-import { FLAG, RECORD_FIELDS } from "./index-build.js";
+import { DETAIL_FIELDS, FLAG } from "./index-build.js";
 import { familyOf, splitAttr } from "./package-sets.js";
 
-export type PackageRecord = Record<(typeof RECORD_FIELDS)[number], string>;
+export type PackageRecord = Record<"attr" | (typeof DETAIL_FIELDS)[number], string>;
 
 export class NixpkgsIndex {
   readonly header: IndexHeader;
@@ -20,12 +21,14 @@ export class NixpkgsIndex {
   readonly names: Dictionary;
   readonly namesReversed: Dictionary;
   readonly descriptions: Dictionary;
-  private readonly records: Buffer;
-  private readonly recordOffsets: Uint32Array;
+  private readonly attrs: Buffer;
+  private readonly attrOffsets: Uint32Array;
+  private readonly detailOffsets: Uint32Array;
+  private readonly readDetails: (start: number, end: number) => Buffer;
   private readonly platformMasks = new Map<string, Uint8Array>();
 
   static load(path: string): NixpkgsIndex {
-    return new NixpkgsIndex(readIndexFile(path));
+    return new NixpkgsIndex(readIndexFile(path, "details"));
   }
 
   private constructor(file: IndexFile) {
@@ -38,9 +41,11 @@ export class NixpkgsIndex {
         postingOffsets: file.u32(`${prefix}.postingOffsets`),
         postings: file.u32(`${prefix}.postings`),
       } satisfies DictionarySections);
-    const records = file.u8("records");
-    this.records = Buffer.from(records.buffer, records.byteOffset, records.byteLength);
-    this.recordOffsets = file.u32("recordOffsets");
+    const attrs = file.u8("attrs");
+    this.attrs = Buffer.from(attrs.buffer, attrs.byteOffset, attrs.byteLength);
+    this.attrOffsets = file.u32("attrOffsets");
+    this.detailOffsets = file.u32("detailOffsets");
+    this.readDetails = file.readOnDisk;
     this.flags = file.u8("flags");
     this.platformSet = file.u16("platformSet");
     this.family = file.u16("family");
@@ -55,14 +60,12 @@ export class NixpkgsIndex {
   }
 
   record(id: number): PackageRecord {
-    const fields = this.records.toString("utf8", this.recordOffsets[id], this.recordOffsets[id + 1]).split("\0");
-    return Object.fromEntries(RECORD_FIELDS.map((field, i) => [field, fields[i] ?? ""])) as PackageRecord;
+    const fields = this.readDetails(this.detailOffsets[id]!, this.detailOffsets[id + 1]!).toString("utf8").split("\0");
+    return { attr: this.attr(id), ...(Object.fromEntries(DETAIL_FIELDS.map((field, i) => [field, fields[i] ?? ""])) as Record<(typeof DETAIL_FIELDS)[number], string>) };
   }
 
   attr(id: number): string {
-    const start = this.recordOffsets[id]!;
-    const end = this.records.indexOf(0, start);
-    return this.records.toString("utf8", start, end < 0 ? this.recordOffsets[id + 1] : end);
+    return this.attrs.toString("utf8", this.attrOffsets[id], this.attrOffsets[id + 1]);
   }
 
   flagNames(id: number): string[] {
