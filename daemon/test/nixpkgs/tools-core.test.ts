@@ -1,0 +1,92 @@
+import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InstalledRegistry } from "../../src/nixpkgs/installed.js";
+import { chooseProgram } from "../../src/nixpkgs/program.js";
+import { attrPath } from "../../src/nixpkgs/realise.js";
+import { stem, textTerms } from "../../src/nixpkgs/text.js";
+import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tool-names.js";
+
+describe("tool names", () => {
+  it("are valid MCP names that decode back to the attribute", () => {
+    for (const attr of ["ripgrep", "python313Packages.requests", "poppler_utils", "yq-go", "a.b_c.d__e", "haskellPackages.foo'", "nodePackages.@angular/cli"]) {
+      const name = toolNameFor(attr, new Set());
+      expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+      expect(decodeAttr(name.slice("nixpkgs_".length))).toBe(attr);
+    }
+    expect(encodeAttr("python313Packages.requests")).toBe("python313Packages__requests");
+  });
+
+  it("avoid names already taken, and stay within 64 characters", () => {
+    expect(toolNameFor("search", new Set(["nixpkgs_search"]))).toBe("nixpkgs_search-2");
+    expect(toolNameFor("jq", new Set(["nixpkgs_jq", "nixpkgs_jq-2"]))).toBe("nixpkgs_jq-3");
+    const long = "a".repeat(80);
+    const name = toolNameFor(long, new Set());
+    expect(name.length).toBeLessThanOrEqual(64);
+    expect(toolNameFor(long, new Set([name]))).not.toBe(name);
+  });
+});
+
+describe("program choice", () => {
+  const realised = (programs: string[], mainProgram: string | null = null, pname = "pkg") => ({ artifact: "/x", programs, mainProgram, pname });
+
+  it("takes the one asked for, else mainProgram, else the package's name, else the only one", () => {
+    expect(chooseProgram("p", realised(["a", "b"], "a"), "b")).toBe("b");
+    expect(chooseProgram("p", realised(["rg"], "rg", "ripgrep"))).toBe("rg");
+    expect(chooseProgram("p", realised(["jq", "other"], null, "jq"))).toBe("jq");
+    expect(chooseProgram("p", realised(["xxd"], null, "hexdumper"))).toBe("xxd");
+  });
+
+  it("says which programs exist when it cannot choose", () => {
+    expect(() => chooseProgram("coreutils", realised(["ls", "cat"]))).toThrow(/several programs/);
+    expect(() => chooseProgram("coreutils", realised(["ls", "cat"]), "nope")).toThrow(/no program 'nope'/);
+    expect(() => chooseProgram("lib", realised([]))).toThrow(/no programs/);
+  });
+});
+
+describe("attribute paths", () => {
+  it("split into components and refuse what is not an attribute path", () => {
+    expect(attrPath("python3Packages.requests")).toEqual(["python3Packages", "requests"]);
+    for (const bad of ["", "a..b", "a b", "${x}", 'a"b']) expect(() => attrPath(bad)).toThrow(/not a nixpkgs attribute path/);
+  });
+});
+
+describe("the installed-tools registry", () => {
+  it("persists across instances and sets an unreadable file aside", () => {
+    const state = mkdtempSync(join(tmpdir(), "nixshed-registry-"));
+    const first = new InstalledRegistry(state, () => {});
+    first.add({ name: "nixpkgs_jq", attr: "jq", defaultArgs: ["-c"] });
+    first.add({ name: "nixpkgs_rg", attr: "ripgrep" });
+    first.remove("nixpkgs_rg");
+    expect(new InstalledRegistry(state, () => {}).all()).toEqual([{ name: "nixpkgs_jq", attr: "jq", defaultArgs: ["-c"] }]);
+
+    writeFileSync(first.path, "{ not json");
+    const warnings: string[] = [];
+    expect(new InstalledRegistry(state, (w) => warnings.push(w)).all()).toEqual([]);
+    expect(warnings[0]).toMatch(/unreadable/);
+    expect(readFileSync(`${first.path}.unreadable`, "utf8")).toBe("{ not json");
+  });
+
+  it("starts empty without a state file", () => {
+    const state = join(mkdtempSync(join(tmpdir(), "nixshed-registry-")), "new");
+    mkdirSync(state);
+    expect(new InstalledRegistry(state, () => {}).all()).toEqual([]);
+    expect(existsSync(join(state, "nixpkgs"))).toBe(false);
+  });
+});
+
+describe("stemming", () => {
+  it("makes the forms agents and descriptions use meet", () => {
+    for (const [a, b] of [
+      ["images", "image"],
+      ["imaging", "image"],
+      ["libraries", "library"],
+      ["converter", "convert"],
+      ["conversion", "convert"],
+      ["documentation", "document"],
+      ["encryption", "encrypt"],
+    ]) expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
+    expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
+  });
+});
