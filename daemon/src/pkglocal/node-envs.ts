@@ -2,6 +2,7 @@
 // and bun `workspaces`, pnpm-workspace.yaml) and configured ones; and which manager made them.
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
+import { ancestorsOf } from "./project-path.js";
 import { isDirectory, listEntries } from "./quiet-fs.js";
 import type { FoundEnvironment } from "./types.js";
 
@@ -15,20 +16,24 @@ const MAX_WORKSPACE_DIRS = 500;
 
 export function discoverNode(projectRoot: string, configured: string[]): NodeDiscovery {
   const manager = nodeManager(projectRoot);
-  const candidates: { kind: string; path: string }[] = [
-    ...configured.map((path) => ({ kind: "config", path: isAbsolute(path) ? path : resolve(projectRoot, path) })),
-    { kind: "node_modules", path: join(projectRoot, "node_modules") },
-    ...workspaceDirs(projectRoot).map((dir) => ({ kind: "workspace", path: join(dir, "node_modules") })),
+  // Node resolves from every node_modules above a file too: a workspace member's hoisted dependencies.
+  const ancestors = ancestorsOf(projectRoot).filter((dir) => isDirectory(join(dir, "node_modules")));
+  const candidates: { kind: string; path: string; manager: string }[] = [
+    ...configured.map((path) => ({ kind: "config", path: isAbsolute(path) ? path : resolve(projectRoot, path), manager })),
+    { kind: "node_modules", path: join(projectRoot, "node_modules"), manager },
+    ...workspaceDirs(projectRoot).map((dir) => ({ kind: "workspace", path: join(dir, "node_modules"), manager })),
+    ...ancestors.map((dir) => ({ kind: "ancestor", path: join(dir, "node_modules"), manager: nodeManager(dir) })),
   ];
   const environments: FoundEnvironment[] = [];
   const seen = new Set<string>();
-  for (const { kind, path } of candidates) {
+  for (const { kind, path, manager } of candidates) {
     if (seen.has(path) || !isDirectory(path)) continue;
     seen.add(path);
     environments.push({ language: "node", kind, path: resolve(path, ".."), packagesDir: path, manager });
   }
-  const inputs = ["package.json", "pnpm-workspace.yaml", ...LOCKFILES.map(([file]) => file)].map((name) => join(projectRoot, name));
-  return { environments, lookedFor: ["node_modules", "workspace members' node_modules", "pkglocal.node_modules"], inputs };
+  const manifests = ["package.json", "pnpm-workspace.yaml", ...LOCKFILES.map(([file]) => file)];
+  const inputs = [projectRoot, ...ancestors].flatMap((dir) => manifests.map((name) => join(dir, name)));
+  return { environments, lookedFor: ["node_modules (here and above)", "workspace members' node_modules", "pkglocal.node_modules"], inputs };
 }
 
 const LOCKFILES: [file: string, manager: string][] = [

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { ancestorsOf } from "./project-path.js";
 import { isDirectory, listNames, realpathOf } from "./quiet-fs.js";
 import type { FoundEnvironment } from "./types.js";
 
@@ -45,6 +46,11 @@ export function discoverPython({ projectRoot, env, configured }: DiscoveryInput)
   const uvEnv = env.UV_PROJECT_ENVIRONMENT;
   if (uvEnv) look("$UV_PROJECT_ENVIRONMENT", [{ kind: "uv", path: inProject(uvEnv), manager: "uv" }]);
   look(".venv, venv", [".venv", "venv"].map((dir) => ({ kind: localManager ?? "venv", path: join(projectRoot, dir), manager: localManager })));
+  // A uv or poetry workspace member shares the workspace root's .venv: the nearest one above.
+  if (![".venv", "venv"].some((dir) => isDirectory(join(projectRoot, dir)))) {
+    const above = ancestorsOf(projectRoot).find((dir) => isDirectory(join(dir, ".venv")));
+    look(".venv above the project", above ? [{ kind: projectManager(above) ?? "venv", path: join(above, ".venv"), manager: projectManager(above) }] : []);
+  }
   const pyproject = readPyproject(projectRoot);
   if (pyproject.poetry || existsSync(join(projectRoot, "poetry.lock"))) look("poetry's virtualenvs", poetryEnvs(projectRoot, env, pyproject.name));
   if (existsSync(join(projectRoot, "Pipfile"))) look("pipenv's virtualenvs", pipenvEnvs(projectRoot, env));

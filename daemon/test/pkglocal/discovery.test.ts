@@ -51,6 +51,16 @@ describe("Python environment discovery", () => {
     ]);
   });
 
+  it("finds a uv workspace root's .venv from a member", () => {
+    const root = project({ "uv.lock": "" });
+    fakeVenv(join(root, ".venv"), "shared-dep");
+    const member = join(root, "packages/api");
+    mkdirSync(member, { recursive: true });
+    const found = scan(member, {});
+    expect(found.environments.map((environment) => [environment.kind, environment.path])).toEqual([["uv", join(root, ".venv")]]);
+    expect(found.packages.map((pkg) => pkg.name)).toEqual(["shared-dep"]);
+  });
+
   it("finds poetry's virtualenv for this project only", () => {
     const root = project({ "pyproject.toml": '[tool.poetry]\nname = "Demo App"\nversion = "0.1.0"\n' });
     const cache = mkdtempSync(join(tmpdir(), "pkglocal-xdg-"));

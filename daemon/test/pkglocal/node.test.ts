@@ -82,6 +82,11 @@ describe("pnpm workspace", () => {
   });
 });
 
+function nodePackage(nodeModules: string, name: string, version: string): void {
+  mkdirSync(join(nodeModules, name), { recursive: true });
+  writeFileSync(join(nodeModules, name, "package.json"), JSON.stringify({ name, version }));
+}
+
 describe("manager detection", () => {
   function layout(lockfile: string): string {
     const project = mkdtempSync(join(tmpdir(), "pkglocal-layout-"));
@@ -116,6 +121,18 @@ describe("manager detection", () => {
     const found = scan(project);
     expect(ids(found.packages).sort()).toEqual(["@scope/pkg@1.0.0", "left-pad@1.3.0", "thing@0.0.1"]);
     expect(found.packages.every((pkg) => pkg.manager === "bun")).toBe(true);
+  });
+
+  it("follows Node resolution up to a workspace root's hoisted node_modules", () => {
+    const root = layout("yarn.lock");
+    const member = join(root, "packages/web");
+    nodePackage(join(member, "node_modules"), "react", "18.3.1");
+    const found = scan(member);
+    expect(found.environments.map((environment) => [environment.kind, environment.manager])).toEqual([
+      ["node_modules", "npm"],
+      ["ancestor", "yarn"],
+    ]);
+    expect(ids(found.packages)).toEqual(["react@18.3.1", "left-pad@1.3.0"]);
   });
 
   it("finds npm workspace members' own node_modules", () => {
