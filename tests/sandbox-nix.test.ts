@@ -1,0 +1,78 @@
+// The flake's own Nix library (evaluated offline with the host-backed stand-in for nixpkgs):
+// argument errors that say what is wrong, fromToml, an artifact that works by hand, and a custom
+// mkSandbox linked into a sandbox directory that the daemon then serves.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startServer, textOf } from "../daemon/test/support/mcp-client.js";
+
+const repo = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
+const nixFlags = ["--extra-experimental-features", "nix-command flakes", "--option", "substituters", ""];
+const prelude = `let nixshed = builtins.getFlake "${repo}"; pkgs = import ${repo}/tests/harness/pkgs.nix { }; mounts = pkgs.hostMounts; in`;
+
+function nix(args: string[], expr: string): string {
+  try {
+    return execFileSync("nix", [...nixFlags, ...args, "--impure", "--expr", `${prelude} ${expr}`], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  } catch (error) {
+    throw new Error(String((error as { stderr?: unknown }).stderr ?? error));
+  }
+}
+
+const evaluate = (expr: string) => JSON.parse(nix(["eval", "--json"], expr));
+const build = (expr: string, link: string) => nix(["build", "-o", link], expr);
+
+describe("nixshed.lib", () => {
+  it("mkSandbox rejects a misspelt argument, listing the valid ones", () => {
+    expect(() => evaluate(`(nixshed.lib.mkSandbox { inherit pkgs; name = "data"; interpreter = "python"; memoryMB = 64; }).metadata`)).toThrow(
+      /unknown argument\(s\) memoryMB; valid: pkgs, name, description, interpreter, packages, timeoutSeconds, memoryMb/,
+    );
+  });
+
+  it("mkEnvironment says which argument is wrong and what is allowed", () => {
+    expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "ruby"; }).metadata`)).toThrow(
+      /environment "data": interpreter must be one of "bash", "python", "node", not "ruby"/,
+    );
+    expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ "relative" ]; }).metadata`)).toThrow(
+      /mount relative -> relative: both must be absolute paths/,
+    );
+  });
+
+  it("fromToml builds the [environments.<name>] tables with config.example.toml's keys", () => {
+    const dir = mkdtempSync(join(tmpdir(), "nixshed-toml-"));
+    writeFileSync(
+      join(dir, "nixshed.toml"),
+      `[fs]\nread_only = true\n\n[environments.data]\npreset = "python"\ndescription = "data work"\npackages = ["jq", "python3Packages.numpy"]\nmemory_mb = 1024\nproject_access = "rw"\n`,
+    );
+    const metadata = evaluate(`(nixshed.lib.fromToml pkgs ${dir}/nixshed.toml).data.metadata`);
+    expect(metadata).toMatchObject({ name: "data", description: "data work", interpreter: "python", projectAccess: "rw" });
+    expect(metadata.limits).toEqual({ timeoutSeconds: 30, memoryMb: 1024, maxProcesses: 256, workspaceMb: 256 });
+    expect(metadata.packages.map((p: { name: string }) => p.name)).toEqual(["python3", "jq", "numpy"]);
+
+    writeFileSync(join(dir, "bad.toml"), `[environments.data]\npreset = "python"\nmemory = 1024\n`);
+    expect(() => evaluate(`(nixshed.lib.fromToml pkgs ${dir}/bad.toml).data.metadata`)).toThrow(/\[environments.data\]: unknown key\(s\) memory/);
+  });
+
+  it("builds a custom sandbox that runs by hand and that the daemon serves from a sandbox directory", async () => {
+    const home = mkdtempSync(join(tmpdir(), "nixshed-xdg-"));
+    const sandboxes = join(home, "nixshed", "sandboxes");
+    mkdirSync(sandboxes, { recursive: true });
+    const link = join(sandboxes, "data");
+    build(
+      `nixshed.lib.mkSandbox { inherit pkgs mounts; name = "data"; description = "numbers"; interpreter = "python"; packages = [ (pkgs.python3.withPackages (ps: [ ps.numpy ])) pkgs.jq ]; }`,
+      link,
+    );
+    expect(execFileSync(join(link, "bin", "run"), { input: "import numpy\nprint(numpy.arange(4).sum())" }).toString()).toBe("6\n");
+
+    const server = await startServer({ args: ["--project", home], env: { XDG_CONFIG_HOME: home } });
+    try {
+      const { tools } = await server.client.listTools();
+      expect(tools.find((tool) => tool.name === "run")?.description).toContain("- data: numbers [python3, jq]");
+      const result = await server.call("run", { env: "data", code: "import numpy; print(numpy.ones(3).sum())" });
+      expect(textOf(result)).toContain("3.0");
+    } finally {
+      await server.close();
+    }
+  }, 120_000);
+});
