@@ -9,7 +9,7 @@ import { scanNodeModules } from "./node-scan.js";
 import { discoverPython } from "./python-envs.js";
 import { scanSitePackages } from "./python-scan.js";
 import { listNames } from "./quiet-fs.js";
-import type { EnvironmentScan, FoundEnvironment, Language, PackageRecord } from "./types.js";
+import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
 
 export interface IndexOptions {
   projectRoot: string;
@@ -30,7 +30,10 @@ export interface ProjectPackages {
   cached: boolean;
 }
 
-interface StampedScan extends EnvironmentScan {
+/** What one environment holds, and the stamps of what was read to find it (by path). */
+interface StampedScan {
+  environment: FoundEnvironment;
+  packages: PackageRecord[];
   stamps: Record<string, string>;
 }
 
@@ -41,7 +44,7 @@ interface CacheFile {
   scans: StampedScan[];
 }
 
-const CACHE_SCHEMA = 1;
+const CACHE_SCHEMA = 2;
 
 export class PackageIndex {
   private cache?: CacheFile;
@@ -112,7 +115,7 @@ function scanEnvironment(environment: FoundEnvironment): StampedScan {
   } else {
     ({ packages, watched } = scanNodeModules(environment.packagesDir, environment.manager));
   }
-  return { environment, packages, watched, stamps: stampAll(watched, true) };
+  return { environment, packages, stamps: stampAll(watched, true) };
 }
 
 /** A pnpm store or a hoisted copy seen again through a workspace member: the same name@version once. */

@@ -37,11 +37,3 @@ export interface PackageRecord {
   /** Python: set when installed in editable mode, to the source directory. */
   editable?: string;
 }
-
-/** What one environment holds: kept together so the cache can be checked per environment. */
-export interface EnvironmentScan {
-  environment: FoundEnvironment;
-  packages: PackageRecord[];
-  /** Directories whose mtimes tell whether this scan is still true (absolute). */
-  watched: string[];
-}
