@@ -1,5 +1,5 @@
 // pkglocal beside descoped/mcp-pkg-local: scan time (cold and warm) on the same ~330-package npm
-// node_modules and a 300-distribution venv, and read_package time, both servers driven the same
+// node_modules, a 300-distribution venv and a pnpm workspace, and read_package time, both servers driven the same
 // way (the SDK's Client over stdio). The peer is used where it was built on this machine (outside
 // the repository; PKGLOCAL_PEER names its dist/index.js); without it, only nixshed's numbers.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { largeVenvProject, npmProject } from "../../daemon/test/pkglocal/fixtures.mjs";
+import { largeVenvProject, npmProject, pnpmProject } from "../../daemon/test/pkglocal/fixtures.mjs";
 
 const CLI = fileURLToPath(new URL("../../daemon/dist/cli/main.js", import.meta.url));
 const INDEX = new URL("../../daemon/dist/pkglocal/package-index.js", import.meta.url);
@@ -114,6 +114,8 @@ export default async function bench() {
   const trees = [
     { label: "npm node_modules", project: npmProject(), read: "express", path: "lib/router/index.js" },
     { label: "venv", project: largeVenvProject(), read: "bench-pkg-150", path: "bench_pkg_150/__init__.py" },
+    // Small, but what pnpm makes: packages behind symlinks into node_modules/.pnpm.
+    { label: "pnpm workspace", project: pnpmProject(), read: "debug", path: "src/index.js" },
   ];
   if (!PEER) console.log("peer not available (mcp-pkg-local not built here; PKGLOCAL_PEER names its dist/index.js)");
   for (const tree of trees) {
