@@ -34,16 +34,20 @@ const server = repl.start({
   domain: evalDomain,
 });
 
-// SIGINT while awaiting: abandon the call (its promise may still settle later); the state stays.
-process.on("SIGINT", () => {
+// SIGINT while the code awaits: abandon the call (its promise may still settle later); the state
+// stays. While the code runs synchronously the REPL's own watchdog interrupts it instead, and only
+// when no process listener exists (with one, Node dies of the signal); the watchdog also leaves
+// the signal's handler reset, so the listener is re-added after every synchronous run.
+function onSigint() {
   if (finishCall) finishCall(Object.assign(new Error("Script execution was interrupted by `SIGINT`"), { code: "ERR_SCRIPT_EXECUTION_INTERRUPTED" }));
-});
+}
+process.on("SIGINT", onSigint);
 
 /** The error's stack without the kernel's and the REPL's own frames. */
 function describe(error) {
   if (!(error instanceof Error) || !error.stack) return String(error);
   const lines = error.stack.split("\n");
-  const internal = lines.findIndex((line) => /^\s+at .*\((node:vm|node:repl|node:domain)/.test(line) || /^\s+at (node:vm|node:repl)/.test(line));
+  const internal = lines.findIndex((line) => /^\s+at .*\(?node:(internal\/)?(vm|repl|domain)\b/.test(line));
   return (internal > 0 ? lines.slice(0, internal) : lines).join("\n");
 }
 
@@ -72,10 +76,12 @@ function evaluate(code) {
       if (error === undefined || error === null) return resolve({ status: 0, state: "-" });
       if (error instanceof repl.Recoverable) error = error.err;
       const interrupted = error?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED";
-      process.stderr.write(`${interrupted ? "Interrupted" : "Uncaught"} ${describe(error)}\n`);
+      process.stderr.write(interrupted ? "Interrupted by SIGINT\n" : `Uncaught ${describe(error)}\n`);
       resolve({ status: interrupted ? 130 : 1, state: interrupted ? "interrupted" : "-" });
     };
+    process.removeListener("SIGINT", onSigint);
     server.eval(code, server.context, "session", (error) => finishCall?.(error));
+    process.on("SIGINT", onSigint);
   });
 }
 

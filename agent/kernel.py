@@ -33,20 +33,18 @@ def _kernel():
     saved_err = fcntl.fcntl(2, fcntl.F_DUPFD_CLOEXEC, 200)
     devnull = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
 
+    # Line-buffered as on a terminal, so that print() and a child's output keep their order.
+    for stream in (sys.stdout, sys.stderr):
+        stream.reconfigure(line_buffering=True)
+
     main = types.ModuleType("__main__")
     main.__dict__["__builtins__"] = __builtins__
     sys.modules["__main__"] = main
     sys.argv = [""]
     sys.path[0] = ""  # imports from the working directory, as in `python3 -c`
 
-    running = False
-
-    def on_sigint(signum, frame):
-        # SIGINT means "stop this call"; outside user code there is nothing to stop.
-        if running:
-            raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, on_sigint)
+    # SIGINT means "stop this call": KeyboardInterrupt while user code runs, ignored otherwise.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def set_stdin(data):
         if data:
@@ -66,13 +64,12 @@ def _kernel():
         traceback.print_exception(type(exc), exc, tb)
 
     def run(code):
-        nonlocal running
         try:
             compiled = compile(code, "<session>", "exec")
         except (SyntaxError, ValueError) as exc:
             traceback.print_exception(type(exc), exc, None)
             return 1, "-"
-        running = True
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
             exec(compiled, main.__dict__)
             return 0, "-"
@@ -91,7 +88,7 @@ def _kernel():
             report(exc)
             return 1, "-"
         finally:
-            running = False
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
 
     def flush():
         for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):

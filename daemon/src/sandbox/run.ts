@@ -30,15 +30,20 @@ export function timeoutFor(env: Environment, requested: number | undefined, maxS
   return requested ?? Math.min(env.limits.timeoutSeconds, maxSeconds);
 }
 
-export async function runCode(env: Environment, request: RunRequest, context: RunContext): Promise<JailResult> {
-  const { settings } = context;
-  const timeoutSeconds = timeoutFor(env, request.timeoutSeconds, settings.max_timeout_seconds);
-  if (request.stdin !== undefined && Buffer.byteLength(request.stdin) > settings.max_stdin_bytes) {
+/** Refuses stdin above the daemon's sandbox.max_stdin_bytes. */
+export function checkStdin(stdin: string | undefined, settings: Config["sandbox"]): void {
+  if (stdin !== undefined && Buffer.byteLength(stdin) > settings.max_stdin_bytes) {
     throw new SandboxError(
-      `stdin is ${Buffer.byteLength(request.stdin)} bytes, above the limit of ${settings.max_stdin_bytes}`,
+      `stdin is ${Buffer.byteLength(stdin)} bytes, above the limit of ${settings.max_stdin_bytes}`,
       "Write large input to /workspace from the code instead, or raise sandbox.max_stdin_bytes.",
     );
   }
+}
+
+export async function runCode(env: Environment, request: RunRequest, context: RunContext): Promise<JailResult> {
+  const { settings } = context;
+  const timeoutSeconds = timeoutFor(env, request.timeoutSeconds, settings.max_timeout_seconds);
+  checkStdin(request.stdin, settings);
   return runInJail({
     artifact: env.artifact,
     code: request.code,

@@ -3,9 +3,13 @@ import { z } from "zod";
 import type { Capability } from "../capability.js";
 import type { JailResult } from "../common/jail.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
-import { describeEnvironment, pickEnvironment } from "./environments.js";
+import { describeEnvironment, effectiveAccess, pickEnvironment } from "./environments.js";
 import { SandboxError } from "./errors.js";
 import { runCode } from "./run.js";
+import { jailLauncher } from "./sessions/launcher.js";
+import { SessionManager } from "./sessions/manager.js";
+import { runInSession } from "./sessions/run-in-session.js";
+import type { SessionResult } from "./sessions/session.js";
 
 const outputShape = {
   stdout: z.string(),
@@ -15,11 +19,13 @@ const outputShape = {
   timed_out: z.boolean(),
   truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
   limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
+  session: z.string().optional().describe("The session the code ran in"),
+  notices: z.array(z.string()).optional().describe("What happened to the session's state (interrupted, ended, fresh start)"),
 };
 
 type RunOutput = z.infer<z.ZodObject<typeof outputShape>>;
 
-function toOutput(result: JailResult): RunOutput {
+function toOutput(result: JailResult | SessionResult, session?: string): RunOutput {
   return {
     stdout: result.stdout,
     stderr: result.stderr,
@@ -27,19 +33,22 @@ function toOutput(result: JailResult): RunOutput {
     duration_ms: result.durationMs,
     timed_out: result.timedOut,
     truncated: result.truncated,
-    ...(result.limitHit ? { limit_hit: result.limitHit } : {}),
+    ...("limitHit" in result && result.limitHit ? { limit_hit: result.limitHit } : {}),
+    ...(session === undefined ? {} : { session }),
+    ...("notices" in result && result.notices.length > 0 ? { notices: result.notices } : {}),
   };
 }
 
 function render(output: RunOutput): string {
   const facts = [`exit ${output.exit_code ?? "none"}`, `${output.duration_ms} ms`];
-  if (output.timed_out) facts.push("timed out: killed with everything it started");
+  if (output.session !== undefined) facts.push(`session ${output.session}`);
+  if (output.timed_out) facts.push(output.session === undefined ? "timed out: killed with everything it started" : "timed out");
   if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);
   for (const stream of ["stdout", "stderr"] as const) {
     if (output.truncated[stream] > 0) facts.push(`${stream}: ${output.truncated[stream]} bytes dropped from the middle`);
   }
   const sections = (["stdout", "stderr"] as const).filter((stream) => output[stream]).map((stream) => `--- ${stream}\n${output[stream]}`);
-  return [facts.join(" · "), ...sections].join("\n");
+  return [facts.join(" · "), ...(output.notices ?? []).map((notice) => `note: ${notice}`), ...sections].join("\n");
 }
 
 export const sandboxCapability: Capability = {
@@ -54,11 +63,21 @@ export const sandboxCapability: Capability = {
       return;
     }
     const cap = ctx.config.sandbox.project_access;
+    const limits = ctx.config.sandbox.sessions;
+    const sessions = new SessionManager({
+      launcher: jailLauncher((env) => ({ projectDir: ctx.projectRoot, projectAccess: effectiveAccess(env, cap) })),
+      limits: {
+        maxSessions: limits.max_sessions,
+        idleTimeoutMs: limits.idle_timeout_seconds * 1000,
+        maxLifetimeMs: limits.max_lifetime_seconds * 1000,
+      },
+    });
     const listing = [...environments.values()].map((env) => describeEnvironment(env, cap)).join("\n");
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
       description: `Run code once in a fresh jail and get its stdout, stderr and exit code. Nothing persists between calls; /workspace (the cwd) is empty each time, /project is the project (read-only unless noted). On timeout the code and everything it started are killed and the output so far comes back.
+With \`session\`, the code runs in a persistent interpreter instead (created by the first call naming it, in that env): variables, imports, functions, the cwd and /workspace files persist; calls on one session run in order. On timeout the code is interrupted and the session kept when it stops, else restarted; \`notices\` say which.
 Environments:
 ${listing}`,
       input: {
@@ -66,18 +85,21 @@ ${listing}`,
         code: z.string().describe("Code for the environment's interpreter (bash, python3 or node), passed as a file, any length"),
         stdin: z.string().optional().describe("Standard input of the program"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the environment's)"),
+        session: z
+          .string()
+          .regex(/^[A-Za-z0-9_.-]{1,64}$/, "a session id is 1-64 letters, digits, '_', '.' or '-'")
+          .optional()
+          .describe("Run in this persistent session (any id you choose; created on first use)"),
       },
       output: outputShape,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
       async run(args, call) {
         try {
           const env = pickEnvironment(environments, args.env);
-          const result = await runCode(
-            env,
-            { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds },
-            { settings: ctx.config.sandbox, projectRoot: ctx.projectRoot, signal: call.signal },
-          );
-          return toOutput(result);
+          const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
+          const context = { settings: ctx.config.sandbox, projectRoot: ctx.projectRoot, signal: call.signal };
+          if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
+          return toOutput(await runCode(env, request, context));
         } catch (error) {
           if (error instanceof SandboxError) throw new ToolError(error.message, error.hint);
           throw error;
@@ -86,5 +108,47 @@ ${listing}`,
       render,
     });
     registerTool(ctx.mcp, run, ctx.log);
+    registerTool(ctx.mcp, listSessions(sessions), ctx.log);
+    registerTool(ctx.mcp, closeSession(sessions), ctx.log);
+    return { close: () => sessions.closeAll() };
   },
 };
+
+const listSessions = (sessions: SessionManager) =>
+  defineTool({
+    name: "list_sessions",
+    title: "List sessions",
+    description: "The live sessions of `run`: id, env, age, idle time, calls, busy.",
+    input: {},
+    output: {
+      sessions: z.array(
+        z.object({ id: z.string(), env: z.string(), age_seconds: z.number(), idle_seconds: z.number(), calls: z.number(), busy: z.boolean() }),
+      ),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    async run() {
+      return {
+        sessions: sessions.list().map((s) => ({ id: s.id, env: s.env, age_seconds: s.ageSeconds, idle_seconds: s.idleSeconds, calls: s.calls, busy: s.busy })),
+      };
+    },
+    render: ({ sessions: list }) =>
+      list.length === 0
+        ? "no sessions"
+        : list.map((s) => `${s.id} (${s.env}): ${s.calls} calls, age ${s.age_seconds} s, ${s.busy ? "busy" : `idle ${s.idle_seconds} s`}`).join("\n"),
+  });
+
+const closeSession = (sessions: SessionManager) =>
+  defineTool({
+    name: "close_session",
+    title: "Close a session",
+    description: "Close a session of `run`: its interpreter and everything it started are killed, its state and /workspace are gone.",
+    input: { session: z.string().describe("The session id") },
+    output: { closed: z.string() },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    async run({ session }) {
+      if (await sessions.close(session)) return { closed: session };
+      const live = sessions.list().map((s) => s.id);
+      throw new ToolError(`no session '${session}'`, live.length > 0 ? `Live sessions: ${live.join(", ")}.` : "There are no live sessions.");
+    },
+    render: ({ closed }) => `closed session ${closed}`,
+  });

@@ -135,10 +135,12 @@ export class Kernel {
 
     const first = await Promise.race([finished, this.exited, stopped]);
     let outcome: "finished" | Awaited<Kernel["exited"]>;
+    let killed = false;
     if (first === "stop") {
       this.launched.interrupt();
       const second = await Promise.race([finished, this.exited, sleep(INTERRUPT_GRACE_MS)]);
       if (second === "timeout") {
+        killed = true;
         await this.stop();
         outcome = await this.exited;
       } else outcome = second;
@@ -164,7 +166,7 @@ export class Kernel {
       ...texts(stdout, stderr),
       exitCode: outcome.exitCode,
       kernel: "dead",
-      ended: timedOut || cancelled ? `was killed: it did not stop within ${INTERRUPT_GRACE_MS / 1000} s of SIGINT` : outcome.description,
+      ended: killed ? `was killed: it did not stop within ${INTERRUPT_GRACE_MS / 1000} s of SIGINT` : outcome.description,
     };
   }
 

@@ -1,0 +1,217 @@
+// Persistent sessions end to end: harness-built presets, their bin/session-run in the real bwrap
+// jail, the agent/ kernels, the built daemon over MCP.
+import { realpathSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMetadata } from "./harness/metadata.js";
+import { sessionRun, type SessionRunResult } from "./sessions-client.js";
+
+let server: ServerHandle;
+let run: (args: Record<string, unknown>) => Promise<SessionRunResult>;
+
+beforeAll(async () => {
+  const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-sessions-")));
+  server = await startServer({ args: ["--metadata", harnessMetadata(), "--project", project] });
+  run = sessionRun(server);
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("python sessions", () => {
+  it("keep one __main__ namespace; SystemExit gives its code, an exception a traceback and 1", async () => {
+    expect((await run({ env: "python", session: "py", code: "import math\nx = 41\ndef f(): return x + 1" })).exit_code).toBe(0);
+    expect(await run({ env: "python", session: "py", code: "print(f(), math.pi > 3, __name__)" })).toMatchObject({
+      stdout: "42 True __main__\n",
+      exit_code: 0,
+    });
+    expect((await run({ env: "python", session: "py", code: "import sys; sys.exit(7)" })).exit_code).toBe(7);
+    const failed = await run({ env: "python", session: "py", code: "print('before')\n1 / 0" });
+    expect(failed).toMatchObject({ stdout: "before\n", exit_code: 1 });
+    expect(failed.stderr).toMatch(/^Traceback[\s\S]*File "<session>", line 2[\s\S]*ZeroDivisionError/);
+    expect(failed.stderr).not.toContain("kernel.py");
+    expect((await run({ env: "python", session: "py", code: "print(x)" })).stdout).toBe("41\n");
+  });
+
+  it("give child-process and raw fd output to the call, and no protocol descriptor to anyone", async () => {
+    const result = await run({
+      env: "python",
+      session: "py-fds",
+      code: [
+        "import os, subprocess",
+        "os.system('echo from-system; echo system-err >&2')",
+        "os.write(1, b'raw-out\\n'); os.write(2, b'raw-err\\n')",
+        "subprocess.run(['bash', '-c', 'echo child >&2; echo x >&3 || echo no-fd3; echo x >&4 || echo no-fd4'], stderr=subprocess.DEVNULL)",
+        "for fd in (3, 4):",
+        "    try: os.write(fd, b'x')",
+        "    except OSError as e: print('in-process', fd, e.strerror)",
+      ].join("\n"),
+    });
+    expect(result.stdout).toBe("from-system\nraw-out\nno-fd3\nno-fd4\nin-process 3 Bad file descriptor\nin-process 4 Bad file descriptor\n");
+    expect(result.stderr).toBe("system-err\nraw-err\n");
+    expect((await run({ env: "python", session: "py-fds", code: "print('still fine')" })).stdout).toBe("still fine\n");
+  });
+
+  it("read EOF from stdin, or the call's stdin", async () => {
+    const code = "import os, sys\nprint(repr(sys.stdin.read()))\nos.system('cat; echo cat-done')";
+    expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
+    expect((await run({ env: "python", session: "py-in", code: "import sys; print(sys.stdin.read().upper())", stdin: "hello" })).stdout).toBe("HELLO\n");
+    expect((await run({ env: "python", session: "py-in", code: "import os; os.system('cat')", stdin: "to the child\n" })).stdout).toBe("to the child\n");
+    expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
+  });
+
+  it("write megabytes to stdout and stderr together without deadlock, capped head and tail", async () => {
+    const code = [
+      "import os, sys",
+      "for i in range(40):",
+      "    os.write(1, b'o' * 100_000); sys.stderr.write('e' * 100_000)",
+      "os.system('head -c 2000000 /dev/zero | tr \"\\\\0\" o; head -c 2000000 /dev/zero | tr \"\\\\0\" e >&2')",
+      "print('end')",
+    ].join("\n");
+    const result = await run({ env: "python", session: "py-big", code });
+    expect(result.exit_code).toBe(0);
+    expect(result.truncated.stdout).toBe(6_000_004 - 1_048_576);
+    expect(result.truncated.stderr).toBe(6_000_000 - 1_048_576);
+    expect(result.stdout.endsWith("ooooend\n")).toBe(true);
+    expect((await run({ env: "python", session: "py-big", code: "print('next')" })).stdout).toBe("next\n");
+  });
+
+  it("interrupt a call at its timeout and keep the state, saying so", async () => {
+    await run({ env: "python", session: "py-int", code: "kept = 'yes'" });
+    const slow = await run({ env: "python", session: "py-int", code: "import time\nprint('started', flush=True)\ntime.sleep(60)", timeout_seconds: 1 });
+    expect(slow).toMatchObject({ stdout: "started\n", timed_out: true, exit_code: 130 });
+    expect(slow.stderr).toContain("KeyboardInterrupt");
+    expect(slow.notices.join(" ")).toMatch(/kept its state/);
+    expect(await run({ env: "python", session: "py-int", code: "print(kept)" })).toMatchObject({ stdout: "yes\n", notices: [] });
+  });
+
+  it("kill code that ignores SIGINT and restart with a notice, never giving a stale reply", async () => {
+    await run({ env: "python", session: "py-kill", code: "lost = 1" });
+    const stubborn = "import time\nwhile True:\n    try: time.sleep(0.05)\n    except KeyboardInterrupt: print('ignored', flush=True)";
+    const killed = await run({ env: "python", session: "py-kill", code: stubborn, timeout_seconds: 1 });
+    expect(killed.timed_out).toBe(true);
+    expect(killed.stdout).toContain("ignored\n");
+    expect(killed.notices.join(" ")).toMatch(/was killed.*state is lost; the next call starts a fresh session/);
+    const fresh = await run({ env: "python", session: "py-kill", code: "print('fresh', 'lost' in globals())" });
+    expect(fresh).toMatchObject({ stdout: "fresh False\n", stderr: "", exit_code: 0 });
+    expect(fresh.notices.join(" ")).toMatch(/^Fresh session: the previous one ended/);
+  });
+
+  it("report a crashed interpreter, then start fresh with a notice", async () => {
+    await run({ env: "python", session: "py-crash", code: "y = 1" });
+    const crashed = await run({ env: "python", session: "py-crash", code: "import os\nprint('bye', flush=True)\nos._exit(3)" });
+    expect(crashed).toMatchObject({ stdout: "bye\n", exit_code: 3, timed_out: false });
+    expect(crashed.notices.join(" ")).toMatch(/python exited with code 3/);
+    const fresh = await run({ env: "python", session: "py-crash", code: "print('y' in globals())" });
+    expect(fresh.stdout).toBe("False\n");
+    expect(fresh.notices.join(" ")).toMatch(/Fresh session/);
+  });
+});
+
+describe("node sessions", () => {
+  it("keep let/const/functions, run top-level await, give 1 for an uncaught error", async () => {
+    await run({ env: "node", session: "js", code: "let n = 1; const k = 2; function twice(v) { return 2 * v }" });
+    expect((await run({ env: "node", session: "js", code: "n += 1; const v = await Promise.resolve(twice(k)); console.log(n, v)" })).stdout).toBe("2 4\n");
+    expect((await run({ env: "node", session: "js", code: "console.log(v + n)" })).stdout).toBe("6\n");
+    const thrown = await run({ env: "node", session: "js", code: "throw new TypeError('bad')" });
+    expect(thrown.exit_code).toBe(1);
+    expect(thrown.stderr).toMatch(/TypeError: bad/);
+    expect((await run({ env: "node", session: "js", code: "await Promise.reject(new Error('async bad'))" })).exit_code).toBe(1);
+    expect((await run({ env: "node", session: "js", code: "console.log(n)" })).stdout).toBe("2\n");
+  });
+
+  it("give execSync output with inherited stdio to the call; stdin is EOF or the call's", async () => {
+    const code = "const cp = require('child_process'); cp.execSync('echo child; echo child-err >&2; cat; echo x >&4 || echo no-fd4', { stdio: 'inherit' }); console.log(JSON.stringify(require('fs').readFileSync(0, 'utf8')))";
+    expect(await run({ env: "node", session: "js-io", code })).toMatchObject({ stdout: 'child\nno-fd4\n""\n', exit_code: 0 });
+    const withStdin = await run({ env: "node", session: "js-io", code: "console.log(require('fs').readFileSync(0, 'utf8').toUpperCase())", stdin: "abc" });
+    expect(withStdin.stdout).toBe("ABC\n");
+  });
+
+  it("interrupt a synchronous loop and an endless await, keeping the state", async () => {
+    await run({ env: "node", session: "js-int", code: "const kept = 'yes'" });
+    const loop = await run({ env: "node", session: "js-int", code: "for (;;) {}", timeout_seconds: 1 });
+    expect(loop).toMatchObject({ timed_out: true, exit_code: 130 });
+    const waiting = await run({ env: "node", session: "js-int", code: "await new Promise(() => {})", timeout_seconds: 1 });
+    expect(waiting).toMatchObject({ timed_out: true, exit_code: 130 });
+    expect(waiting.notices.join(" ")).toMatch(/kept its state/);
+    expect((await run({ env: "node", session: "js-int", code: "console.log(kept)" })).stdout).toBe("yes\n");
+  });
+
+  it("report process.exit as a crash", async () => {
+    const crashed = await run({ env: "node", session: "js-crash", code: "process.exit(5)" });
+    expect(crashed.exit_code).toBe(5);
+    expect(crashed.notices.join(" ")).toMatch(/node exited with code 5/);
+  });
+});
+
+describe("bash sessions", () => {
+  it("keep exported variables, functions and the cwd; $? is the exit code", async () => {
+    await run({ env: "shell", session: "sh", code: "export GREETING=hi; count=3; greet() { echo \"$GREETING $1\"; }; mkdir -p d && cd d" });
+    expect((await run({ env: "shell", session: "sh", code: "greet you; pwd; bash -c 'echo child sees $GREETING'; echo $count" })).stdout).toBe(
+      "hi you\n/workspace/d\nchild sees hi\n3\n",
+    );
+    expect((await run({ env: "shell", session: "sh", code: "false" })).exit_code).toBe(1);
+    expect(await run({ env: "shell", session: "sh", code: "echo \"previous: $?\"; (exit 9)" })).toMatchObject({ stdout: "previous: 1\n", exit_code: 9 });
+  });
+
+  it("give background jobs' output to the call; stdin is EOF or the call's", async () => {
+    const jobs = await run({ env: "shell", session: "sh-io", code: "{ echo job-out; echo job-err >&2; } & { sleep 0.1; echo slow-job; } & wait; cat; echo x >&4 || echo no-fd4" });
+    expect(jobs.stdout).toBe("job-out\nslow-job\nno-fd4\n");
+    expect(jobs.stderr).toMatch(/^job-err\n.*Bad file descriptor/);
+    expect((await run({ env: "shell", session: "sh-io", code: "tr a-z A-Z", stdin: "shout\n" })).stdout).toBe("SHOUT\n");
+    expect((await run({ env: "shell", session: "sh-io", code: "cat; echo done" })).stdout).toBe("done\n");
+  });
+
+  it("interrupt a builtin loop at the timeout, keeping the state; report `exit` as a crash", async () => {
+    await run({ env: "shell", session: "sh-int", code: "kept=yes" });
+    expect(await run({ env: "shell", session: "sh-int", code: "while :; do :; done", timeout_seconds: 1 })).toMatchObject({ timed_out: true, exit_code: 130 });
+    expect((await run({ env: "shell", session: "sh-int", code: "sleep 60", timeout_seconds: 1 })).timed_out).toBe(true);
+    expect((await run({ env: "shell", session: "sh-int", code: "echo $kept" })).stdout).toBe("yes\n");
+    const exited = await run({ env: "shell", session: "sh-int", code: "exit 4" });
+    expect(exited.exit_code).toBe(4);
+    expect(exited.notices.join(" ")).toMatch(/bash exited with code 4/);
+    expect((await run({ env: "shell", session: "sh-int", code: "echo \"[$kept]\"" })).stdout).toBe("[]\n");
+  });
+});
+
+describe("concurrency", () => {
+  it("runs calls on one session one at a time, in arrival order", async () => {
+    await run({ env: "python", session: "order", code: "log = []" });
+    const calls = [0, 1, 2, 3, 4].map((i) =>
+      run({ env: "python", session: "order", code: `import time\nlog.append('start ${i}')\ntime.sleep(0.05)\nlog.append('end ${i}')` }),
+    );
+    await Promise.all(calls);
+    const expected = [0, 1, 2, 3, 4].flatMap((i) => [`start ${i}`, `end ${i}`]);
+    expect((await run({ env: "python", session: "order", code: "print(log)" })).stdout).toBe(`${JSON.stringify(expected).replaceAll('"', "'").replaceAll(",", ", ")}\n`);
+  });
+
+  it("runs different sessions in parallel", async () => {
+    await Promise.all(["par-a", "par-b", "par-c"].map((session) => run({ env: "shell", session, code: ":" })));
+    const started = performance.now();
+    await Promise.all(["par-a", "par-b", "par-c"].map((session) => run({ env: "shell", session, code: "sleep 1" })));
+    expect(performance.now() - started).toBeLessThan(1900);
+  });
+});
+
+describe("session tools", () => {
+  it("refuse another env for an existing session, naming its env", async () => {
+    await run({ env: "python", session: "mine", code: "pass" });
+    const result = await server.call("run", { env: "shell", session: "mine", code: "true" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("session 'mine' runs in env 'python'");
+  });
+
+  it("list sessions and close one", async () => {
+    await run({ env: "shell", session: "listed", code: "true" });
+    await run({ env: "shell", session: "listed", code: "true" });
+    const { sessions } = (await server.call("list_sessions")).structuredContent as { sessions: { id: string; env: string; calls: number }[] };
+    expect(sessions.find((s) => s.id === "listed")).toMatchObject({ env: "shell", calls: 2 });
+    expect((await server.call("close_session", { session: "listed" })).isError).toBeFalsy();
+    const closedAgain = await server.call("close_session", { session: "listed" });
+    expect(closedAgain.isError).toBe(true);
+    expect(textOf(closedAgain)).toContain("no session 'listed'");
+  });
+});
