@@ -117,7 +117,7 @@ function entryPoints(json: PackageJson): PackageRecord["entry"] {
   if (typeof types === "string") entry.types = types;
   const exports = exportPaths(json.exports);
   if (exports.length > 0) entry.exports = exports;
-  return entry;
+  return Object.keys(entry).length > 0 ? entry : undefined;
 }
 
 /** The subpaths of `exports` ("." and "./feature"); a bare string or a conditions object is ".". */

@@ -114,8 +114,10 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
       lines.push(...result.missing);
       lines.push(`${result.total} package(s)${result.packages.length < result.total ? `, first ${result.packages.length} shown` : ""}:`);
       for (const pkg of result.packages) {
-        const extra = pkg.import_names?.length ? `  import ${pkg.import_names.join(", ")}` : "";
-        lines.push(`${pkg.name} ${pkg.version}  ${pkg.location}${extra}${pkg.editable ? "  (editable)" : ""}`);
+        // A hoisted package's location says nothing its name does not: shown only when it does.
+        const location = pkg.location === `node_modules/${pkg.name}` ? "" : `  ${pkg.location}`;
+        const imports = pkg.import_names?.length ? `  import ${pkg.import_names.join(", ")}` : "";
+        lines.push(`${pkg.name} ${pkg.version}${location}${imports}${pkg.editable ? "  (editable)" : ""}`);
       }
       return lines.join("\n");
     },
