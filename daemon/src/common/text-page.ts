@@ -54,7 +54,7 @@ export async function readTextPage(path: string, request: PageRequest): Promise<
           stop = "budget";
           // A line larger than the whole budget would never fit: its head is returned, marked cut.
           if (kept.length === 0) {
-            kept.push(piece.subarray(0, budget));
+            kept.push(piece.subarray(0, utf8Boundary(piece, budget)));
             last = line;
             cut = true;
           }
@@ -99,4 +99,12 @@ export async function readTextPage(path: string, request: PageRequest): Promise<
   } finally {
     await file.close();
   }
+}
+
+/** The largest cut at or before `at` that does not split a UTF-8 character. */
+function utf8Boundary(bytes: Buffer, at: number): number {
+  let cut = Math.min(at, bytes.length);
+  // Continuation bytes are 10xxxxxx: step back to the start of the character they belong to.
+  while (cut > 0 && cut < bytes.length && (bytes[cut]! & 0xc0) === 0x80) cut--;
+  return cut;
 }

@@ -129,6 +129,13 @@ describe("paging", () => {
     expect(page.binary ? 0 : page.text.length).toBe(100);
   });
 
+  it("cuts a long line between characters, never inside one", async () => {
+    const { trap } = trapProject();
+    write(join(trap.root, "wide.js"), "é".repeat(100) + "\n");
+    const page = await read(trap, "wide.js", { maxBytes: 51 });
+    expect(page.binary ? "" : page.text).toBe("é".repeat(25));
+  });
+
   it("tells binary files apart", async () => {
     expect(await read(trap, "logo.png")).toEqual({ binary: true, size: 12 });
   });
