@@ -15,6 +15,8 @@ export interface CatalogEntry {
   platforms: string[] | null;
   /** How many maintainers it has: a hint of how established it is. */
   maintainers: number;
+  /** Whether it installs man pages (a separate `man` output): another such hint. */
+  hasManPages: boolean;
   broken: boolean;
   unfree: boolean;
   insecure: boolean;
@@ -33,6 +35,7 @@ interface RawPackage {
   name?: string;
   pname?: string;
   version?: string;
+  outputs?: Record<string, unknown>;
   meta?: {
     description?: unknown;
     homepage?: unknown;
@@ -107,6 +110,7 @@ function toEntry(attr: string, raw: RawPackage): CatalogEntry {
     mainProgram: typeof meta.mainProgram === "string" ? meta.mainProgram : "",
     platforms: Array.isArray(meta.platforms) ? meta.platforms.filter((p): p is string => typeof p === "string") : null,
     maintainers: Array.isArray(meta.maintainers) ? meta.maintainers.length : 0,
+    hasManPages: Boolean(raw.outputs && "man" in raw.outputs),
     broken: meta.broken === true,
     unfree: meta.unfree === true || licenses.some((license) => typeof license === "object" && license.free === false),
     insecure: meta.insecure === true || (Array.isArray(meta.knownVulnerabilities) && meta.knownVulnerabilities.length > 0),

@@ -1,6 +1,6 @@
 // The curated everyday packages: pre-registered as tools (config nixpkgs.common_tools), ranked a
-// little higher in searches, and the source of main program names the channel's metadata lacks
-// ("rg" is ripgrep's program). `program` is given only where it differs from the attribute.
+// little higher in searches, and (with a few others) the source of the main program names that the
+// channel's metadata lacks ("rg" is ripgrep's program). `program` is given only where it differs from the attribute.
 
 export interface CommonTool {
   attr: string;
@@ -123,9 +123,20 @@ export const COMMON_TOOLS: readonly CommonTool[] = [
   { attr: "gnupg", program: "gpg" },
 ];
 
-/** The main program the curated list knows for an attribute, when the metadata has none. */
-export const KNOWN_PROGRAMS: ReadonlyMap<string, string> = new Map(
-  COMMON_TOOLS.flatMap((tool) => (tool.program ? [[tool.attr, tool.program] as const] : [])),
-);
+/** Well-known packages outside the everyday list whose program is not named like them. */
+const OTHER_PROGRAMS: Record<string, string> = {
+  nodejs: "node",
+  neovim: "nvim",
+  openjdk: "java",
+  postgresql: "psql",
+  kubernetes: "kubectl",
+  transmission: "transmission-cli",
+};
+
+/** The main program by attribute or pname, for catalogs that lack meta.mainProgram. */
+export const KNOWN_PROGRAMS: ReadonlyMap<string, string> = new Map([
+  ...COMMON_TOOLS.flatMap((tool) => (tool.program ? [[tool.attr, tool.program] as const] : [])),
+  ...Object.entries(OTHER_PROGRAMS),
+]);
 
 export const COMMON_ATTRS: ReadonlySet<string> = new Set(COMMON_TOOLS.map((tool) => tool.attr));

@@ -21,9 +21,12 @@ export function plainPname(pname: string): string {
 }
 
 export function buildIndex(input: CatalogEntry[], source: string): Buffer {
-  // The channel's metadata has no mainProgram: the curated list knows the everyday ones.
+  // The channel's metadata has no mainProgram: the curated list knows the well-known ones.
   const entries = input
-    .map((entry) => (entry.mainProgram || !KNOWN_PROGRAMS.has(entry.attr) ? entry : { ...entry, mainProgram: KNOWN_PROGRAMS.get(entry.attr)! }))
+    .map((entry) => {
+      const known = KNOWN_PROGRAMS.get(entry.attr) ?? KNOWN_PROGRAMS.get(plainPname(entry.pname));
+      return entry.mainProgram || !known ? entry : { ...entry, mainProgram: known };
+    })
     .sort((a, b) => (a.attr < b.attr ? -1 : a.attr > b.attr ? 1 : 0));
   const n = entries.length;
   const flags = new Uint8Array(n);
@@ -51,6 +54,10 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     else if (list[list.length - 1] !== id) list.push(id);
   };
 
+  // Established packages come in several versions at top level (postgresql_13…17, openjdk17/21).
+  const variants = new Map<string, number>();
+  for (const entry of entries) if (!entry.attr.includes(".")) variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
+
   let attrBytes = 0;
   let detailBytes = 0;
   entries.forEach((entry, id) => {
@@ -64,8 +71,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.insecure ? FLAG.insecure : 0) |
       (entry.description ? 0 : FLAG.noDescription) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
-    // Established packages have more maintainers; a package without a description is rarely meant.
-    factor[id] = familyFactor(familyName) * (entry.description ? 1 : 0.8) * (1 + 0.05 * Math.min(entry.maintainers, 4));
+    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
@@ -146,6 +152,19 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       families: [...families.keys()],
     },
     sections,
+  );
+}
+
+/**
+ * How likely a package is meant, from what the metadata says of how established it is: more
+ * maintainers, man pages, several versions kept; a package without a description rarely is.
+ */
+function establishment(entry: CatalogEntry, variants: number): number {
+  return (
+    (entry.description ? 1 : 0.8) *
+    (1 + 0.05 * Math.min(entry.maintainers, 4)) *
+    (entry.hasManPages ? 1.25 : 1) *
+    (1 + 0.08 * Math.min(variants - 1, 3))
   );
 }
 

@@ -7,7 +7,7 @@
 import { NixpkgsError } from "./errors.js";
 import { FLAG, plainPname } from "./index-build.js";
 import type { NixpkgsIndex, PackageRecord } from "./index.js";
-import { ECOSYSTEM_WORDS } from "./package-sets.js";
+import { ECOSYSTEM_WORDS, splitAttr } from "./package-sets.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, textTerms } from "./text.js";
 
@@ -28,6 +28,7 @@ export type SearchResult = PackageRecord & {
 
 const WEIGHT = {
   wholeName: 100,
+  otherWholeName: 0.85,
   nameWord: 10,
   nameWordCloseness: 6,
   namePrefix: 6,
@@ -50,7 +51,7 @@ interface Scratch {
   word: Float64Array;
   description: Float64Array;
   matched: Float64Array;
-  whole: Uint8Array;
+  whole: Float32Array;
   best: Float64Array;
 }
 const scratches = new WeakMap<NixpkgsIndex, Scratch>();
@@ -59,7 +60,7 @@ function scratchFor(index: NixpkgsIndex): Scratch {
   let scratch = scratches.get(index);
   if (!scratch) {
     const n = index.size;
-    scratch = { total: new Float64Array(n), word: new Float64Array(n), description: new Float64Array(n), matched: new Float64Array(n), whole: new Uint8Array(n), best: new Float64Array(n) };
+    scratch = { total: new Float64Array(n), word: new Float64Array(n), description: new Float64Array(n), matched: new Float64Array(n), whole: new Float32Array(n), best: new Float64Array(n) };
     scratches.set(index, scratch);
   }
   return scratch;
@@ -92,9 +93,11 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     if (!text) continue;
     for (const key of [normalizeName(text), squashName(text), plainPname(normalizeName(text))]) if (key) wholeKeys.add(key);
   }
+  // A name that is the attribute's own counts fully; a pname or program a little less
+  // ("python3" is the pname of every python3.withPackages environment).
   const markWhole = (id: number) => {
     touch(id);
-    whole[id] = 1;
+    whole[id] = wholeKeys.has(normalizeName(splitAttr(index.attr(id)).leaf)) ? 1 : WEIGHT.otherWholeName;
   };
   let wholeFound = false;
   for (const key of wholeKeys) {
