@@ -4,7 +4,7 @@
 #
 #   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
 #   bin/run -- PROGRAM ARGS  a program of the environment, stdin passed through
-#   bin/session-run          the interpreter's session kernel, every inherited descriptor passed through
+#   bin/session-run          the interpreter's session kernel, its protocol on descriptors 3 and 4
 #
 # Per call (set by the daemon, all optional): NIXSHED_JAIL_PROJECT_DIR, NIXSHED_JAIL_PROJECT_ACCESS
 # (none | ro | rw, capped at the artifact's own access), NIXSHED_JAIL_CODE_FD.
@@ -54,6 +54,8 @@ case "$entry" in
   session-run)
     [ -n "$kernel" ] || fail "this artifact was built without a session kernel for $interpreter"
     command=("$interpreter" "$kernel" "$@")
+    # The session protocol (agent/kernel.py): requests on 3, replies on 4.
+    protocol_fds="3 4"
     ;;
 esac
 
@@ -65,24 +67,27 @@ elif command -v systemd-run >/dev/null &&
   limits=systemd
 fi
 
-# The directory of our own cgroup in a v1 hierarchy, so the jail's cgroup nests under it.
+# Sets $cgroup to the directory of our own cgroup in a v1 hierarchy, so the jail's cgroup nests
+# under it (a variable, not output: a command substitution would cost a fork).
 own_cgroup() {
   local line path
+  cgroup="/sys/fs/cgroup/$1"
   while IFS= read -r line; do
     path=${line#*:}
     if [[ ",${path%%:*}," == *",$1,"* ]]; then
       path=${path#*:}
-      echo "/sys/fs/cgroup/$1${path%/}"
+      cgroup="/sys/fs/cgroup/$1${path%/}"
       return
     fi
   done </proc/self/cgroup
-  echo "/sys/fs/cgroup/$1"
 }
 
 cgroups=()
 if [ "$limits" = cgroup1 ]; then
-  memory_cg="$(own_cgroup memory)/nixshed-$$"
-  pids_cg="$(own_cgroup pids)/nixshed-$$"
+  own_cgroup memory
+  memory_cg="$cgroup/nixshed-$$"
+  own_cgroup pids
+  pids_cg="$cgroup/nixshed-$$"
   for stale in "${memory_cg%/*}"/nixshed-* "${pids_cg%/*}"/nixshed-*; do
     [ -d "$stale" ] && ! kill -0 "${stale##*-}" 2>/dev/null && rmdir "$stale" 2>/dev/null
   done
@@ -116,18 +121,18 @@ report_limits() {
   return 0
 }
 
-# bin/run hands the jail nothing but stdin, stdout, stderr and the code; bin/session-run passes
-# every descriptor through (the session protocol may use more).
+# The jail gets nothing but stdin, stdout, stderr and the code (bin/run) or the session protocol's
+# descriptors (bin/session-run): whatever else the daemon inherited stays outside.
 close_other_descriptors() {
   local fd
   for fd in /proc/self/fd/*; do
     fd=${fd##*/}
-    case "$fd" in 0 | 1 | 2 | "${code_fd-}") ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac
+    case " 0 1 2 ${code_fd-} ${protocol_fds-} " in *" $fd "*) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac
   done
 }
 
 launch() {
-  [ "$entry" != run ] || close_other_descriptors
+  close_other_descriptors
   case "$limits" in
     cgroup1)
       # "0" in `tasks` moves the calling thread without the global lock that writing a pid to
@@ -199,5 +204,8 @@ while :; do
   kill -0 "$child" 2>/dev/null || break
 done
 report_limits
-cleanup
+# The caller has all it needs once our output closes; removing the cgroups (a few ms) goes on in
+# the background, detached from it.
+exec </dev/null >/dev/null 2>&1
+cleanup &
 exit "$status"
