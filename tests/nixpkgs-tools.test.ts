@@ -120,6 +120,17 @@ describe("nixpkgs_execute", () => {
     expect(textOf(result)).toMatch(/no nixpkgs attribute 'ripgre'[\s\S]*ripgrep/);
   });
 
+  it("stops the program at its run timeout and caps its output like run", async () => {
+    const slow = await server.call("nixpkgs_execute", { package: "coreutils", program: "sleep", args: ["30"], timeout_seconds: 1 });
+    expect(slow.structuredContent).toMatchObject({ timed_out: true });
+    // seq 1 500000 prints 3,388,895 bytes; 1 MiB of it is kept, head and tail.
+    const loud = await server.call("nixpkgs_execute", { package: "coreutils", program: "seq", args: ["1", "500000"] });
+    const { truncated, stdout } = loud.structuredContent as { truncated: { stdout: number }; stdout: string };
+    expect(truncated.stdout).toBe(3_388_895 - 1024 * 1024);
+    expect(stdout.startsWith("1\n2\n")).toBe(true);
+    expect(stdout.endsWith("499999\n500000\n")).toBe(true);
+  });
+
   it("refuses stdin above 1 MiB", async () => {
     const result = await server.call("nixpkgs_execute", { package: "jq", stdin: "x".repeat(1024 * 1024 + 1) });
     expect(textOf(result)).toMatch(/stdin is 1048577 bytes/);

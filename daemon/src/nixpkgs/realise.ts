@@ -171,10 +171,10 @@ function runNix(
       const text = chunk.toString();
       tail = (tail + text).slice(-8000);
       for (const line of text.split("\n")) {
-        const planned = /these (\d+) derivations will be built/.exec(line);
-        if (planned) total = Number(planned[1]);
-        const building = /^building '\/nix\/store\/[a-z0-9]{32}-(.+?)(\.drv)?'/.exec(line);
-        if (building) options.progress?.(done++, total, `building ${building[1]}`);
+        const planned = /these (\d+) (derivations will be built|paths will be fetched)/.exec(line);
+        if (planned) total = (total ?? 0) + Number(planned[1]);
+        const step = /^(building|copying path) '\/nix\/store\/[a-z0-9]{32}-(.+?)(\.drv)?'/.exec(line);
+        if (step) options.progress?.(done++, total, `${step[1] === "building" ? "building" : "fetching"} ${step[2]}`);
       }
     });
     let stopped: "timeout" | "cancelled" | undefined;

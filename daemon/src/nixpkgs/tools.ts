@@ -25,6 +25,7 @@ const runOutput = {
   duration_ms: z.number().int(),
   timed_out: z.boolean(),
   truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
+  limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
 };
 type RunOutput = z.infer<z.ZodObject<typeof runOutput>>;
 
@@ -54,13 +55,15 @@ function toOutput(execution: Execution): RunOutput {
     duration_ms: execution.durationMs,
     timed_out: execution.timedOut,
     truncated: execution.truncated,
+    ...(execution.limitHit ? { limit_hit: execution.limitHit } : {}),
   };
 }
 
 /** Timeout and truncation, in words ("" when neither happened). */
-function noteOf(execution: Pick<Execution, "timedOut" | "truncated">): string {
+function noteOf(execution: Pick<Execution, "timedOut" | "truncated" | "limitHit">): string {
   const facts: string[] = [];
   if (execution.timedOut) facts.push("timed out: killed with everything it started");
+  if (execution.limitHit) facts.push(`${execution.limitHit} limit reached`);
   for (const stream of ["stdout", "stderr"] as const) {
     if (execution.truncated[stream] > 0) facts.push(`${stream}: ${execution.truncated[stream]} bytes dropped from the middle`);
   }
@@ -77,7 +80,7 @@ function renderStreams(head: string, output: { stdout: string; stderr: string })
 }
 
 function renderRun(output: RunOutput): string {
-  const note = noteOf({ timedOut: output.timed_out, truncated: output.truncated });
+  const note = noteOf({ timedOut: output.timed_out, truncated: output.truncated, limitHit: output.limit_hit });
   return renderStreams(`${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"} · ${output.duration_ms} ms${note ? ` · ${note}` : ""}`, output);
 }
 
