@@ -88,7 +88,10 @@ rec {
   };
   ripgrep = hostTool "ripgrep" [ "rg" ];
   bubblewrap = hostTool "bubblewrap" [ "bwrap" ];
-  nix = hostTool "nix" [ "nix" ];
+  nix = hostTool "nix" [
+    "nix"
+    "nix-env"
+  ];
   callPackage =
     f: args:
     let

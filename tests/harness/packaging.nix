@@ -1,6 +1,8 @@
 # The real nix/package/ built with this machine's tools (nix-build tests/harness/packaging.nix -A …):
 # `npmDeps` (the fixed-output npm dependencies), `daemon`, and `server`, the daemon wrapped by
-# server.nix with the harness presets (tests/harness/pkgs.nix; no nixpkgs, no index).
+# server.nix as packages.default is: presets (the harness' tests/harness/pkgs.nix), a nixpkgs (the
+# fixture of tests/fixtures/nixpkgs, used in place) and its index, built by mkNixpkgsIndex with
+# this very daemon.
 let
   packaging = import ./packaging-pkgs.nix { };
   harness = import ./pkgs.nix { };
@@ -13,10 +15,9 @@ in
   server = import ../../nix/package/server.nix {
     # Presets and metadata from the harness pkgs; runCommand and makeWrapper that know setup hooks.
     pkgs = harness // {
-      inherit (packaging) runCommand makeBinaryWrapper stdenv;
+      inherit (packaging) runCommand makeBinaryWrapper stdenv nix;
     };
-    nixpkgs = null;
-    prebuildIndex = false;
+    nixpkgs = "${toString ../..}/tests/fixtures/nixpkgs";
     inherit daemon nixshedLib;
     environments = map (preset: nixshedLib.environments.${preset} {
       pkgs = harness;

@@ -1,7 +1,8 @@
 // The real nix/package/ built by the real nix through the harness stand-in for nixpkgs
 // (tests/harness/packaging-pkgs.nix): the npm fixed-output derivation must match its pinned hash,
 // the packaged daemon must run from the store with its runtime tools on PATH, and the server of
-// server.nix must serve its own metadata's environments without any configuration.
+// server.nix (packages.default's recipe) must serve its own metadata without any configuration:
+// the presets, and the index that mkNixpkgsIndex built of its nixpkgs with the packaged daemon.
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { execFileSync } from "node:child_process";
@@ -45,7 +46,7 @@ describe("nix/package through the harness", () => {
     );
   });
 
-  it("wraps the daemon with its metadata: the store's server runs code with no configuration", { timeout: 300_000 }, async () => {
+  it("wraps the daemon with its metadata: the store's server runs code and searches its index unconfigured", { timeout: 300_000 }, async () => {
     const server = build("server");
     const home = mkdtempSync(join(tmpdir(), "nixshed-server-"));
     const transport = new StdioClientTransport({
@@ -61,6 +62,9 @@ describe("nix/package through the harness", () => {
       const result = await client.callTool({ name: "run", arguments: { env: "shell", code: "echo packaged" } });
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as { stdout: string }).stdout).toBe("packaged\n");
+      const found = await client.callTool({ name: "nixpkgs_search", arguments: { query: "json processor" } });
+      expect(found.isError).toBeFalsy();
+      expect((found.structuredContent as { results: { attr: string }[] }).results[0]?.attr).toBe("jq");
     } finally {
       await client.close();
     }
