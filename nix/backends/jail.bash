@@ -197,12 +197,11 @@ child=$!
 trap 'stop 143' TERM
 trap 'stop 129' HUP
 if [ "$entry" = session-run ]; then trap interrupt INT; else trap 'stop 130' INT; fi
-# wait returns early when a trap ran; wait again while the jail lives.
-while :; do
-  wait "$child"
-  status=$?
-  kill -0 "$child" 2>/dev/null || break
-done
+# wait returns early when a trap ran; wait again while the jail lives, then once more for its exit
+# status (it may have exited while a trap ran: that wait returned 128+signal, not its status).
+while kill -0 "$child" 2>/dev/null; do wait "$child"; done
+wait "$child"
+status=$?
 report_limits
 # The caller has all it needs once our output closes; removing the cgroups (a few ms) goes on in
 # the background, detached from it.
