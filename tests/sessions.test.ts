@@ -165,6 +165,18 @@ describe("bash sessions", () => {
     expect((await run({ env: "shell", session: "sh-io", code: "cat; echo done" })).stdout).toBe("done\n");
   });
 
+  it("give a background job's output written after its call ended to the next call, never to the protocol", async () => {
+    expect((await run({ env: "shell", session: "sh-late", code: "{ sleep 0.3; echo late; } & echo now" })).stdout).toBe("now\n");
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(await run({ env: "shell", session: "sh-late", code: "echo next" })).toMatchObject({ stdout: "late\nnext\n", exit_code: 0 });
+  });
+
+  it("refuse stdin with NUL bytes, which the bash kernel cannot take", async () => {
+    const result = await server.call("run", { env: "shell", session: "sh-nul", code: "cat", stdin: "a\u0000b" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("stdin contains a NUL byte");
+  });
+
   it("interrupt a builtin loop at the timeout, keeping the state; report `exit` as a crash", async () => {
     await run({ env: "shell", session: "sh-int", code: "kept=yes" });
     expect(await run({ env: "shell", session: "sh-int", code: "while :; do :; done", timeout_seconds: 1 })).toMatchObject({ timed_out: true, exit_code: 130 });

@@ -1,8 +1,8 @@
 // Attributes one of a kernel's output streams (its fd 1 or 2) to calls. The stream is read all the
 // time, so a call writing megabytes to both streams never blocks on a full socket; a call's bytes
 // are those before its marker. Bytes that arrive between calls (a background job writing after its
-// call ended) are kept, within the cap, and given to the next call: nothing is lost, nothing reaches
-// the protocol.
+// call ended) are given to the next call (the newest of them, within the cap): they reach neither
+// the protocol nor a wrong call's middle.
 import type { Readable } from "node:stream";
 import { CappedOutput } from "../../common/output.js";
 
@@ -77,7 +77,13 @@ export class MarkedStream {
   private keepBetween(chunk: Buffer): void {
     this.between.push(Buffer.from(chunk));
     this.betweenBytes += chunk.length;
-    while (this.betweenBytes - this.between[0]!.length >= this.maxBytes) this.betweenBytes -= this.between.shift()!.length;
+    while (this.betweenBytes > this.maxBytes) {
+      const excess = this.betweenBytes - this.maxBytes;
+      const first = this.between[0]!;
+      if (first.length <= excess) this.between.shift();
+      else this.between[0] = first.subarray(excess);
+      this.betweenBytes -= Math.min(first.length, excess);
+    }
   }
 
   private finish(): void {
