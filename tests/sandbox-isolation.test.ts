@@ -202,6 +202,32 @@ describe("the jail", () => {
     }
   }, 120_000);
 
+  it("removes its cgroups after each run, and those of a bin/run that was SIGKILLed on the next run", async () => {
+    const own = readFileSync("/proc/self/cgroup", "utf8");
+    const dirOf = (controller: string, pid: number) => {
+      const path = new RegExp(`^\\d+:[^:]*\\b${controller}\\b[^:]*:(.*)$`, "m").exec(own)![1]!.replace(/\/$/, "");
+      return `/sys/fs/cgroup/${controller}${path}/nixshed-${pid}`;
+    };
+    const tight = JSON.parse(readFileSync(join(metadata, "environments.json"), "utf8")).environments.tight.artifact;
+    const marker = `6161.${process.pid}`;
+    const sleeping = () => hostProcessesWith(marker).filter((line) => line.includes(`: sleep ${marker}`));
+    const victim = spawn(`${tight}/bin/run`, ["--", "sleep", marker], { stdio: "ignore" });
+    const cgroups = ["memory", "pids"].map((controller) => dirOf(controller, victim.pid!));
+    for (let i = 0; i < 100 && sleeping().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(cgroups.every((dir) => existsSync(dir))).toBe(true);
+    victim.kill("SIGKILL");
+    await new Promise((resolve) => victim.once("exit", resolve));
+    for (let i = 0; i < 100 && sleeping().length > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sleeping()).toEqual([]);
+    expect(cgroups.every((dir) => existsSync(dir))).toBe(true);
+
+    const next = spawn(`${tight}/bin/run`, ["--", "true"], { stdio: "ignore" });
+    await new Promise((resolve) => next.once("exit", resolve));
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(cgroups.filter((dir) => existsSync(dir))).toEqual([]);
+    expect(["memory", "pids"].filter((controller) => existsSync(dirOf(controller, next.pid!)))).toEqual([]);
+  });
+
   it("fills /workspace to ENOSPC, not the host disk", async () => {
     const result = await run(
       "tight",

@@ -88,8 +88,12 @@ if [ "$limits" = cgroup1 ]; then
   memory_cg="$cgroup/nixshed-$$"
   own_cgroup pids
   pids_cg="$cgroup/nixshed-$$"
+  # Cgroups of a bin/run that died without cleaning up (SIGKILL): whatever still runs in them is
+  # an orphaned jail.
   for stale in "${memory_cg%/*}"/nixshed-* "${pids_cg%/*}"/nixshed-*; do
-    [ -d "$stale" ] && ! kill -0 "${stale##*-}" 2>/dev/null && rmdir "$stale" 2>/dev/null
+    [ -d "$stale" ] && ! kill -0 "${stale##*-}" 2>/dev/null || continue
+    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$stale/cgroup.procs"
+    rmdir "$stale" 2>/dev/null
   done
   mkdir -p "$memory_cg" "$pids_cg" || fail "cannot create cgroups under ${memory_cg%/*}"
   cgroups=("$memory_cg" "$pids_cg")
