@@ -104,6 +104,19 @@ export class IndexProvider {
     throw new NixpkgsError(`index building (${seconds} s so far): ${this.building.message}`, "The nixpkgs index is built once and cached; try again shortly.");
   }
 
+  /** The index if it can be had without building it (a build stays for the first search to start). */
+  peek(): NixpkgsIndex | undefined {
+    if (this.index || this.plan.kind === "load" || (this.plan.kind === "build" && existsSync(this.plan.path))) {
+      try {
+        return this.get();
+      } catch (error) {
+        if (error instanceof NixpkgsError) return undefined;
+        throw error;
+      }
+    }
+    return undefined;
+  }
+
   /** Resolves once the index is ready (or failed): for callers that can wait. */
   async ready(pollMs = 200): Promise<NixpkgsIndex> {
     for (;;) {

@@ -9,7 +9,6 @@ import { COMMON_TOOLS } from "./common-tools.js";
 import { NixpkgsError } from "./errors.js";
 import { PackageRunner, type Execution } from "./execute.js";
 import { IndexProvider, indexSources, planIndex, type IndexPlan } from "./index-provider.js";
-import type { NixpkgsIndex } from "./index.js";
 import { InstalledRegistry, type InstalledTool } from "./installed.js";
 import { renderResults } from "./render.js";
 import { MAX_LIMIT, searchIndex } from "./search.js";
@@ -136,24 +135,31 @@ export const nixpkgsCapability: Capability = {
     "nixpkgs_search finds any nixpkgs package; nixpkgs_execute runs one once in a jail (no install); nixpkgs_install_tool makes one a tool of its own. Every nixpkgs_<package> tool runs that package's program jailed: args as an array, project at /project.",
   async register(ctx) {
     const provider = new IndexProvider(safePlan(ctx), (message) => ctx.log.info(message));
-    const readyIndex = (): NixpkgsIndex | undefined => {
-      try {
-        return provider.get();
-      } catch (error) {
-        if (error instanceof NixpkgsError) return undefined;
-        throw error;
-      }
-    };
     const runner = new PackageRunner({
       config: ctx.config,
       discovered: ctx.discovery.nixpkgs,
       projectRoot: ctx.projectRoot,
       cacheDir: ctx.cacheDir,
-      index: readyIndex,
+      // Execution needs the index too (to check the attribute), but does not wait for it to build.
+      index: () => {
+        try {
+          return provider.get();
+        } catch (error) {
+          if (error instanceof NixpkgsError) return undefined;
+          throw error;
+        }
+      },
     });
     const registry = new InstalledRegistry(ctx.stateDir, (message) => ctx.log.warn(message));
     const registered = new Map<string, RegisteredTool>();
     const packageTools = new Map<string, InstalledTool & { common?: boolean }>();
+
+    /** What running an installed (or everyday) tool with these args means. */
+    const fromInstalled = (tool: InstalledTool, args: string[] = []) => ({
+      attr: tool.attr,
+      program: tool.program,
+      args: [...(tool.defaultArgs ?? []), ...args],
+    });
 
     const add = <I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: Parameters<typeof registerTool<I, O>>[1]) =>
       registered.set(tool.name, registerTool(ctx.mcp, tool, ctx.log));
@@ -234,12 +240,6 @@ export const nixpkgsCapability: Capability = {
       }),
     );
 
-    const fromInstalled = (tool: InstalledTool, args: string[] = []) => ({
-      attr: tool.attr,
-      program: tool.program,
-      args: [...(tool.defaultArgs ?? []), ...args],
-    });
-
     /** Registers the tool of one package (common or installed). */
     const registerPackageTool = (tool: InstalledTool & { common?: boolean }, summary: string) => {
       packageTools.set(tool.name, tool);
@@ -266,7 +266,7 @@ export const nixpkgsCapability: Capability = {
     };
 
     const summaryOf = (attr: string, program?: string): string => {
-      const index = readyIndex();
+      const index = provider.peek();
       const id = index ? index.lookup(attr) : -1;
       const description = id >= 0 ? index!.record(id).description : "";
       const runs = program ?? (id >= 0 ? index!.record(id).mainProgram : "");
@@ -274,8 +274,8 @@ export const nixpkgsCapability: Capability = {
       return `${short || `nixpkgs ${attr}`}${runs ? ` (runs ${runs})` : ""}`;
     };
 
-    // Everyday packages first, validated against the index when it is at hand.
-    const index = readyIndex();
+    // Everyday packages first, validated against the index when it is at hand (not built for this).
+    const index = provider.peek();
     const missing: string[] = [];
     for (const common of commonAttrs(ctx)) {
       if (index && index.lookup(common.attr) < 0) {
