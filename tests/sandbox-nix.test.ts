@@ -54,6 +54,15 @@ describe("nixshed.lib", () => {
     expect(() => evaluate(`(nixshed.lib.fromToml pkgs ${dir}/bad.toml).data.metadata`)).toThrow(/\[environments.data\]: unknown key\(s\) memory/);
   });
 
+  it("gives network, DNS configuration and CA certificates only to an environment with network = true", () => {
+    const dir = mkdtempSync(join(tmpdir(), "nixshed-net-"));
+    const probe = "import os, socket\nprint(sorted(n for _, n in socket.if_nameindex()) != ['lo'], os.path.exists('/etc/ssl/certs/ca-certificates.crt'), os.environ.get('SSL_CERT_FILE'))";
+    build(`nixshed.lib.mkSandbox { inherit pkgs mounts; name = "online"; interpreter = "python"; network = true; }`, join(dir, "online"));
+    build(`nixshed.lib.mkSandbox { inherit pkgs mounts; name = "offline"; interpreter = "python"; }`, join(dir, "offline"));
+    expect(execFileSync(join(dir, "online", "bin", "run"), { input: probe }).toString()).toBe("True True /etc/ssl/certs/ca-certificates.crt\n");
+    expect(execFileSync(join(dir, "offline", "bin", "run"), { input: probe }).toString()).toBe("False False None\n");
+  }, 120_000);
+
   it("builds a custom sandbox that runs by hand and that the daemon serves from a sandbox directory", async () => {
     const home = mkdtempSync(join(tmpdir(), "nixshed-xdg-"));
     const sandboxes = join(home, "nixshed", "sandboxes");

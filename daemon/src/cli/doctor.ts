@@ -42,6 +42,14 @@ ${commonHelp}`,
       fix: "run through `nix run github:OWNER/nixshed`, pass --metadata PATH, or link sandboxes into ~/.config/nixshed/sandboxes",
     });
     for (const note of discovery.notes) checks.push({ name: "discovery", ok: false, detail: note });
+    for (const name of Object.keys(loaded.config.environments).filter((name) => !discovery.environments.has(name))) {
+      checks.push({
+        name: "environments",
+        ok: false,
+        detail: `[environments.${name}] is declared in the configuration but not discovered`,
+        fix: "build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes",
+      });
+    }
     const host = await probeHost();
     checks.push(
       { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },
