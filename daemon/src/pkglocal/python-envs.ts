@@ -84,13 +84,17 @@ interface PyprojectFacts {
   hatch: boolean;
 }
 
-function readPyproject(projectRoot: string): PyprojectFacts {
-  let data: { project?: { name?: unknown }; tool?: { poetry?: { name?: unknown }; hatch?: unknown } };
+function readToml<T>(file: string): T | undefined {
   try {
-    data = parseToml(readFileSync(join(projectRoot, "pyproject.toml"), "utf8")) as typeof data;
+    return parseToml(readFileSync(file, "utf8")) as T;
   } catch {
-    return { poetry: false, hatch: existsSync(join(projectRoot, "hatch.toml")) };
+    return undefined;
   }
+}
+
+function readPyproject(projectRoot: string): PyprojectFacts {
+  const data = readToml<{ project?: { name?: unknown }; tool?: { poetry?: { name?: unknown }; hatch?: unknown } }>(join(projectRoot, "pyproject.toml"));
+  if (!data) return { poetry: false, hatch: existsSync(join(projectRoot, "hatch.toml")) };
   const name = data.tool?.poetry?.name ?? data.project?.name;
   return {
     name: typeof name === "string" ? name : undefined,
@@ -109,13 +113,24 @@ const xdg = (env: NodeJS.ProcessEnv, name: string, fallback: string) =>
 
 /** Poetry: <virtualenvs.path>/<name>-<sha256(project dir)[:8]>-py<X.Y>. */
 function poetryEnvs(projectRoot: string, env: NodeJS.ProcessEnv, name = basename(projectRoot)): Candidate[] {
-  const cacheDir = env.POETRY_CACHE_DIR ?? join(xdg(env, "XDG_CACHE_HOME", ".cache"), "pypoetry");
-  const dir = env.POETRY_VIRTUALENVS_PATH ?? join(cacheDir, "virtualenvs");
+  const dir = poetryVirtualenvsPath(projectRoot, env);
   const sanitized = name.toLowerCase().replace(/[ $`!*@"\\\r\n\t]/g, "_").slice(0, 42);
   const prefix = `${sanitized}-${urlsafeHash(projectRoot)}-py`;
   return listNames(dir)
     .filter((entry) => entry.startsWith(prefix))
     .map((entry) => ({ kind: "poetry", path: join(dir, entry), manager: "poetry" }));
+}
+
+/** virtualenvs.path: from the environment, the project's poetry.toml, the user's config.toml, or the default. */
+function poetryVirtualenvsPath(projectRoot: string, env: NodeJS.ProcessEnv): string {
+  const cacheDir = env.POETRY_CACHE_DIR ?? join(xdg(env, "XDG_CACHE_HOME", ".cache"), "pypoetry");
+  if (env.POETRY_VIRTUALENVS_PATH) return env.POETRY_VIRTUALENVS_PATH;
+  const configDir = env.POETRY_CONFIG_DIR ?? join(xdg(env, "XDG_CONFIG_HOME", ".config"), "pypoetry");
+  for (const file of [join(projectRoot, "poetry.toml"), join(configDir, "config.toml")]) {
+    const path = readToml<{ virtualenvs?: { path?: unknown } }>(file)?.virtualenvs?.path;
+    if (typeof path === "string") return resolve(projectRoot, path.replace("{cache-dir}", cacheDir).replace(/^~(?=\/|$)/, homedir()));
+  }
+  return join(cacheDir, "virtualenvs");
 }
 
 /** Pipenv: $WORKON_HOME/<dir name>-<sha256(Pipfile path)[:6 bytes]>; its .project file names the project. */

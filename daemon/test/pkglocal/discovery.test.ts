@@ -75,6 +75,18 @@ describe("Python environment discovery", () => {
     expect(found.packages.map((pkg) => pkg.name)).toEqual(["poetry-dep"]);
   });
 
+  it("follows poetry's virtualenvs.path from the user's config.toml", () => {
+    const root = project({ "poetry.lock": "", "pyproject.toml": '[project]\nname = "svc"\n' });
+    const config = mkdtempSync(join(tmpdir(), "pkglocal-poetry-config-"));
+    const envs = mkdtempSync(join(tmpdir(), "pkglocal-poetry-envs-"));
+    mkdirSync(join(config, "pypoetry"));
+    writeFileSync(join(config, "pypoetry/config.toml"), `[virtualenvs]\npath = "${envs}"\n`);
+    const hash = python("import base64,hashlib,sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode()[:8])", root);
+    fakeVenv(join(envs, `svc-${hash}-py3.12`), "svc-dep");
+    const found = scan(root, { XDG_CONFIG_HOME: config });
+    expect(found.environments.map((environment) => [environment.kind, environment.path])).toEqual([["poetry", join(envs, `svc-${hash}-py3.12`)]]);
+  });
+
   it("finds pipenv's virtualenv by its hashed name", () => {
     const root = project({ Pipfile: "[packages]\n" });
     const home = mkdtempSync(join(tmpdir(), "pkglocal-workon-"));
