@@ -1,18 +1,33 @@
 // Assembles the MCP server from the enabled capabilities and serves it over stdio until the client
 // goes away or a signal arrives; then every capability is closed (sessions killed) before exit.
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+// The MCP SDK is imported only here and only when the server is built: `instructionsFor` (needed
+// for the early initialize reply) costs no more than the capability modules themselves.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Capability, ServerContext } from "./capability.js";
 import type { Logger } from "./common/log.js";
 import type { LoadedConfig } from "./config/load.js";
+import type { Config } from "./config/schema.js";
 import type { Discovery } from "./discovery/types.js";
 import { fsCapability } from "./fs/tools.js";
+import type { EarlyStdio } from "./mcp/early-stdio.js";
+import { SERVER_CAPABILITIES, SERVER_INFO } from "./mcp/identity.js";
 import { nixpkgsCapability } from "./nixpkgs/tools.js";
 import { pkglocalCapability } from "./pkglocal/tools.js";
 import { sandboxCapability } from "./sandbox/tools.js";
-import { VERSION } from "./version.js";
 
 const capabilities: Capability[] = [fsCapability, sandboxCapability, nixpkgsCapability, pkglocalCapability];
+
+const enabledCapabilities = (config: Config) => capabilities.filter((capability) => config[capability.name].enabled);
+
+/** The server's instructions: one line overall, one per enabled capability. */
+export function instructionsFor(config: Config): string {
+  return [
+    "nixshed: tools for this project, jailed code execution and every nixpkgs package.",
+    ...enabledCapabilities(config)
+      .map((capability) => (typeof capability.instructions === "function" ? capability.instructions(config) : capability.instructions))
+      .filter(Boolean),
+  ].join("\n");
+}
 
 export interface RunningServer {
   mcp: McpServer;
@@ -20,14 +35,8 @@ export interface RunningServer {
 }
 
 export async function buildServer(loaded: LoadedConfig, discovery: Discovery, log: Logger): Promise<RunningServer> {
-  const enabled = capabilities.filter((capability) => loaded.config[capability.name].enabled);
-  const instructions = [
-    "nixshed: tools for this project, jailed code execution and every nixpkgs package.",
-    ...enabled
-      .map((capability) => (typeof capability.instructions === "function" ? capability.instructions(loaded.config) : capability.instructions))
-      .filter(Boolean),
-  ].join("\n");
-  const mcp = new McpServer({ name: "nixshed", version: VERSION }, { instructions, capabilities: { tools: { listChanged: true } } });
+  const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
+  const mcp = new McpServer(SERVER_INFO, { instructions: instructionsFor(loaded.config), capabilities: SERVER_CAPABILITIES });
   const ctx: ServerContext = {
     loaded,
     config: loaded.config,
@@ -39,7 +48,7 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
     mcp,
   };
   const closers: { close(): Promise<void> }[] = [];
-  for (const capability of enabled) {
+  for (const capability of enabledCapabilities(loaded.config)) {
     const closer = await capability.register(ctx);
     if (closer) closers.push(closer);
   }
@@ -52,8 +61,10 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
   return { mcp, close };
 }
 
-export async function serveStdio(server: RunningServer, log: Logger): Promise<void> {
-  const transport = new StdioServerTransport();
+/** Serves over stdio (through the early-initialize streams when given) until the client leaves. */
+export async function serveStdio(server: RunningServer, log: Logger, early?: EarlyStdio): Promise<void> {
+  const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
+  const transport = early ? new StdioServerTransport(early.stdin, early.stdout) : new StdioServerTransport();
   const finished = new Promise<void>((resolve) => {
     const stop = (why: string) => {
       log.debug(`shutting down: ${why}`);
@@ -67,4 +78,6 @@ export async function serveStdio(server: RunningServer, log: Logger): Promise<vo
   await server.mcp.connect(transport);
   log.info("serving over stdio");
   await finished;
+  // Stopped by a signal, stdin may still be open; it must not keep the process alive.
+  process.stdin.destroy();
 }

@@ -2,23 +2,31 @@
 // The nixshed command line: parses flags, dispatches to a subcommand, maps failures to exit codes
 // (0 ok, 1 failure, 2 usage). Nothing imports this file.
 import { parseArgs } from "node:util";
-import { ConfigError } from "../config/load.js";
+import { ConfigError } from "../config/layers.js";
 import { VERSION } from "../version.js";
-import { commonOptions, EXIT, UsageError, type Command } from "./command.js";
-import { configCommand } from "./config.js";
-import { doctorCommand } from "./doctor.js";
-import { serveCommand } from "./serve.js";
+import { commonOptions, EXIT, UsageError, type Command } from "./base.js";
 
-const commands: Command[] = [serveCommand, doctorCommand, configCommand];
+/**
+ * Every subcommand, loaded only when it runs: `serve` must reach its initialize reply without
+ * loading what the other commands need. Add a command as one line here.
+ */
+const commands: Record<string, () => Promise<Command>> = {
+  serve: async () => (await import("./serve.js")).serveCommand,
+  doctor: async () => (await import("./doctor.js")).doctorCommand,
+  config: async () => (await import("./config.js")).configCommand,
+  index: async () => (await import("./index.js")).indexCommand,
+  search: async () => (await import("./search.js")).searchCommand,
+};
 
-function usage(): string {
-  const width = Math.max(...commands.map((command) => command.name.length));
+async function usage(): Promise<string> {
+  const loaded = await Promise.all(Object.values(commands).map((load) => load()));
+  const width = Math.max(...loaded.map((command) => command.name.length));
   return `nixshed ${VERSION}: MCP server for nixpkgs, jailed sandboxes and project-aware tools
 
 Usage: nixshed [COMMAND] [flags]
 
 Commands:
-${commands.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join("\n")}
+${loaded.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join("\n")}
 
 Run \`nixshed COMMAND --help\` for a command's flags. Without a command, nixshed serves.
 `;
@@ -30,15 +38,18 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
-    process.stdout.write(usage());
+    process.stdout.write(await usage());
     return EXIT.ok;
   }
-  const named = argv[0] && !argv[0].startsWith("-") ? commands.find((command) => command.name === argv[0]) : serveCommand;
-  if (!named) {
-    process.stderr.write(`nixshed: unknown command '${argv[0]}'\n\n${usage()}`);
+  const explicit = argv[0] !== undefined && !argv[0].startsWith("-");
+  const name = explicit ? argv[0]! : "serve";
+  const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
+  if (!load) {
+    process.stderr.write(`nixshed: unknown command '${argv[0]}'\n\n${await usage()}`);
     return EXIT.usage;
   }
-  const rest = named === serveCommand && argv[0] !== "serve" ? argv : argv.slice(1);
+  const named = await load();
+  const rest = explicit ? argv.slice(1) : argv;
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...commonOptions, ...named.options }, allowPositionals: true, strict: true });

@@ -1,6 +1,11 @@
-import { discover } from "../discovery/discover.js";
-import { buildServer, serveStdio } from "../server.js";
-import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
+// `nixshed serve`: MCP over stdio. The initialize reply goes out as early as possible: at once
+// when this build has started with the same configuration before (mcp/initialize-cache.ts), else
+// as soon as the configuration is validated and the instructions are known. Discovery, the MCP SDK
+// and the capabilities load after it (see mcp/early-stdio.ts).
+import type { Logger } from "../common/log.js";
+import { answerInitializeEarly } from "../mcp/early-stdio.js";
+import { openInitializeCache } from "../mcp/initialize-cache.js";
+import { commonHelp, EXIT, layersFromFlags, type Command } from "./base.js";
 
 export const serveCommand: Command = {
   name: "serve",
@@ -14,10 +19,24 @@ Serves the MCP protocol on stdin/stdout; logs go to stderr.
 ${commonHelp}`,
   options: { "nixpkgs-index": { type: "string" } },
   async run(values) {
-    const { loaded, log } = loadFromFlags(values, { "nixpkgs-index": "nixpkgs.index" });
-    const discovery = await discover(loaded, log);
-    const server = await buildServer(loaded, discovery, log);
-    await serveStdio(server, log);
+    const layers = layersFromFlags(values, { "nixpkgs-index": "nixpkgs.index" });
+    const cache = openInitializeCache(layers);
+    let log: Logger | undefined;
+    const differs = (early: string, sdk: string) => log?.error(`early initialize reply differs from the SDK's: early ${early}, SDK ${sdk}`);
+    let early = cache.instructions === undefined ? undefined : answerInitializeEarly(cache.instructions, differs);
+
+    const { validateLayers } = await import("../config/load.js");
+    const { createLogger } = await import("../common/log.js");
+    const loaded = validateLayers(layers);
+    log = createLogger(loaded.config.log_level);
+    const { buildServer, instructionsFor, serveStdio } = await import("../server.js");
+    const instructions = instructionsFor(loaded.config);
+    early ??= answerInitializeEarly(instructions, differs);
+    cache.remember(instructions);
+
+    const { discover } = await import("../discovery/discover.js");
+    const server = await buildServer(loaded, await discover(loaded, log), log);
+    await serveStdio(server, log, early);
     return EXIT.ok;
   },
 };

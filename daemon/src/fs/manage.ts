@@ -4,7 +4,8 @@
 import { lstat, mkdir, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import type { Confinement } from "./confine.js";
-import { FsError, itemError } from "./errors.js";
+import { FsError } from "./errors.js";
+import { eachItem } from "./items.js";
 
 export interface MoveOperation {
   source: string;
@@ -34,17 +35,14 @@ async function moveOne(confinement: Confinement, operation: MoveOperation): Prom
   return { source: confinement.shown(source.real), destination: confinement.shown(destination.real) };
 }
 
-export async function moveItems(confinement: Confinement, operations: MoveOperation[], signal: AbortSignal): Promise<MoveOutcome[]> {
-  const outcomes: MoveOutcome[] = [];
-  for (const operation of operations) {
-    signal.throwIfAborted();
-    try {
-      outcomes.push(await moveOne(confinement, operation));
-    } catch (error) {
-      outcomes.push({ ...operation, error: itemError(error, operation.source) });
-    }
-  }
-  return outcomes;
+export function moveItems(confinement: Confinement, operations: MoveOperation[], signal: AbortSignal): Promise<MoveOutcome[]> {
+  return eachItem(
+    operations,
+    signal,
+    (operation) => operation.source,
+    (operation) => moveOne(confinement, operation),
+    (operation, error) => ({ ...operation, error }),
+  );
 }
 
 async function deleteOne(confinement: Confinement, path: string, recursive: boolean): Promise<DeleteOutcome> {
@@ -57,15 +55,12 @@ async function deleteOne(confinement: Confinement, path: string, recursive: bool
   return { path: confinement.shown(target.real), deleted: true };
 }
 
-export async function deleteItems(confinement: Confinement, paths: string[], recursive: boolean, signal: AbortSignal): Promise<DeleteOutcome[]> {
-  const outcomes: DeleteOutcome[] = [];
-  for (const path of paths) {
-    signal.throwIfAborted();
-    try {
-      outcomes.push(await deleteOne(confinement, path, recursive));
-    } catch (error) {
-      outcomes.push({ path, error: itemError(error, path) });
-    }
-  }
-  return outcomes;
+export function deleteItems(confinement: Confinement, paths: string[], recursive: boolean, signal: AbortSignal): Promise<DeleteOutcome[]> {
+  return eachItem(
+    paths,
+    signal,
+    (path) => path,
+    (path) => deleteOne(confinement, path, recursive),
+    (path, error) => ({ path, error }),
+  );
 }

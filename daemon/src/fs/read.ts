@@ -5,7 +5,8 @@ import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import type { Confinement } from "./confine.js";
 import { describeBinary, isBinary } from "./binary.js";
-import { FsError, itemError } from "./errors.js";
+import { FsError } from "./errors.js";
+import { eachItem } from "./items.js";
 
 const CHUNK = 65536;
 
@@ -139,17 +140,14 @@ export async function readContent(confinement: Confinement, request: ReadRequest
     throw new FsError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
   const budget: Budget = { left: budgetBytes, total: budgetBytes };
-  const items: ReadItem[] = [];
-  for (const path of request.paths) {
-    if (budget.left <= 0) {
-      items.push({ path, error: "not read: this call's byte budget is spent; read it in another call" });
-      continue;
-    }
-    try {
-      items.push(await readOne(confinement, path, request, budget, signal));
-    } catch (error) {
-      items.push({ path, error: itemError(error, path) });
-    }
-  }
-  return items;
+  return eachItem(
+    request.paths,
+    signal,
+    (path) => path,
+    async (path) => {
+      if (budget.left <= 0) throw new FsError(`${path}: not read: this call's byte budget is spent; read it in another call`);
+      return readOne(confinement, path, request, budget, signal);
+    },
+    (path, error) => ({ path, error }),
+  );
 }

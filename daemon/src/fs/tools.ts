@@ -4,7 +4,6 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Capability, ServerContext } from "../capability.js";
 import type { Config } from "../config/schema.js";
-import { watchClientRoots } from "../mcp/client-roots.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
@@ -327,6 +326,8 @@ export const fsCapability: Capability = {
   async register(ctx) {
     const config = ctx.config.fs;
     const confinement = new Confinement(await makeRoot(ctx.projectRoot), await existingRoots(config.extra_roots, ctx));
+    // Imported here: it loads the SDK's schemas, which the early initialize reply does without.
+    const { watchClientRoots } = await import("../mcp/client-roots.js");
     const roots = config.use_client_roots
       ? watchClientRoots(ctx.mcp, async (paths) => confinement.setClientRoots(await existingRoots(paths, ctx)), ctx.log)
       : undefined;

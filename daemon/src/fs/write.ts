@@ -4,7 +4,8 @@ import { lstat, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
-import { FsError, itemError } from "./errors.js";
+import { FsError } from "./errors.js";
+import { eachItem } from "./items.js";
 
 export interface WriteItem {
   path: string;
@@ -40,17 +41,14 @@ async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: num
   return { path: confinement.shown(target.real), bytes: Buffer.byteLength(data), created: !existing };
 }
 
-export async function writeContent(confinement: Confinement, items: WriteItem[], maxBytes: number, signal: AbortSignal): Promise<WriteOutcome[]> {
-  const outcomes: WriteOutcome[] = [];
-  for (const item of items) {
-    signal.throwIfAborted();
-    try {
-      outcomes.push(await writeOne(confinement, item, maxBytes));
-    } catch (error) {
-      outcomes.push({ path: item.path, error: itemError(error, item.path) });
-    }
-  }
-  return outcomes;
+export function writeContent(confinement: Confinement, items: WriteItem[], maxBytes: number, signal: AbortSignal): Promise<WriteOutcome[]> {
+  return eachItem(
+    items,
+    signal,
+    (item) => item.path,
+    (item) => writeOne(confinement, item, maxBytes),
+    (item, error) => ({ path: item.path, error }),
+  );
 }
 
 export interface CreateOutcome {
@@ -59,22 +57,22 @@ export interface CreateOutcome {
   error?: string;
 }
 
-export async function createDirectories(confinement: Confinement, paths: string[]): Promise<CreateOutcome[]> {
-  const outcomes: CreateOutcome[] = [];
-  for (const path of paths) {
-    try {
-      const target = await confinement.resolve(path, "entry");
-      if (target.exists) {
-        const stats = await lstat(target.real);
-        if (!stats.isDirectory()) throw new FsError(`${path}: exists and is not a directory`);
-        outcomes.push({ path: confinement.shown(target.real), created: false });
-        continue;
-      }
-      await mkdir(target.real, { recursive: true });
-      outcomes.push({ path: confinement.shown(target.real), created: true });
-    } catch (error) {
-      outcomes.push({ path, error: itemError(error, path) });
-    }
+async function createOne(confinement: Confinement, path: string): Promise<CreateOutcome> {
+  const target = await confinement.resolve(path, "entry");
+  if (target.exists) {
+    if (!(await lstat(target.real)).isDirectory()) throw new FsError(`${path}: exists and is not a directory`);
+    return { path: confinement.shown(target.real), created: false };
   }
-  return outcomes;
+  await mkdir(target.real, { recursive: true });
+  return { path: confinement.shown(target.real), created: true };
+}
+
+export function createDirectories(confinement: Confinement, paths: string[]): Promise<CreateOutcome[]> {
+  return eachItem(
+    paths,
+    undefined,
+    (path) => path,
+    (path) => createOne(confinement, path),
+    (path, error) => ({ path, error }),
+  );
 }

@@ -1,0 +1,22 @@
+// Multi-item tools handle each item on its own: one item's expected failure becomes that item's
+// error and the others go on; a bug still fails the whole call.
+import { itemError } from "./errors.js";
+
+export async function eachItem<T, R>(
+  items: T[],
+  signal: AbortSignal | undefined,
+  pathOf: (item: T) => string,
+  one: (item: T) => Promise<R>,
+  failed: (item: T, error: string) => R,
+): Promise<R[]> {
+  const outcomes: R[] = [];
+  for (const item of items) {
+    signal?.throwIfAborted();
+    try {
+      outcomes.push(await one(item));
+    } catch (error) {
+      outcomes.push(failed(item, itemError(error, pathOf(item))));
+    }
+  }
+  return outcomes;
+}

@@ -1,0 +1,53 @@
+// The instructions of the initialize reply, remembered from the last start of the same build with
+// the same configuration layers in the same project. With them at hand, `serve` answers
+// initialize before the schema library, the MCP SDK and the capabilities have loaded; they are
+// stored only after a start whose configuration validated, so a hit never answers for a
+// configuration that would be refused.
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { nixshedDir, type Layers } from "../config/layers.js";
+import { VERSION } from "../version.js";
+
+export interface InitializeCache {
+  /** The remembered instructions, when this build and configuration have started before. */
+  instructions?: string;
+  remember(instructions: string): void;
+}
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** This build: rebuilding rewrites every output file, and a Nix build lives at its own path. */
+function buildStamp(): string {
+  const self = fileURLToPath(import.meta.url);
+  return `${VERSION} ${self} ${statSync(self).mtimeMs}`;
+}
+
+export function openInitializeCache(layers: Layers): InitializeCache {
+  const configured = typeof layers.merged.cache_dir === "string" ? layers.merged.cache_dir : "";
+  const dir = join(nixshedDir("cache", configured, layers.projectRoot, layers.env), "initialize");
+  const file = join(dir, `${sha256(layers.projectRoot).slice(0, 16)}.json`);
+  const key = sha256(JSON.stringify([buildStamp(), layers.merged]));
+  let instructions: string | undefined;
+  try {
+    const stored = JSON.parse(readFileSync(file, "utf8")) as { key?: string; instructions?: unknown };
+    if (stored.key === key && typeof stored.instructions === "string") instructions = stored.instructions;
+  } catch {
+    // First start here, or an unreadable cache: answer after loading instead.
+  }
+  return {
+    instructions,
+    remember(current) {
+      if (current === instructions) return;
+      try {
+        mkdirSync(dir, { recursive: true });
+        const temp = `${file}.${process.pid}.tmp`;
+        writeFileSync(temp, JSON.stringify({ key, instructions: current }));
+        renameSync(temp, file);
+      } catch {
+        // A read-only cache only costs speed.
+      }
+    },
+  };
+}

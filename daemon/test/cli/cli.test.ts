@@ -1,0 +1,93 @@
+// The nixshed command line as a user runs it: exit codes 0 ok / 1 failure / 2 usage, --help on
+// every subcommand, --json where the output is data, config errors that say where and what.
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CLI } from "../support/mcp-client.js";
+
+let project: string;
+let home: string;
+
+beforeEach(() => {
+  const base = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-cli-")));
+  project = join(base, "project");
+  home = join(base, "home");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(home);
+});
+
+function nixshed(args: string[], env: Record<string, string> = {}) {
+  const result = spawnSync(process.execPath, [CLI, ...args], {
+    cwd: project,
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: join(home, ".config"), ...env },
+    encoding: "utf8",
+    timeout: 30_000,
+  });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+const packageVersion = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+
+describe("nixshed", () => {
+  it("prints its version and its commands", () => {
+    expect(nixshed(["--version"])).toMatchObject({ code: 0, stdout: `${packageVersion}\n` });
+    const help = nixshed(["--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toMatch(/^Commands:$/m);
+  });
+
+  it("has --help on every subcommand", () => {
+    const names = [...nixshed(["--help"]).stdout.matchAll(/^ {2}([a-z-]+) {2,}/gm)].map((match) => match[1]!);
+    expect(names).toEqual(expect.arrayContaining(["serve", "doctor", "config"]));
+    for (const name of names) {
+      const help = nixshed([name, "--help"]);
+      expect(help.code, name).toBe(0);
+      expect(help.stdout, name).toContain(`Usage: nixshed ${name}`);
+    }
+  });
+
+  it("exits 2 on usage errors, with the usage", () => {
+    expect(nixshed(["frobnicate"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown command 'frobnicate'") });
+    expect(nixshed(["config", "--bogus"])).toMatchObject({ code: 2, stderr: expect.stringContaining("Usage: nixshed config") });
+    expect(nixshed(["config", "--set", "fs.read_only"])).toMatchObject({ code: 2, stderr: expect.stringContaining("expected KEY=VALUE") });
+    expect(nixshed(["config", "stray"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument 'stray'") });
+  });
+
+  it("exits 1 on a bad configuration, naming the file, the key and what is allowed", () => {
+    writeFileSync(join(project, ".nixshed.toml"), '[fs]\nread_olny = true\n');
+    const result = nixshed(["config"]);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(join(project, ".nixshed.toml"));
+    expect(result.stderr).toContain("unknown key `fs.read_olny` (allowed in [fs]: enabled, read_only");
+    const fromEnv = nixshed(["serve"], { NIXSHED_LOG_LEVEL: "loud" });
+    expect(fromEnv.code).toBe(1);
+    expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);
+  });
+
+  it("config shows each value with the layer it came from, as text and as JSON", () => {
+    writeFileSync(join(project, ".nixshed.toml"), "[fs]\nmax_list_entries = 50\n");
+    const text = nixshed(["config", "--set", "fs.allow_move=true"], { NIXSHED_FS__READ_ONLY: "true" });
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain(`fs.max_list_entries = 50  # ${join(project, ".nixshed.toml")}`);
+    expect(text.stdout).toContain("fs.read_only = true  # env NIXSHED_FS__READ_ONLY");
+    expect(text.stdout).toContain("fs.allow_move = true  # flag --set fs.allow_move");
+    expect(text.stdout).toContain("fs.allow_delete = false  # default");
+    const json = JSON.parse(nixshed(["config", "--json"]).stdout) as { projectRoot: string; values: { key: string; value: unknown; source: string }[] };
+    expect(json.projectRoot).toBe(project);
+    expect(json.values).toContainEqual({ key: "fs.max_list_entries", value: 50, source: join(project, ".nixshed.toml") });
+  });
+
+  it("serve exits cleanly on SIGTERM, even with stdin still open", async () => {
+    const child = spawn(process.execPath, [CLI, "serve"], { cwd: project, env: { PATH: process.env.PATH, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
+    // Once tools/list is answered the server is fully up, its signal handlers in place.
+    let out = "";
+    await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => (out += chunk).includes('"id":2') && resolve()));
+    child.kill("SIGTERM");
+    const code = await new Promise((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+  });
+});

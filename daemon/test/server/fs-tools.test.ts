@@ -1,0 +1,184 @@
+// The fs tools through the built server and the SDK's Client over stdio, as a real client sees them.
+import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync, existsSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle, type StartOptions } from "../support/mcp-client.js";
+
+const READ_TOOLS = ["list_files", "read_content", "search_files", "stat_items"];
+const WRITE_TOOLS = ["create_directories", "edit_file", "write_content"];
+
+let base: string;
+let project: string;
+let handle: ServerHandle | undefined;
+
+beforeEach(() => {
+  base = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-server-")));
+  project = join(base, "project");
+  mkdirSync(join(project, "src"), { recursive: true });
+  writeFileSync(join(project, "src", "main.ts"), "export const answer = 42;\n");
+  mkdirSync(join(base, "elsewhere"));
+  writeFileSync(join(base, "elsewhere", "notes.md"), "outside the project\n");
+});
+
+afterEach(async () => {
+  await handle?.close();
+  handle = undefined;
+});
+
+const ONLY_FS = ["--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"];
+
+async function start(args: string[] = [], options: StartOptions = {}): Promise<ServerHandle> {
+  handle = await startServer({
+    args: ["--project", project, ...ONLY_FS, ...args],
+    ...options,
+    env: { XDG_CACHE_HOME: join(base, "cache"), XDG_CONFIG_HOME: join(base, "config"), ...options.env },
+  });
+  return handle;
+}
+
+const toolNames = async (server: ServerHandle) => (await server.client.listTools()).tools.map((tool) => tool.name).sort();
+
+describe("the fs tools over MCP", () => {
+  it("declares every tool with an output schema, described inputs and all four annotations", async () => {
+    const server = await start(["--set", "fs.allow_move=true", "--set", "fs.allow_delete=true"]);
+    const { tools } = await server.client.listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ_TOOLS, ...WRITE_TOOLS, "delete_items", "move_items"].sort());
+    for (const tool of tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        expect(typeof tool.annotations?.[hint], `${tool.name}.${hint}`).toBe("boolean");
+      }
+      expect(tool.annotations!.readOnlyHint, tool.name).toBe(READ_TOOLS.includes(tool.name));
+      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
+      }
+    }
+  });
+
+  it("returns structured content with a compact text rendering", async () => {
+    const server = await start();
+    const result = await server.call("read_content", { paths: ["src/main.ts"] });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({ items: [{ path: "src/main.ts", content: "export const answer = 42;\n", start_line: 1, end_line: 1, total_lines: 1 }] });
+    expect(textOf(result)).toBe("==> src/main.ts (lines 1-1 of 1) <==\nexport const answer = 42;\n");
+    const search = await server.call("search_files", { pattern: "answer" });
+    expect(textOf(search)).toBe("src/main.ts\n1:export const answer = 42;");
+  });
+
+  it("reports failures as isError results that say what to do", async () => {
+    const server = await start();
+    const result = await server.call("edit_file", { path: "src/main.ts", edits: [{ old_text: "answer = 41", new_text: "x" }] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/not found\. The closest lines are:\n1: export const answer = 42;\ncopy old_text exactly/);
+    const outside = await server.call("list_files", { path: join(base, "elsewhere") });
+    expect(outside.isError).toBe(true);
+    expect(textOf(outside)).toContain("outside every served root");
+  });
+
+  it("offers no writing tool in read-only mode, and says so", async () => {
+    const server = await start(["--set", "fs.read_only=true", "--set", "fs.allow_delete=true"]);
+    expect(await toolNames(server)).toEqual(READ_TOOLS);
+    expect(server.client.getInstructions()).toMatch(/read-only/);
+  });
+
+  it("offers move and delete only when the config allows them", async () => {
+    expect(await toolNames(await start())).toEqual([...READ_TOOLS, ...WRITE_TOOLS].sort());
+  });
+
+  it("serves the client's roots, and follows their changes", async () => {
+    let roots = [{ uri: pathToFileURL(join(base, "elsewhere")).href, name: "elsewhere" }];
+    const server = await start([], { capabilities: { roots: { listChanged: true } } });
+    server.client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots }));
+    await server.client.sendRootsListChanged();
+    const inside = await server.call("read_content", { paths: [join(base, "elsewhere", "notes.md")] });
+    expect(inside.structuredContent, server.stderr()).toMatchObject({ items: [{ content: "outside the project\n" }] });
+    roots = [];
+    await server.client.sendRootsListChanged();
+    const gone = await server.call("read_content", { paths: [join(base, "elsewhere", "notes.md")] });
+    expect(gone.structuredContent).toMatchObject({ items: [{ error: expect.stringMatching(/outside every served root/) }] });
+  });
+
+  it("serves extra_roots from the config", async () => {
+    writeFileSync(join(project, ".nixshed.toml"), `[fs]\nextra_roots = ["../elsewhere"]\n`);
+    const server = await start();
+    const result = await server.call("list_files", { path: join(base, "elsewhere") });
+    expect(textOf(result)).toBe(join(base, "elsewhere", "notes.md"));
+  });
+});
+
+describe("cancellation and limits", () => {
+  /** A stand-in `rg` that records its pid and hangs, so in-flight work can be observed. */
+  function hangingRipgrep(): { bin: string; pidFile: string } {
+    const bin = join(base, "bin");
+    const pidFile = join(base, "rg.pid");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "rg"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 60\n`);
+    chmodSync(join(bin, "rg"), 0o755);
+    return { bin, pidFile };
+  }
+
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  async function waitFor(condition: () => boolean, what: string) {
+    for (let waited = 0; !condition(); waited += 20) {
+      if (waited > 10_000) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it("notifications/cancelled stops the work in flight", async () => {
+    const { bin, pidFile } = hangingRipgrep();
+    const server = await start([], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    const controller = new AbortController();
+    const call = server.client.callTool({ name: "search_files", arguments: { pattern: "x" } }, undefined, { signal: controller.signal });
+    call.catch(() => {});
+    await waitFor(() => existsSync(pidFile), "rg to start");
+    const pid = Number((await import("node:fs")).readFileSync(pidFile, "utf8"));
+    expect(alive(pid)).toBe(true);
+    controller.abort("changed my mind");
+    await waitFor(() => !alive(pid), "rg to be killed");
+    // The server is still serving.
+    expect((await server.call("stat_items", { paths: ["src"] })).isError).toBeFalsy();
+  });
+
+  it("fs.timeout_seconds ends a call that takes too long", async () => {
+    const { bin } = hangingRipgrep();
+    const server = await start(["--set", "fs.timeout_seconds=1"], { env: { PATH: `${bin}:${process.env.PATH}` } });
+    const result = await server.call("search_files", { pattern: "x" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/timed out after 1 s/);
+  });
+});
+
+describe("startup", () => {
+  it("answers initialize the same from a cold and a warm start, logging to stderr only", async () => {
+    const first = await start(["--log-level", "debug"]);
+    const cold = { instructions: first.client.getInstructions(), version: first.client.getServerVersion(), capabilities: first.client.getServerCapabilities() };
+    await first.call("stat_items", { paths: ["."] });
+    expect(first.stderr()).toContain("serving over stdio");
+    await first.close();
+    const second = await start(["--log-level", "debug"]);
+    await second.call("stat_items", { paths: ["."] });
+    expect({ instructions: second.client.getInstructions(), version: second.client.getServerVersion(), capabilities: second.client.getServerCapabilities() }).toEqual(cold);
+    expect(cold.version?.name).toBe("nixshed");
+    expect(cold.capabilities?.tools).toBeDefined();
+    expect(cold.instructions!.split("\n").length).toBeLessThanOrEqual(8);
+    expect(first.stderr() + second.stderr()).not.toContain("differs");
+  });
+
+  it("answers from the cache only for the same configuration", async () => {
+    await (await start()).close();
+    const readOnly = await start(["--set", "fs.read_only=true"]);
+    expect(readOnly.client.getInstructions()).toMatch(/read-only/);
+  });
+});

@@ -1,0 +1,30 @@
+// The tool contract of the issue, for every group's tools (not only fs): an output schema, a
+// description per input field and all four annotations.
+import { mkdtempSync, realpathSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { startServer, type ServerHandle } from "../support/mcp-client.js";
+
+let handle: ServerHandle | undefined;
+
+afterEach(async () => {
+  await handle?.close();
+});
+
+describe("every group's tools", () => {
+  it("carry an output schema, described inputs and all four annotations", async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-contract-")));
+    handle = await startServer({ args: ["--project", base], env: { XDG_CACHE_HOME: join(base, "cache") } });
+    for (const tool of (await handle.client.listTools()).tools) {
+      expect(tool.outputSchema?.type, tool.name).toBe("object");
+      for (const hint of ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] as const) {
+        expect(typeof tool.annotations?.[hint], `${tool.name}.${hint}`).toBe("boolean");
+      }
+      for (const [field, schema] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((schema as { description?: string }).description, `${tool.name}.${field}`).toBeTruthy();
+      }
+    }
+  });
+});
+
