@@ -38,8 +38,8 @@ const briefOutput = {
 type BriefOutput = z.infer<z.ZodObject<typeof briefOutput>>;
 
 const toolArgs = {
-  args: z.array(z.string()).optional(),
-  stdin: z.string().optional(),
+  args: z.array(z.string()).optional().describe("Arguments"),
+  stdin: z.string().optional().describe("Standard input"),
 };
 
 const runAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
@@ -173,8 +173,8 @@ export const nixpkgsCapability: Capability = {
         input: {
           query: z.string().describe("Package name, program name or a few words of what it does"),
           limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe("Results (default 10)"),
-          include_broken: z.boolean().optional(),
-          include_unfree: z.boolean().optional(),
+          include_broken: z.boolean().optional().describe("Also show packages marked broken"),
+          include_unfree: z.boolean().optional().describe("Also show unfree packages"),
           platform: z.string().optional().describe(`Nix system (default ${hostSystem()}; "any" for all)`),
         },
         output: {
@@ -306,7 +306,7 @@ export const nixpkgsCapability: Capability = {
           program: z.string().optional().describe("Program to run (default: the package's main program)"),
           description: z.string().max(500).optional().describe("The tool's description"),
           default_args: z.array(z.string()).optional().describe("Arguments put before each call's args"),
-          timeout_seconds: z.number().int().min(1).optional(),
+          timeout_seconds: z.number().int().min(1).optional().describe("Run time limit of each call"),
         },
         output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
