@@ -54,7 +54,7 @@ export function discoverPython({ projectRoot, env, configured }: DiscoveryInput)
   const pyproject = readPyproject(projectRoot);
   if (pyproject.poetry || existsSync(join(projectRoot, "poetry.lock"))) look("poetry's virtualenvs", poetryEnvs(projectRoot, env, pyproject.name));
   if (existsSync(join(projectRoot, "Pipfile"))) look("pipenv's virtualenvs", pipenvEnvs(projectRoot, env));
-  if (pyproject.hatch) look("hatch's environments", hatchEnvs(projectRoot, env, pyproject.name));
+  if (pyproject.hatch) look("hatch's environments", hatchEnvs(projectRoot, env, pyproject));
   look("Nix Python environments on PATH", nixEnvsOnPath(env.PATH ?? ""));
 
   const environments: FoundEnvironment[] = [];
@@ -66,7 +66,7 @@ export function discoverPython({ projectRoot, env, configured }: DiscoveryInput)
       environments.push(environment);
     }
   }
-  const inputs = ["pyproject.toml", "poetry.lock", "Pipfile", "Pipfile.lock", "uv.lock"].map((name) => join(projectRoot, name));
+  const inputs = ["pyproject.toml", "hatch.toml", "poetry.lock", "Pipfile", "Pipfile.lock", "uv.lock"].map((name) => join(projectRoot, name));
   return { environments, lookedFor, inputs };
 }
 
@@ -82,6 +82,12 @@ interface PyprojectFacts {
   name?: string;
   poetry: boolean;
   hatch: boolean;
+  /** Environments given an explicit `path` in [tool.hatch.envs.<name>]. */
+  hatchPaths: string[];
+}
+
+interface HatchEnvs {
+  envs?: Record<string, { path?: unknown } | undefined>;
 }
 
 function readToml<T>(file: string): T | undefined {
@@ -93,13 +99,18 @@ function readToml<T>(file: string): T | undefined {
 }
 
 function readPyproject(projectRoot: string): PyprojectFacts {
-  const data = readToml<{ project?: { name?: unknown }; tool?: { poetry?: { name?: unknown }; hatch?: unknown } }>(join(projectRoot, "pyproject.toml"));
-  if (!data) return { poetry: false, hatch: existsSync(join(projectRoot, "hatch.toml")) };
-  const name = data.tool?.poetry?.name ?? data.project?.name;
+  const data = readToml<{ project?: { name?: unknown }; tool?: { poetry?: { name?: unknown }; hatch?: HatchEnvs } }>(join(projectRoot, "pyproject.toml"));
+  const hatchToml = readToml<HatchEnvs>(join(projectRoot, "hatch.toml"));
+  const name = data?.tool?.poetry?.name ?? data?.project?.name;
+  const hatchPaths = [data?.tool?.hatch, hatchToml]
+    .flatMap((config) => Object.values(config?.envs ?? {}))
+    .map((each) => each?.path)
+    .filter((path): path is string => typeof path === "string");
   return {
     name: typeof name === "string" ? name : undefined,
-    poetry: data.tool?.poetry !== undefined,
-    hatch: data.tool?.hatch !== undefined || existsSync(join(projectRoot, "hatch.toml")),
+    poetry: data?.tool?.poetry !== undefined,
+    hatch: data?.tool?.hatch !== undefined || hatchToml !== undefined,
+    hatchPaths,
   };
 }
 
@@ -158,16 +169,24 @@ function projectFileNames(venv: string, projectRoot: string): boolean {
   }
 }
 
-/** Hatch: <data dir>/env/virtual/<project>/<sha256(project dir)[:8]>/<env name>. */
-function hatchEnvs(projectRoot: string, env: NodeJS.ProcessEnv, name = basename(projectRoot)): Candidate[] {
+/**
+ * Hatch: an environment's own `path` (relative to the project), else
+ * <data dir>/env/virtual/<project>/<sha256(project dir)[:8]>/<env name>.
+ */
+function hatchEnvs(projectRoot: string, env: NodeJS.ProcessEnv, pyproject: PyprojectFacts): Candidate[] {
+  const explicit = pyproject.hatchPaths.map((path) => ({ kind: "hatch", path: resolve(projectRoot, path), manager: "hatch" }));
   const dataDir = env.HATCH_DATA_DIR ?? join(xdg(env, "XDG_DATA_HOME", ".local/share"), "hatch");
   const virtual = join(dataDir, "env", "virtual");
   const checksum = urlsafeHash(projectRoot);
+  const name = pyproject.name ?? basename(projectRoot);
   const names = [...new Set([name, name.toLowerCase().replace(/[-_.]+/g, "-")])];
-  return names.flatMap((project) => {
-    const dir = join(virtual, project, checksum);
-    return listNames(dir).map((entry) => ({ kind: "hatch", path: join(dir, entry), manager: "hatch" }));
-  });
+  return [
+    ...explicit,
+    ...names.flatMap((project) => {
+      const dir = join(virtual, project, checksum);
+      return listNames(dir).map((entry) => ({ kind: "hatch", path: join(dir, entry), manager: "hatch" }));
+    }),
+  ];
 }
 
 /** A Python on PATH that lives in the Nix store: its prefix has lib/pythonX.Y/site-packages. */

@@ -112,6 +112,13 @@ describe("Python environment discovery", () => {
     ]);
   });
 
+  it("finds a hatch environment at the path its hatch.toml gives it", () => {
+    const root = project({ "hatch.toml": '[envs.lint]\npath = ".hatch/lint"\n' });
+    fakeVenv(join(root, ".hatch/lint"), "ruff");
+    const found = scan(root, { HATCH_DATA_DIR: mkdtempSync(join(tmpdir(), "pkglocal-hatch-")) });
+    expect(found.environments.map((environment) => [environment.kind, environment.path])).toEqual([["hatch", join(root, ".hatch/lint")]]);
+  });
+
   it("takes a configured site-packages directory as it is", () => {
     const root = project();
     fakeVenv(join(root, "vendor/env"), "vendored");
