@@ -12,11 +12,11 @@ import { sessionRun } from "./sessions-client.js";
 const servers: ServerHandle[] = [];
 
 /** A server of its own project, so that its jails can be told apart from other tests' (see jailProcesses). */
-async function serve(sessions: Record<string, number> = {}) {
+async function serve(sessions: Record<string, number> = {}, metadata = harnessMetadata()) {
   const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-limits-")));
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(sessions)) env[`NIXSHED_SANDBOX__SESSIONS__${key.toUpperCase()}`] = String(value);
-  const server = await startServer({ args: ["--metadata", harnessMetadata(), "--project", project], env });
+  const server = await startServer({ args: ["--metadata", metadata, "--project", project], env });
   servers.push(server);
   return { server, project, run: sessionRun(server) };
 }
@@ -111,6 +111,18 @@ describe("session limits", () => {
       notice = (await run({ env: "shell", session: "old", code: "true" })).notices.join(" ");
     }
     expect(notice).toMatch(/end of its maximum lifetime of 2 s/);
+  });
+});
+
+describe("jail limits in a session", () => {
+  it("report a kernel the memory limit stopped, then start fresh", async () => {
+    const { server } = await serve({}, harnessMetadata({ testEnvironments: true }));
+    await server.call("run", { env: "tight", session: "hog", code: "kept = 1" });
+    const hog = await server.call("run", { env: "tight", session: "hog", code: "b = bytearray(400 * 1024 * 1024)\nb[::4096] = b'x' * len(b[::4096])" });
+    expect(hog.structuredContent).toMatchObject({ limit_hit: "memory", timed_out: false });
+    expect(textOf(hog)).toMatch(/python was stopped by the jail's memory limit/);
+    const next = await server.call("run", { env: "tight", session: "hog", code: "print('kept' in globals())" });
+    expect(next.structuredContent).toMatchObject({ stdout: "False\n", exit_code: 0 });
   });
 });
 

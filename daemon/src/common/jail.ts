@@ -63,6 +63,12 @@ const PASSED_THROUGH = ["PATH", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"];
 /** What bin/run writes on stderr when a limit stopped the program (see nix/backends/bubblewrap.nix). */
 const LIMIT_LINE = /^nixshed jail: (memory|process) limit reached/m;
 
+/** The jail limit a program ran into, from what bin/run (or bin/session-run) said on stderr. */
+export function limitHitIn(stderr: string): LimitHit | undefined {
+  const limit = LIMIT_LINE.exec(stderr)?.[1];
+  return limit === undefined ? undefined : limit === "memory" ? "memory" : "processes";
+}
+
 export const runPath = (artifact: string) => `${artifact}/bin/run`;
 export const sessionRunPath = (artifact: string) => `${artifact}/bin/session-run`;
 
@@ -161,7 +167,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
     const drained = new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref());
     await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
     const stderrText = stderr.output.text();
-    const limit = LIMIT_LINE.exec(stderrText)?.[1];
+    const limit = limitHitIn(stderrText);
     return {
       stdout: stdout.output.text(),
       stderr: stderrText,
@@ -171,7 +177,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
       timedOut,
       cancelled,
       truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
-      ...(limit ? { limitHit: limit === "memory" ? "memory" : "processes" } : {}),
+      ...(limit ? { limitHit: limit } : {}),
     };
   } finally {
     clearTimeout(timer);

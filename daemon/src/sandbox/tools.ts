@@ -54,7 +54,7 @@ function render(output: RunOutput): string {
 export const sandboxCapability: Capability = {
   name: "sandbox",
   instructions:
-    "run: executes code once in a jailed environment (fresh each call: /workspace empty, /project is the project); pick the env from its list.",
+    "run: executes code once in a jailed environment (fresh each call: /workspace empty, /project is the project); pick the env from its list. Give `session` to keep an interpreter's state across calls (list_sessions, close_session).",
   async register(ctx) {
     const { environments } = ctx.discovery;
     const names = [...environments.keys()];

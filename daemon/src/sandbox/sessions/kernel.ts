@@ -5,6 +5,7 @@
 // call (os._exit, `exit`, process.exit) is reported with its exit code.
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
+import { limitHitIn, type LimitHit } from "../../common/jail.js";
 import { CappedOutput } from "../../common/output.js";
 import type { Environment } from "../../discovery/types.js";
 import type { KernelLauncher, LaunchedKernel } from "./launcher.js";
@@ -38,6 +39,8 @@ export interface KernelOutcome {
   kernel: "alive" | "interrupted" | "dead";
   /** Why the kernel is gone, when it is. */
   ended?: string;
+  /** The jail limit that stopped the kernel, when one did. */
+  limitHit?: LimitHit;
 }
 
 type Done = Extract<KernelReply, { kind: "done" }>;
@@ -161,13 +164,12 @@ export class Kernel {
     }
     // The kernel is gone: what it wrote before dying is still on its way.
     await Promise.race([Promise.all([this.stdout.closed(), this.stderr.closed()]), sleep(DRAIN_MS)]);
-    return {
-      ...base,
-      ...texts(stdout, stderr),
-      exitCode: outcome.exitCode,
-      kernel: "dead",
-      ended: killed ? `was killed: it did not stop within ${INTERRUPT_GRACE_MS / 1000} s of SIGINT` : outcome.description,
-    };
+    const output = texts(stdout, stderr);
+    const limitHit = limitHitIn(output.stderr);
+    let ended = outcome.description;
+    if (killed) ended = `was killed: it did not stop within ${INTERRUPT_GRACE_MS / 1000} s of SIGINT`;
+    else if (limitHit) ended = `was stopped by the jail's ${limitHit === "memory" ? "memory" : "process"} limit (${outcome.description})`;
+    return { ...base, ...output, exitCode: outcome.exitCode, kernel: "dead", ended, ...(limitHit ? { limitHit } : {}) };
   }
 
   /** Kills the kernel (and its jail). */

@@ -4,6 +4,10 @@
 //   fds 1 and 2 carry only the user's output; after each call the kernel writes the call's marker to
 //   both, and the daemon cuts the call's output there (./marked-stream.ts).
 // Markers are random per call, so neither user output nor a late reply can end the wrong call.
+// Why markers on long-lived fds 1/2 rather than fresh pipes per call passed with SCM_RIGHTS: Node
+// can neither receive descriptors nor dup2 one onto its fd 1, and bash cannot receive them either;
+// markers work the same in all three kernels, cost one write per stream, and a child process or a
+// raw write(1, …) needs nothing from the kernel to land in the right call.
 import { randomBytes } from "node:crypto";
 
 /** Descriptors of the kernel's process: requests in, replies out. */
