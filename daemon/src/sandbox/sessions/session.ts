@@ -99,6 +99,8 @@ export class Session {
     const { kernel, ended, ...outcome } = await this.kernel.call(call);
     if (kernel === "interrupted") {
       notices.push(`Interrupted with SIGINT (${outcome.timedOut ? "timeout" : "cancelled"}); the session kept its state.`);
+    } else if (kernel === "dead" && this.closed) {
+      notices.push(`Session '${this.id}' was closed while this call ran (close_session, a session limit or shutdown); its state is gone.`);
     } else if (kernel === "dead") {
       const why = `the session's ${this.env.interpreter} ${ended}`;
       notices.push(`Session '${this.id}' ended: ${why}. Its state is lost; the next call starts a fresh session.`);

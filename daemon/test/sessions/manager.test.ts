@@ -1,0 +1,67 @@
+// The session core on the host's interpreters: what the manager decides, independent of the jail.
+import { afterEach, describe, expect, it } from "vitest";
+import { SandboxError } from "../../src/sandbox/errors.js";
+import { SessionManager, type SessionLimits } from "../../src/sandbox/sessions/manager.js";
+import { environment, hostLauncher } from "./host-launcher.js";
+
+const python = environment("py", "python");
+const shell = environment("sh", "bash");
+const call = (code: string, timeoutMs = 10_000) => ({ code, timeoutMs, maxOutputBytes: 65536 });
+const limits: SessionLimits = { maxSessions: 4, idleTimeoutMs: 600_000, maxLifetimeMs: 3_600_000 };
+const managers: SessionManager[] = [];
+
+function manager(options: Partial<ConstructorParameters<typeof SessionManager>[0]> = {}) {
+  const created = new SessionManager({ launcher: hostLauncher(), limits, ...options });
+  managers.push(created);
+  return created;
+}
+
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((each) => each.closeAll()));
+});
+
+describe("SessionManager", () => {
+  it("explains a kernel that cannot start, with what it said", async () => {
+    const sessions = manager({ launcher: hostLauncher(["bash", "-c", "echo 'no kernel here' >&2; exit 125"]) });
+    await expect(sessions.run("s", python, call("pass"))).rejects.toThrow(/python session kernel of 'py' exited with code 125: no kernel here/);
+  });
+
+  it("names the session's env when a call asks for another", async () => {
+    const sessions = manager();
+    await sessions.run("s", python, call("pass"));
+    expect(() => sessions.run("s", shell, call(":"))).toThrow(SandboxError);
+    expect(() => sessions.run("s", shell, call(":"))).toThrow("session 's' runs in env 'py', not 'sh'");
+  });
+
+  it("reaps idle sessions on its clock and says why in the next call", async () => {
+    let now = 0;
+    const sessions = manager({ limits: { ...limits, idleTimeoutMs: 1000 }, now: () => now, reapIntervalMs: 20 });
+    await sessions.run("s", python, call("v = 1"));
+    now = 999;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sessions.list().map((s) => s.id)).toEqual(["s"]);
+    now = 2000;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(sessions.list()).toEqual([]);
+    const next = await sessions.run("s", python, call("print('v' in globals())"));
+    expect(next.stdout).toBe("False\n");
+    expect(next.notices).toEqual(["Fresh session: 's' was closed after 1 s without calls (sandbox.sessions.idle_timeout_seconds); its state is gone."]);
+  });
+
+  it("fails calls still queued when their session is closed", async () => {
+    const sessions = manager();
+    await sessions.run("s", shell, call(":"));
+    const running = sessions.run("s", shell, call("sleep 5"));
+    const queued = sessions.run("s", shell, call("echo never"));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    await sessions.close("s");
+    expect((await running).notices).toEqual(["Session 's' was closed while this call ran (close_session, a session limit or shutdown); its state is gone."]);
+    await expect(queued).rejects.toThrow("session 's' was closed while this call waited");
+  });
+
+  it("refuses new calls once shutting down", async () => {
+    const sessions = manager();
+    await sessions.closeAll();
+    expect(() => sessions.run("s", python, call("pass"))).toThrow("shutting down");
+  });
+});
