@@ -45,7 +45,7 @@ function distInfo(sitePackages: string, entry: string, manager: string): Package
   let importNames = importNamesFromRecord(entries, paths);
   // RECORD is exact; top_level.txt (setuptools only) is read when RECORD says nothing.
   const topLevel = importNames.length === 0 || entries.length === 0 || editable ? readLines(join(dir, "top_level.txt")) : undefined;
-  if (editable) return editableRecord(meta, sitePackages, entry, entries, topLevel, editable, manager);
+  if (editable) return editableRecord(meta, sitePackages, entries, topLevel, editable, manager);
   if (importNames.length === 0 && topLevel) importNames = topLevel;
   const members = entries.length > 0 ? entries : importable(sitePackages, topLevel ?? []);
   return record(meta, { manager, root: sitePackages, members: withEntry(members, entry), importNames });
@@ -55,7 +55,6 @@ function distInfo(sitePackages: string, entry: string, manager: string): Package
 function editableRecord(
   meta: CoreMetadata | undefined,
   sitePackages: string,
-  entry: string,
   entries: string[],
   topLevel: string[] | undefined,
   source: string,
