@@ -22,14 +22,20 @@ let
   # The client modules' switches that pull programs.mcp.servers in. Not every home-manager release
   # has each of them: only those that exist here are set, and a chosen client without one fails
   # the assertion below instead of the evaluation.
-  integrations = {
-    claude-code = [ "programs" "claude-code" "enableMcpIntegration" ];
-    codex = [ "programs" "codex" "enableMcpIntegration" ];
-    gemini-cli = [ "programs" "gemini-cli" "enableMcpIntegration" ];
-    opencode = [ "programs" "opencode" "enableMcpIntegration" ];
-    vscode = [ "programs" "vscode" "profiles" "default" "enableMcpIntegration" ];
-    zed-editor = [ "programs" "zed-editor" "enableMcpIntegration" ];
-  };
+  integrations =
+    lib.genAttrs [
+      "antigravity-cli" # formerly gemini-cli
+      "claude-code"
+      "codex"
+      "crush"
+      "gemini-cli"
+      "github-copilot-cli"
+      "opencode"
+      "zed-editor"
+    ] (client: [ "programs" client "enableMcpIntegration" ])
+    // {
+      vscode = [ "programs" "vscode" "profiles" "default" "enableMcpIntegration" ];
+    };
   hasOption =
     path:
     let
