@@ -76,7 +76,12 @@ export function readIndexFile(path: string, onDisk: string): IndexFile {
   const headerLength = head.readUInt32LE(MAGIC.length);
   const headerBytes = Buffer.alloc(headerLength);
   readSync(fd, headerBytes, 0, headerLength, head.length);
-  const header = JSON.parse(headerBytes.toString("utf8")) as IndexHeader;
+  let header: IndexHeader;
+  try {
+    header = JSON.parse(headerBytes.toString("utf8")) as IndexHeader;
+  } catch {
+    throw new IndexFormatError(`${path}: corrupt index header`);
+  }
   if (header.formatVersion !== INDEX_FORMAT_VERSION) {
     throw new IndexFormatError(`${path}: index format ${header.formatVersion}, this nixshed reads ${INDEX_FORMAT_VERSION}; rebuild it`);
   }
@@ -84,7 +89,9 @@ export function readIndexFile(path: string, onDisk: string): IndexFile {
   const diskSection = header.sections[onDisk];
   if (!diskSection) throw new IndexFormatError(`${path}: section ${onDisk} missing`);
   const body = new ArrayBuffer(diskSection[0]);
-  readSync(fd, new Uint8Array(body), 0, body.byteLength, bodyStart);
+  if (readSync(fd, new Uint8Array(body), 0, body.byteLength, bodyStart) !== body.byteLength) {
+    throw new IndexFormatError(`${path}: truncated index`);
+  }
   const view = <T>(name: string, make: (buffer: ArrayBuffer, offset: number, length: number) => T, size: number): T => {
     const entry = header.sections[name];
     if (!entry || entry[0] + entry[1] > body.byteLength) throw new IndexFormatError(`${path}: section ${name} missing`);

@@ -10,7 +10,7 @@ import { basename, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { NixpkgsError } from "./errors.js";
 import { NixpkgsIndex } from "./index.js";
-import { isIndexFile } from "./index-file.js";
+import { IndexFormatError, INDEX_FORMAT_VERSION, isIndexFile } from "./index-file.js";
 import type { IndexInput } from "./index-source.js";
 
 export type IndexPlan =
@@ -45,8 +45,9 @@ export function planIndex(sources: IndexSources): IndexPlan {
   };
 }
 
+/** The format version is part of the name: a nixshed that reads another format builds its own. */
 function cachedIndexPath(cacheDir: string, key: string): string {
-  return join(cacheDir, "nixpkgs-index", `${key}.idx`);
+  return join(cacheDir, "nixpkgs-index", `${key}.v${INDEX_FORMAT_VERSION}.idx`);
 }
 
 function startsLikeIndex(path: string): boolean {
@@ -98,7 +99,14 @@ export class IndexProvider {
     if (this.failure) throw this.failure;
     const plan = this.plan;
     if (plan.kind === "none") throw new NixpkgsError(plan.reason);
-    if (plan.kind === "load" || existsSync(plan.path)) return (this.index = NixpkgsIndex.load(plan.path));
+    if (plan.kind === "load" || existsSync(plan.path)) {
+      try {
+        return (this.index = NixpkgsIndex.load(plan.path));
+      } catch (error) {
+        if (error instanceof IndexFormatError) throw new NixpkgsError(error.message, "Build the index again with `nixshed index build`.");
+        throw error;
+      }
+    }
     this.building ??= this.startBuild(plan);
     const seconds = Math.round((Date.now() - this.building.startedAt) / 1000);
     throw new NixpkgsError(`index building (${seconds} s so far): ${this.building.message}`, "The nixpkgs index is built once and cached; try again shortly.");
