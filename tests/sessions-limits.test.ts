@@ -16,7 +16,8 @@ async function serve(sessions: Record<string, number> = {}, metadata = harnessMe
   const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-limits-")));
   const env: Record<string, string> = {};
   for (const [key, value] of Object.entries(sessions)) env[`NIXSHED_SANDBOX__SESSIONS__${key.toUpperCase()}`] = String(value);
-  const server = await startServer({ args: ["--metadata", metadata, "--project", project], env });
+  // --project first: tests/sandbox-isolation.test.ts finds its own daemon by "serve --metadata …".
+  const server = await startServer({ args: ["--project", project, "--metadata", metadata], env });
   servers.push(server);
   return { server, project, run: sessionRun(server) };
 }

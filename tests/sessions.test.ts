@@ -13,7 +13,7 @@ let run: (args: Record<string, unknown>) => Promise<SessionRunResult>;
 
 beforeAll(async () => {
   const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-sessions-")));
-  server = await startServer({ args: ["--metadata", harnessMetadata(), "--project", project] });
+  server = await startServer({ args: ["--project", project, "--metadata", harnessMetadata()] });
   run = sessionRun(server);
 });
 
