@@ -31,11 +31,14 @@ export type Page =
       lineCut?: boolean;
     };
 
+/**
+ * `path` is a realpath the caller has checked: O_NOFOLLOW refuses a symlink swapped in at its end
+ * since (ELOOP), and O_NONBLOCK keeps a FIFO planted there from hanging the call.
+ */
 export async function readTextPage(path: string, request: PageRequest): Promise<Page> {
   const start = request.startLine ?? 1;
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
-  // O_NONBLOCK: a FIFO planted where a file was expected must not hang the call.
-  const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK);
+  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   try {
     const { size } = await file.stat();
     const buffer = Buffer.allocUnsafe(CHUNK);

@@ -1,12 +1,12 @@
 // read_package's two answers: a package at a glance (version, README and entry heads, its file
 // tree) or one of its files, paged; every path confined to the package.
+import { statSync } from "node:fs";
 import { readTextPage, type Page } from "../common/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
 import { packageTree, type PackageTree } from "./package-tree.js";
 import { shownPath } from "./project-path.js";
-import { isDirectory } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
 export interface PackageOverview {
@@ -33,7 +33,9 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
     throw new PkgLocalError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
   const real = resolveInPackage(pkg, request.path);
-  if (isDirectory(real)) throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
+  const stats = statSync(real);
+  if (stats.isDirectory()) throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
+  if (!stats.isFile()) throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
   try {
     return await readTextPage(real, request);
   } catch (error) {

@@ -1,6 +1,7 @@
 // read_package's core: nothing outside the package is readable (symlinks leading out, `..`,
 // absolute paths, a neighbour in the same site-packages or pnpm store); files are paged by lines
 // within a byte budget; binary files are not dumped; the tree lists code and skips junk.
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -140,8 +141,10 @@ describe("paging", () => {
     expect(await read(trap, "logo.png")).toEqual({ binary: true, size: 12 });
   });
 
-  it("refuses a directory and a backwards range", async () => {
+  it("refuses a directory, a FIFO and a backwards range", async () => {
     await expect(read(trap, "lib")).rejects.toThrow(/is a directory/);
+    execFileSync("mkfifo", [join(trap.root, "pipe.js")]);
+    await expect(read(trap, "pipe.js")).rejects.toThrow(/not a regular file/);
     await expect(read(trap, "index.js", { startLine: 5, endLine: 2 })).rejects.toThrow(/before start_line/);
   });
 });
