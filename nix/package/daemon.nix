@@ -39,6 +39,9 @@ stdenvNoCC.mkDerivation {
     runHook preInstall
     HOME=$TMPDIR npm_config_cache=$TMPDIR/npm-cache npm_config_update_notifier=false \
       npm prune --omit=dev --offline --ignore-scripts --no-audit --no-fund --loglevel=warn
+    # Nothing runs from node_modules/.bin, and its link to the workspace's own program (like the
+    # workspace link prune re-creates) would point into sources that are not installed.
+    rm -rf node_modules/.bin "node_modules/$(node -p 'require("./daemon/package.json").name')"
     find node_modules -type d -empty -delete
     mkdir -p "$out/lib/nixshed/daemon"
     cp -r package.json node_modules "$out/lib/nixshed/"

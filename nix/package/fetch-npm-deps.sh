@@ -30,11 +30,16 @@ export npm_config_update_notifier=false npm_config_fund=false npm_config_audit=f
 npm ci --ignore-scripts --omit=optional --loglevel=warn
 
 # Not reproducible or not ours: npm's hidden lockfile (its format follows the npm version), the
-# links npm makes to the workspaces themselves (they point into the source tree), and the empty
-# scope directories npm 10 (not 11) leaves for omitted optional packages.
+# links npm makes to the workspaces and their programs (they point into the source tree), and the
+# empty scope directories npm 10 (not 11) leaves for omitted optional packages.
 rm -f node_modules/.package-lock.json
 for workspace in $workspaces; do
-  rm -f "node_modules/$(node -p "require('./$workspace/package.json').name")"
+  # shellcheck disable=SC2016 # the ${…} are JavaScript's
+  node -e '
+    const manifest = require(`./${process.argv[1]}/package.json`);
+    const bins = typeof manifest.bin === "string" ? [manifest.name.split("/").pop()] : Object.keys(manifest.bin ?? {});
+    console.log([manifest.name, ...bins.map((bin) => `.bin/${bin}`)].join("\n"));
+  ' "$workspace" | while read -r link; do rm -f "node_modules/$link"; done
 done
 find node_modules -type d -empty -delete
 
