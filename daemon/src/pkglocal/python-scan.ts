@@ -7,6 +7,7 @@ import {
   editableSource,
   importNamesFromRecord,
   isEntryName,
+  normalizePythonName,
   readCoreMetadata,
   readLines,
   readPthTargets,
@@ -16,18 +17,27 @@ import {
 import { listEntries, listNames } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
+/** Kinds of metadata, best first: when a distribution has two (Debian ships both), the first wins. */
+const READERS: [suffix: string, read: (sitePackages: string, entry: string, manager: string) => PackageRecord | undefined][] = [
+  [".dist-info", distInfo],
+  [".egg-info", eggInfo],
+  [".egg-link", eggLink],
+];
+
 export function scanSitePackages(sitePackages: string, manager: string): PackageRecord[] {
   const names = listNames(sitePackages);
   const packages: PackageRecord[] = [];
-  for (const entry of names) {
-    const found = entry.endsWith(".dist-info")
-      ? distInfo(sitePackages, entry, manager)
-      : entry.endsWith(".egg-info")
-        ? eggInfo(sitePackages, entry, manager)
-        : entry.endsWith(".egg-link")
-          ? eggLink(sitePackages, entry, manager)
-          : undefined;
-    if (found) packages.push(found);
+  const seen = new Set<string>();
+  for (const [suffix, read] of READERS) {
+    for (const entry of names) {
+      if (!entry.endsWith(suffix)) continue;
+      const found = read(sitePackages, entry, manager);
+      if (!found) continue;
+      const key = `${normalizePythonName(found.name)}@${found.version}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      packages.push(found);
+    }
   }
   return packages;
 }

@@ -2,11 +2,12 @@
 // PyPI would bring: versions must equal what the venv's own importlib.metadata reports; import
 // names come from RECORD/top_level.txt; editable installs point at their source.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PackageIndex } from "../../src/pkglocal/package-index.js";
+import { scanSitePackages } from "../../src/pkglocal/python-scan.js";
 import type { PackageRecord } from "../../src/pkglocal/types.js";
 import { pythonTruth, venvProject } from "./fixtures.mjs";
 
@@ -68,6 +69,16 @@ describe("a venv", () => {
       const origin = execFileSync(join(project, ".venv/bin/python"), ["-c", `import ${name}; print(${name}.__file__)`], { encoding: "utf8" }).trim();
       expect(origin.startsWith(`${byName(name).root}/`), origin).toBe(true);
     }
+  });
+
+  it("lists a distribution that has both a dist-info and an egg-info once, from the dist-info", () => {
+    const site = mkdtempSync(join(tmpdir(), "pkglocal-site-"));
+    for (const dir of ["cryptography-38.0.4.dist-info", "cryptography.egg-info"]) {
+      mkdirSync(join(site, dir));
+      writeFileSync(join(site, dir, dir.endsWith("dist-info") ? "METADATA" : "PKG-INFO"), "Name: cryptography\nVersion: 38.0.4\n");
+    }
+    const found = scanSitePackages(site, "pip");
+    expect(found.map((pkg) => [pkg.name, pkg.members])).toEqual([["cryptography", ["cryptography-38.0.4.dist-info"]]]);
   });
 
   it("reads an egg-info's installed files", () => {
