@@ -58,6 +58,14 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   const variants = new Map<string, number>();
   for (const entry of entries) if (!entry.attr.includes(".")) variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
 
+  // The newest set of each family (python313Packages over python312Packages) wins ties.
+  const newestSet = new Map<string, number[]>();
+  for (const { attr } of entries) {
+    const { set } = splitAttr(attr);
+    const best = newestSet.get(familyOf(set));
+    if (!best || compareVersions(setVersion(set), best) > 0) newestSet.set(familyOf(set), setVersion(set));
+  }
+
   let attrBytes = 0;
   let detailBytes = 0;
   entries.forEach((entry, id) => {
@@ -71,7 +79,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.insecure ? FLAG.insecure : 0) |
       (entry.description ? 0 : FLAG.noDescription) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
-    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1);
+    const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
+    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 

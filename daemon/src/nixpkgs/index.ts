@@ -26,6 +26,7 @@ export class NixpkgsIndex {
   private readonly detailOffsets: Uint32Array;
   private readonly readDetails: (start: number, end: number) => Buffer;
   private readonly platformMasks = new Map<string, Uint8Array>();
+  private familiesByName?: Map<string, number>;
 
   static load(path: string): NixpkgsIndex {
     return new NixpkgsIndex(readIndexFile(path, "details"));
@@ -81,14 +82,26 @@ export class NixpkgsIndex {
     return -1;
   }
 
-  /** A package with this leaf in the family of this path's set ("python3Packages.x" → python313Packages.x), or -1. */
+  /**
+   * A package of this path's family under this leaf ("python3Packages.x" → python313Packages.x),
+   * else one whose pname or program is the leaf (the catalog may list numpy as numpy_2); or -1.
+   */
   lookupInFamily(attr: string): number {
     const { set, leaf } = splitAttr(attr);
-    const family = this.header.families.indexOf(familyOf(set));
+    const family = this.familyIndex(set);
     const term = this.exact.find(leaf.toLowerCase());
     if (family < 0 || term < 0) return -1;
-    for (const id of this.exact.postings(term)) if (this.family[id] === family && splitAttr(this.attr(id)).leaf === leaf) return id;
-    return -1;
+    const members = [...this.exact.postings(term)].filter((id) => this.family[id] === family);
+    const byLikelihood = members.sort((a, b) => this.factor[b]! - this.factor[a]!);
+    return byLikelihood.find((id) => splitAttr(this.attr(id)).leaf === leaf) ?? byLikelihood[0] ?? -1;
+  }
+
+  /** The family a set name (any case, any version: "python3Packages", "python312packages") belongs to, or -1. */
+  familyIndex(set: string): number {
+    if (!this.familiesByName) {
+      this.familiesByName = new Map(this.header.families.map((name, i) => [name.toLowerCase(), i]));
+    }
+    return this.familiesByName.get(familyOf(set.toLowerCase())) ?? -1;
   }
 
   /** The other members of a package's group (the same library in other versions of its set). */

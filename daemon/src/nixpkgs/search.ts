@@ -68,7 +68,8 @@ function scratchFor(index: NixpkgsIndex): Scratch {
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  const trimmed = query.trim();
+  // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
+  const trimmed = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
   if (!trimmed) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
@@ -83,8 +84,11 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   };
 
   const words = [...new Set(trimmed.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean))];
+  // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
+  const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
   const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
-  const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w]);
+  const isEcosystemWord = (w: string) => Boolean(ECOSYSTEM_WORDS[w]) || familyWords.get(w)! >= 0;
+  const subjectWords = words.filter((w) => !isEcosystemWord(w));
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter((w) => textTerms(w).length > 0 || words.length === 1);
 
   // The query (or what remains once the ecosystem is named: "python requests") is a whole name.
@@ -126,7 +130,10 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     });
   }
 
-  const familyIds = new Set(index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])));
+  const familyIds = new Set([
+    ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
+    ...[...familyWords.values()].filter((id) => id >= 0),
+  ]);
   const reps: number[] = [];
   for (const id of touched) {
     const flags = index.flags[id]!;
@@ -146,7 +153,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     whole[id] = 0;
   }
 
-  const top = topK(reps, best, limit, (id) => index.attr(id));
+  const top = topK(reps, best, limit, index);
   for (const rep of reps) best[rep] = 0;
   return top.map(({ id: rep, score }) => {
     const id = exactId >= 0 && index.groupRep[exactId] === rep ? exactId : rep;
@@ -228,11 +235,13 @@ interface Ranked {
   score: number;
 }
 
-/** The k best ids by score; ties go to the shorter, then alphabetically first, attribute path. */
-function topK(ids: number[], score: Float64Array, k: number, attr: (id: number) => string): Ranked[] {
+/** The k best ids by score; ties go to the more likely package, then the shorter, then the alphabetically first path. */
+function topK(ids: number[], score: Float64Array, k: number, index: NixpkgsIndex): Ranked[] {
   const top: Ranked[] = [];
+  const attr = (id: number) => index.attr(id);
   const better = (a: Ranked, b: Ranked) => {
     if (a.score !== b.score) return a.score > b.score;
+    if (index.factor[a.id] !== index.factor[b.id]) return index.factor[a.id]! > index.factor[b.id]!;
     const [x, y] = [attr(a.id), attr(b.id)];
     return x.length !== y.length ? x.length < y.length : x < y;
   };

@@ -49,8 +49,11 @@ describe("ranked search", () => {
     expect(results.filter((r) => r.attr.endsWith(".requests"))).toHaveLength(1);
   });
 
-  it("resolves an attribute path through a set alias", () => {
+  it("resolves an attribute path through a set alias, a set named as a word, and installable syntax", () => {
     expect(attrs("python3Packages.requests")[0]).toBe("python313Packages.requests");
+    expect(attrs("python3Packages requests")[0]).toBe("python313Packages.requests");
+    expect(attrs("nixpkgs#ripgrep")[0]).toBe("ripgrep");
+    expect(attrs("pkgs.jq")[0]).toBe("jq");
   });
 
   it("matches descriptions through stemming", () => {
