@@ -12,6 +12,12 @@ import { describePackage, readPackageFile } from "../../src/pkglocal/package-rea
 import type { PackageRecord } from "../../src/pkglocal/types.js";
 import { pnpmProject, venvProject } from "./fixtures.mjs";
 
+// Installing the fixtures may take a while the first time; the tests themselves are quick.
+beforeAll(() => {
+  venvProject();
+  pnpmProject();
+}, 300_000);
+
 function scan(projectRoot: string): PackageRecord[] {
   const cacheDir = mkdtempSync(join(tmpdir(), "pkglocal-cache-"));
   return new PackageIndex({ projectRoot, cacheDir, env: {}, pythonEnvs: [], nodeModules: [] }).scan().packages;

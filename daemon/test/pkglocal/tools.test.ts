@@ -82,6 +82,8 @@ describe("on an npm project", () => {
 });
 
 describe("on a Python project", () => {
+  beforeAll(() => void venvProject(), 300_000);
+
   it("finds Pillow by its import name and reads its source", async () => {
     const { server } = await serve(venvProject());
     const scan = (await server.call("scan_packages", { filter: "pil" })).structuredContent as unknown as ScanResult;
