@@ -45,8 +45,8 @@ interface Lines {
   cut?: boolean;
 }
 
-/** Lines [start, end] of an open file, spending at most budget.left bytes. */
-async function readLines(file: FileHandle, head: Buffer, start: number, end: number, budget: Budget, signal: AbortSignal): Promise<Lines> {
+/** Lines [start, end] of an opened file, spending at most budget.left bytes. */
+async function readLines({ file, head, size }: Opened, start: number, end: number, budget: Budget, signal: AbortSignal): Promise<Lines> {
   const kept: Buffer[] = [];
   let line = 1;
   let last = start - 1;
@@ -83,7 +83,8 @@ async function readLines(file: FileHandle, head: Buffer, start: number, end: num
     if (from < chunk.length) pending.push(Buffer.from(chunk.subarray(from)));
     signal.throwIfAborted();
     const buffer = Buffer.alloc(CHUNK);
-    const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
+    // The size read at open is the end: no read just to learn there is nothing more.
+    const { bytesRead } = position < size ? await file.read(buffer, 0, CHUNK, position) : { bytesRead: 0 };
     position += bytesRead;
     if (bytesRead === 0) {
       if (pending.length && take(Buffer.concat(pending)) === "stop") stopped = true;
@@ -108,7 +109,15 @@ async function readLines(file: FileHandle, head: Buffer, start: number, end: num
   return result;
 }
 
-async function readOne(confinement: Confinement, path: string, request: ReadRequest, budget: Budget, signal: AbortSignal): Promise<ReadItem> {
+interface Opened {
+  shown: string;
+  file: FileHandle;
+  size: number;
+  head: Buffer;
+}
+
+/** Resolves, opens and reads the head of one file. Done for every path at once; the budget is then spent in order. */
+async function openOne(confinement: Confinement, path: string): Promise<Opened> {
   const resolved = await confinement.resolve(path, "follow");
   if (!resolved.exists) throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
   // O_NOFOLLOW: the resolved path has no symlink left at its end; refuse one swapped in meanwhile.
@@ -117,22 +126,24 @@ async function readOne(confinement: Confinement, path: string, request: ReadRequ
     const stats = await file.stat();
     if (stats.isDirectory()) throw new FsError(`${path}: is a directory`, "use list_files for directories");
     if (!stats.isFile()) throw new FsError(`${path}: not a regular file`, "only regular files can be read");
-    const headBuffer = Buffer.alloc(Math.min(CHUNK, stats.size));
-    const { bytesRead } = await file.read(headBuffer, 0, headBuffer.length, 0);
-    const head = headBuffer.subarray(0, bytesRead);
-    const shown = confinement.shown(resolved.real);
-    if (isBinary(head)) return { path: shown, binary: { size: stats.size, kind: describeBinary(head) } };
-    const start = request.startLine ?? 1;
-    const end = request.endLine ?? Number.MAX_SAFE_INTEGER;
-    const lines = await readLines(file, head, start, end, budget, signal);
-    const item: ReadItem = { path: shown, content: lines.text, start_line: lines.first, end_line: lines.last };
-    if (lines.total !== undefined) item.total_lines = lines.total;
-    if (lines.next !== undefined) item.next_start_line = lines.next;
-    if (lines.cut) item.line_cut = true;
-    return item;
-  } finally {
+    const head = Buffer.alloc(Math.min(CHUNK, stats.size));
+    const { bytesRead } = await file.read(head, 0, head.length, 0);
+    return { shown: confinement.shown(resolved.real), file, size: stats.size, head: head.subarray(0, bytesRead) };
+  } catch (error) {
     await file.close();
+    throw error;
   }
+}
+
+async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, signal: AbortSignal): Promise<ReadItem> {
+  const { shown, head, size } = opened;
+  if (isBinary(head)) return { path: shown, binary: { size, kind: describeBinary(head) } };
+  const lines = await readLines(opened, request.startLine ?? 1, request.endLine ?? Number.MAX_SAFE_INTEGER, budget, signal);
+  const item: ReadItem = { path: shown, content: lines.text, start_line: lines.first, end_line: lines.last };
+  if (lines.total !== undefined) item.total_lines = lines.total;
+  if (lines.next !== undefined) item.next_start_line = lines.next;
+  if (lines.cut) item.line_cut = true;
+  return item;
 }
 
 export async function readContent(confinement: Confinement, request: ReadRequest, budgetBytes: number, signal: AbortSignal): Promise<ReadItem[]> {
@@ -140,14 +151,20 @@ export async function readContent(confinement: Confinement, request: ReadRequest
     throw new FsError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
   const budget: Budget = { left: budgetBytes, total: budgetBytes };
-  return eachItem(
-    request.paths,
-    signal,
-    (path) => path,
-    async (path) => {
-      if (budget.left <= 0) throw new FsError(`${path}: not read: this call's byte budget is spent; read it in another call`);
-      return readOne(confinement, path, request, budget, signal);
-    },
-    (path, error) => ({ path, error }),
-  );
+  const opening = request.paths.map((path) => openOne(confinement, path));
+  try {
+    return await eachItem(
+      request.paths.map((path, index) => ({ path, index })),
+      signal,
+      (item) => item.path,
+      async ({ path, index }) => {
+        const opened = await opening[index]!;
+        if (budget.left <= 0) throw new FsError(`${path}: not read: this call's byte budget is spent; read it in another call`);
+        return readOpened(opened, request, budget, signal);
+      },
+      ({ path }, error) => ({ path, error }),
+    );
+  } finally {
+    await Promise.all(opening.map((pending) => pending.then((opened) => opened.file.close(), () => {})));
+  }
 }
