@@ -80,38 +80,53 @@ export function recordTopLevel(lines: string[]): { entries: string[]; paths: str
 const EXTENSION_MODULE = /^([A-Za-z_][A-Za-z0-9_]*)(\.[A-Za-z0-9_-]+)*\.(so|pyd)$/;
 const METADATA_DIR = /\.(dist-info|egg-info|data)$/;
 
+export interface DistributionLayout {
+  /** What site-packages entries (or namespace/child paths) the distribution installed. */
+  members: string[];
+  importNames: string[];
+}
+
 /**
- * Import names from the installed files: packages, modules and extension modules at the top of
- * site-packages. A directory without __init__.py is a namespace package: its subpackages are
- * what this distribution brings (google → google.protobuf).
+ * Import names and members from the installed files: packages, modules and extension modules at
+ * the top of site-packages. A directory without __init__.py is a namespace package shared with
+ * other distributions: what this one brings is its children (google → google/protobuf, imported
+ * as google.protobuf), and only those are its members.
  */
-export function importNamesFromRecord(entries: string[], paths: string[]): string[] {
-  const names: string[] = [];
+export function recordLayout(entries: string[], paths: string[]): DistributionLayout {
+  const layout: DistributionLayout = { members: [], importNames: [] };
   const dirs = new Set(paths.filter((path) => path.includes("/")).map((path) => path.split("/", 1)[0]!));
   for (const entry of entries) {
+    const namespace =
+      dirs.has(entry) && isIdentifier(entry) && !paths.some((path) => path === `${entry}/__init__.py` || path === `${entry}/__init__.pyi`);
+    if (namespace) {
+      for (const child of namespaceChildren(entry, paths)) {
+        layout.members.push(`${entry}/${child}`);
+        const name = child.replace(/\.pyi?$/, "");
+        if (isIdentifier(name)) layout.importNames.push(`${entry}.${name}`);
+      }
+      continue;
+    }
+    layout.members.push(entry);
     if (METADATA_DIR.test(entry) || entry.endsWith(".pth")) continue;
     if (dirs.has(entry)) {
-      if (!isIdentifier(entry)) continue;
-      const regular = paths.some((path) => path === `${entry}/__init__.py` || path === `${entry}/__init__.pyi`);
-      if (regular) names.push(entry);
-      else names.push(...namespaceChildren(entry, paths));
+      if (isIdentifier(entry)) layout.importNames.push(entry);
       continue;
     }
     const module = /^([A-Za-z_][A-Za-z0-9_]*)\.pyi?$/.exec(entry) ?? EXTENSION_MODULE.exec(entry);
-    if (module && module[1] !== "__init__") names.push(module[1]!);
+    if (module && module[1] !== "__init__") layout.importNames.push(module[1]!);
   }
-  return [...new Set(names)];
+  layout.importNames = [...new Set(layout.importNames)];
+  return layout;
 }
 
+/** The entries a distribution installed inside a namespace directory. */
 function namespaceChildren(namespace: string, paths: string[]): string[] {
   const children = new Set<string>();
   for (const path of paths) {
     const parts = path.split("/");
-    if (parts[0] !== namespace || parts.length < 2) continue;
-    const child = parts.length === 2 ? parts[1]!.replace(/\.pyi?$/, "") : parts[1]!;
-    if (child !== "__pycache__" && isIdentifier(child)) children.add(`${namespace}.${child}`);
+    if (parts[0] === namespace && parts.length >= 2 && isEntryName(parts[1]!) && parts[1] !== "__pycache__") children.add(parts[1]!);
   }
-  return children.size > 0 ? [...children] : [namespace];
+  return [...children];
 }
 
 /** A plain name inside site-packages: never ".", ".." or empty, which would widen a package to its parent. */

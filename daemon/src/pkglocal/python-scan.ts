@@ -5,12 +5,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   editableSource,
-  importNamesFromRecord,
   isEntryName,
   normalizePythonName,
   readCoreMetadata,
   readLines,
   readPthTargets,
+  recordLayout,
   recordTopLevel,
   type CoreMetadata,
 } from "./python-metadata.js";
@@ -52,12 +52,12 @@ function distInfo(sitePackages: string, entry: string, manager: string): Package
   const meta = readCoreMetadata(join(dir, "METADATA"));
   const { entries, paths } = recordTopLevel(readLines(join(dir, "RECORD")) ?? []);
   const editable = editableSource(dir);
-  let importNames = importNamesFromRecord(entries, paths);
+  const layout = recordLayout(entries, paths);
   // RECORD is exact; top_level.txt (setuptools only) is read when RECORD says nothing.
-  const topLevel = importNames.length === 0 || entries.length === 0 || editable ? readLines(join(dir, "top_level.txt")) : undefined;
+  const topLevel = layout.importNames.length === 0 || entries.length === 0 || editable ? readLines(join(dir, "top_level.txt")) : undefined;
   if (editable) return editableRecord(meta, sitePackages, entries, topLevel, editable, manager);
-  if (importNames.length === 0 && topLevel) importNames = topLevel;
-  const members = entries.length > 0 ? entries : importable(sitePackages, topLevel ?? []);
+  const importNames = layout.importNames.length > 0 ? layout.importNames : (topLevel ?? []);
+  const members = entries.length > 0 ? layout.members : importable(sitePackages, topLevel ?? []);
   return record(meta, { manager, root: sitePackages, members: withEntry(members, entry), importNames });
 }
 
@@ -117,16 +117,16 @@ function eggInfo(sitePackages: string, entry: string, manager: string): PackageR
   if (single?.name) return record(single, { manager, root: sitePackages, members: [entry], importNames: [] });
   const meta = readCoreMetadata(join(path, "PKG-INFO"));
   const topLevel = readLines(join(path, "top_level.txt")) ?? [];
-  // installed-files.txt names files relative to the egg-info directory (../pkg/__init__.py).
-  const installed = (readLines(join(path, "installed-files.txt")) ?? []).map((line) => line.replace(/^\.\.\//, ""));
+  // installed-files.txt names files relative to the egg-info directory: ../pkg/__init__.py, PKG-INFO.
+  const installed = (readLines(join(path, "installed-files.txt")) ?? []).map((line) => (line.startsWith("../") ? line.slice(3) : `${entry}/${line}`));
   const { entries, paths } = recordTopLevel(installed);
-  const importNames = importNamesFromRecord(entries, paths);
-  const members = entries.length > 0 ? entries : importable(sitePackages, topLevel);
+  const layout = recordLayout(entries, paths);
+  const members = entries.length > 0 ? layout.members : importable(sitePackages, topLevel);
   return record(meta, {
     manager,
     root: sitePackages,
     members: withEntry(members, entry),
-    importNames: importNames.length > 0 ? importNames : topLevel,
+    importNames: layout.importNames.length > 0 ? layout.importNames : topLevel,
   });
 }
 

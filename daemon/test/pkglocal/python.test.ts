@@ -46,7 +46,9 @@ describe("a venv", () => {
   it("names each half of a namespace package by its subpackage", () => {
     expect(byName("protobuf").importNames).toEqual(["google.protobuf"]);
     expect(byName("googleapis-common-protos").importNames).toEqual(["google.api"]);
-    expect(byName("protobuf").members).toContain("google");
+    // Each owns only its half: the shared google/ directory belongs to neither.
+    expect(byName("protobuf").members).toEqual(["google/protobuf", "protobuf-4.25.1.dist-info"]);
+    expect(byName("googleapis-common-protos").members).toEqual(["google/api", "googleapis_common_protos-1.62.0.dist-info"]);
   });
 
   it("reads an editable install where setuptools' finder maps it", () => {

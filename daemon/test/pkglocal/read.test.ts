@@ -81,6 +81,14 @@ describe("confinement", () => {
     expect(own.binary ? "" : own.text).toContain("def open");
   });
 
+  it("keeps each half of a namespace package to itself", async () => {
+    const protobuf = findPackage(scan(venvProject()), "protobuf").found!;
+    expect((await read(protobuf, "google/protobuf/message.py")).binary).toBe(false);
+    await expect(read(protobuf, "google/api/http_pb2.py")).rejects.toThrow(/outside/);
+    const overview = await describePackage(protobuf, 100);
+    expect(overview.tree.files.map((file) => file.path)).not.toContain("google/api/__init__.py");
+  });
+
   it("reads pnpm packages through their symlinks but not their store neighbours", async () => {
     const debug = findPackage(scan(pnpmProject()), "debug").found!;
     const entry = await read(debug, "package.json");
