@@ -13,6 +13,8 @@ export interface NodeDiscovery {
 }
 
 const MAX_WORKSPACE_DIRS = 500;
+/** Directories a `**` workspace glob may list, per scan: discovery runs on every scan, warm ones too. */
+const MAX_GLOB_LISTINGS = 2000;
 
 export function discoverNode(projectRoot: string, configured: string[]): NodeDiscovery {
   const manager = nodeManager(projectRoot);
@@ -57,9 +59,10 @@ function nodeManager(projectRoot: string): string {
 export function workspaceDirs(projectRoot: string): string[] {
   const patterns = [...packageJsonWorkspaces(projectRoot), ...pnpmWorkspaces(projectRoot)];
   const dirs = new Set<string>();
+  const budget = { listings: MAX_GLOB_LISTINGS };
   for (const pattern of patterns) {
     if (pattern.startsWith("!")) continue;
-    for (const dir of expand(projectRoot, pattern.replace(/^\.\//, "").replace(/\/$/, "").split("/"))) {
+    for (const dir of expand(projectRoot, pattern.replace(/^\.\//, "").replace(/\/$/, "").split("/"), budget)) {
       if (dirs.size >= MAX_WORKSPACE_DIRS) break;
       dirs.add(dir);
     }
@@ -99,20 +102,21 @@ function pnpmWorkspaces(projectRoot: string): string[] {
 }
 
 /** Directories matching a workspace glob: `*` is one directory level, `**` any number. */
-function expand(base: string, parts: string[]): string[] {
+function expand(base: string, parts: string[], budget: { listings: number }): string[] {
   if (parts.length === 0) return isDirectory(base) ? [base] : [];
   const [head, ...rest] = parts as [string, ...string[]];
-  if (head === "**") return [...expand(base, rest), ...subdirs(base).flatMap((dir) => expand(dir, parts))];
+  if (head === "**") return [...expand(base, rest, budget), ...subdirs(base, budget).flatMap((dir) => expand(dir, parts, budget))];
   if (head.includes("*")) {
     const regex = new RegExp(`^${head.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
-    return subdirs(base)
+    return subdirs(base, budget)
       .filter((dir) => regex.test(dir.slice(base.length + 1)))
-      .flatMap((dir) => expand(dir, rest));
+      .flatMap((dir) => expand(dir, rest, budget));
   }
-  return expand(join(base, head), rest);
+  return expand(join(base, head), rest, budget);
 }
 
-function subdirs(dir: string): string[] {
+function subdirs(dir: string, budget: { listings: number }): string[] {
+  if (budget.listings-- <= 0) return [];
   return (listEntries(dir) ?? [])
     .filter((entry) => entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith("."))
     .map((entry) => join(dir, entry.name));

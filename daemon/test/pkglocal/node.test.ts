@@ -135,6 +135,18 @@ describe("manager detection", () => {
     expect(ids(found.packages)).toEqual(["react@18.3.1", "left-pad@1.3.0"]);
   });
 
+  it("expands ** workspace globs, skipping node_modules and dot directories", () => {
+    const project = layout("package-lock.json");
+    writeFileSync(join(project, "package.json"), JSON.stringify({ workspaces: { packages: ["libs/**"] } }));
+    nodePackage(join(project, "libs/ui/buttons/node_modules"), "clsx", "2.1.1");
+    nodePackage(join(project, "libs/.hidden/node_modules"), "hidden", "1.0.0");
+    const found = scan(project);
+    expect(found.environments.map((environment) => environment.packagesDir.slice(project.length + 1))).toEqual([
+      "node_modules",
+      "libs/ui/buttons/node_modules",
+    ]);
+  });
+
   it("finds npm workspace members' own node_modules", () => {
     const project = layout("package-lock.json");
     writeFileSync(join(project, "package.json"), JSON.stringify({ workspaces: ["apps/*"] }));
