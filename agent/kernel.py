@@ -18,6 +18,11 @@ import traceback
 import types
 
 
+# ast.PyCF_ALLOW_TOP_LEVEL_AWAIT and inspect.CO_COROUTINE, without importing either module.
+ALLOW_TOP_LEVEL_AWAIT = 0x2000
+CO_COROUTINE = 0x0080
+
+
 def _hide(fd):
     moved = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 200)
     os.close(fd)
@@ -58,20 +63,48 @@ def _kernel():
         # A fresh reader, so nothing buffered from an earlier call's stdin leaks into this one.
         sys.stdin = sys.__stdin__ = io.TextIOWrapper(io.FileIO(0, "r", closefd=False))
 
+    loop = None
+
+    def event_loop():
+        nonlocal loop
+        if loop is None or loop.is_closed():
+            import asyncio
+
+            loop = asyncio.new_event_loop()
+            asyncio.set_event_loop(loop)
+        return loop
+
+    def cancel_tasks():
+        # An interrupted `await` leaves its task pending: it must not resume in a later call.
+        if loop is not None and not loop.is_closed():
+            import asyncio
+
+            tasks = asyncio.all_tasks(loop)
+            for task in tasks:
+                task.cancel()
+            loop.run_until_complete(asyncio.gather(*tasks, return_exceptions=True))
+
     def report(exc):
-        # The traceback without the kernel's own frame.
-        tb = exc.__traceback__.tb_next if exc.__traceback__ else None
+        # The traceback from the user's code on: without the kernel's (and asyncio's) frames.
+        tb = exc.__traceback__
+        while tb is not None and tb.tb_frame.f_code.co_filename != "<session>":
+            tb = tb.tb_next
         traceback.print_exception(type(exc), exc, tb)
 
     def run(code):
         try:
-            compiled = compile(code, "<session>", "exec")
+            compiled = compile(code, "<session>", "exec", flags=ALLOW_TOP_LEVEL_AWAIT)
         except (SyntaxError, ValueError) as exc:
             traceback.print_exception(type(exc), exc, None)
             return 1, "-"
         signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
-            exec(compiled, main.__dict__)
+            if compiled.co_flags & CO_COROUTINE:
+                # Top-level await, as in IPython: one event loop for the session's life.
+                loop = event_loop()
+                loop.run_until_complete(eval(compiled, main.__dict__))
+            else:
+                exec(compiled, main.__dict__)
             return 0, "-"
         except SystemExit as exc:
             code = exc.code
@@ -83,6 +116,7 @@ def _kernel():
             return 1, "-"
         except KeyboardInterrupt as exc:
             report(exc)
+            cancel_tasks()
             return 130, "interrupted"
         except BaseException as exc:
             report(exc)

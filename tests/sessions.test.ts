@@ -36,6 +36,14 @@ describe("python sessions", () => {
     expect((await run({ env: "python", session: "py", code: "print(x)" })).stdout).toBe("41\n");
   });
 
+  it("run top-level await, and interrupt an endless one without resuming it later", async () => {
+    await run({ env: "python", session: "py-async", code: "import asyncio\nasync def later(v):\n    await asyncio.sleep(0.01)\n    return v" });
+    expect((await run({ env: "python", session: "py-async", code: "print(await later(5))" })).stdout).toBe("5\n");
+    const code = "async def tick():\n    while True:\n        print('tick', flush=True)\n        await asyncio.sleep(0.2)\nawait tick()";
+    expect((await run({ env: "python", session: "py-async", code, timeout_seconds: 1 })).notices.join(" ")).toMatch(/kept its state/);
+    expect((await run({ env: "python", session: "py-async", code: "print(await later('no tick before me'))" })).stdout).toBe("no tick before me\n");
+  });
+
   it("give child-process and raw fd output to the call, and no protocol descriptor to anyone", async () => {
     const result = await run({
       env: "python",
