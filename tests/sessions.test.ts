@@ -216,6 +216,22 @@ describe("concurrency", () => {
   });
 });
 
+describe("cancellation", () => {
+  it("interrupts the session's code when the client cancels the call, keeping the state", async () => {
+    await run({ env: "python", session: "cancel", code: "kept = 'yes'" });
+    const aborter = new AbortController();
+    const cancelled = server.client.callTool({ name: "run", arguments: { env: "python", session: "cancel", code: "import time; time.sleep(60)" } }, undefined, {
+      signal: aborter.signal,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    aborter.abort();
+    await expect(cancelled).rejects.toThrow();
+    const started = performance.now();
+    expect((await run({ env: "python", session: "cancel", code: "print(kept)" })).stdout).toBe("yes\n");
+    expect(performance.now() - started).toBeLessThan(5000);
+  });
+});
+
 describe("session tools", () => {
   it("refuse another env for an existing session, naming its env", async () => {
     await run({ env: "python", session: "mine", code: "pass" });

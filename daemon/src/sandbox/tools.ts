@@ -77,7 +77,7 @@ export const sandboxCapability: Capability = {
       name: "run",
       title: "Run code in a jail",
       description: `Run code once in a fresh jail and get its stdout, stderr and exit code. Nothing persists between calls; /workspace (the cwd) is empty each time, /project is the project (read-only unless noted). On timeout the code and everything it started are killed and the output so far comes back.
-With \`session\`, the code runs in a persistent interpreter instead (created by the first call naming it, in that env): variables, imports, functions, the cwd and /workspace files persist; calls on one session run in order. On timeout the code is interrupted and the session kept when it stops, else restarted; \`notices\` say which.
+With \`session\`, the code runs in a persistent interpreter instead (created by the first call naming it, in that env): variables, imports, functions, the cwd and /workspace files persist; calls on one session run in order. On timeout the code is interrupted and the session kept when it stops, else restarted; \`notices\` say which. At most ${limits.max_sessions} sessions; one is closed after ${limits.idle_timeout_seconds} s without calls or ${limits.max_lifetime_seconds} s after it started.
 Environments:
 ${listing}`,
       input: {
