@@ -6,9 +6,12 @@ import { fileURLToPath } from "node:url";
 import type { Logger } from "../common/log.js";
 
 export interface ClientRootsWatch {
-  /** Settles once the latest roots/list answer (if any is under way) has been applied. */
+  /** Settles once the latest roots/list answer (if any is under way) has been applied, or after a short wait. */
   settled(): Promise<void>;
 }
+
+/** How long a tool call waits for a client that is slow to answer roots/list. */
+const ROOTS_WAIT_MS = 2000;
 
 export function watchClientRoots(mcp: McpServer, apply: (paths: string[]) => Promise<void>, log: Logger): ClientRootsWatch {
   const server = mcp.server;
@@ -30,5 +33,8 @@ export function watchClientRoots(mcp: McpServer, apply: (paths: string[]) => Pro
     refresh();
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => refresh());
-  return { settled: () => latest };
+  return {
+    settled: () =>
+      Promise.race([latest, new Promise<void>((resolve) => setTimeout(resolve, ROOTS_WAIT_MS).unref())]),
+  };
 }

@@ -65,9 +65,9 @@ export function answerInitializeEarly(instructions: string, differs: (early: str
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       if (answered && held) {
-        const message = JSON.parse(chunk.toString("utf8")) as { id?: unknown; result?: unknown };
-        if (message.id === answered.id && message.result !== undefined) {
-          const sdk = JSON.stringify(message.result);
+        const message = JSON.parse(chunk.toString("utf8")) as { id?: unknown; result?: unknown; error?: unknown };
+        if (message.id === answered.id && (message.result !== undefined || message.error !== undefined)) {
+          const sdk = JSON.stringify(message.result ?? message.error);
           if (sdk !== answered.reply) differs(answered.reply, sdk);
           release();
           callback();

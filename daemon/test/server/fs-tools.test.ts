@@ -101,6 +101,14 @@ describe("the fs tools over MCP", () => {
     expect(gone.structuredContent).toMatchObject({ items: [{ error: expect.stringMatching(/outside every served root/) }] });
   });
 
+  it("does not stall on a client that never answers roots/list", async () => {
+    const server = await start([], { capabilities: { roots: {} } });
+    server.client.setRequestHandler(ListRootsRequestSchema, () => new Promise(() => {}));
+    const started = Date.now();
+    expect((await server.call("stat_items", { paths: ["src"] })).isError).toBeFalsy();
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+
   it("serves extra_roots from the config", async () => {
     writeFileSync(join(project, ".nixshed.toml"), `[fs]\nextra_roots = ["../elsewhere"]\n`);
     const server = await start();
