@@ -44,7 +44,8 @@ interface CacheFile {
   scans: StampedScan[];
 }
 
-const CACHE_SCHEMA = 2;
+/** Bumped whenever what a scan records changes: an older cache file is then scanned anew. */
+const CACHE_SCHEMA = 3;
 
 export class PackageIndex {
   private cache?: CacheFile;

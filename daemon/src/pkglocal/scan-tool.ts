@@ -70,6 +70,12 @@ function packageOut(pkg: PackageRecord, projectRoot: string) {
   };
 }
 
+function packageLine(pkg: { name: string; version: string; import_names?: string[]; editable?: string }, location: string): string {
+  const where = location === pkg.name ? "" : `  ${location}`;
+  const imports = pkg.import_names?.length ? `  import ${pkg.import_names.join(", ")}` : "";
+  return `${pkg.name} ${pkg.version}${where}${imports}${pkg.editable ? "  (editable)" : ""}`;
+}
+
 export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
   return defineTool({
     name: "scan_packages",
@@ -108,17 +114,23 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
       };
     },
     render(result) {
-      const lines = result.environments.map(
-        (environment) => `${environment.language} ${environment.kind} (${environment.manager}${environment.python_version ? ` ${environment.python_version}` : ""}): ${environment.packages_dir}`,
-      );
-      lines.push(...result.missing);
-      lines.push(`${result.total} package(s)${result.packages.length < result.total ? `, first ${result.packages.length} shown` : ""}:`);
-      for (const pkg of result.packages) {
-        // A hoisted package's location says nothing its name does not: shown only when it does.
-        const location = pkg.location === `node_modules/${pkg.name}` ? "" : `  ${pkg.location}`;
-        const imports = pkg.import_names?.length ? `  import ${pkg.import_names.join(", ")}` : "";
-        lines.push(`${pkg.name} ${pkg.version}${location}${imports}${pkg.editable ? "  (editable)" : ""}`);
+      const lines = [`${result.total} package(s)${result.packages.length < result.total ? `, first ${result.packages.length} shown` : ""}`];
+      // Packages under the environment they were found in, located relative to its directory: a
+      // hoisted package's location is then its name, and is left out.
+      const rest = new Set(result.packages);
+      for (const environment of result.environments) {
+        const version = environment.python_version ? ` ${environment.python_version}` : "";
+        lines.push(`${environment.language} ${environment.kind} (${environment.manager}${version}): ${environment.packages_dir}`);
+        const prefix = `${environment.packages_dir}/`;
+        for (const pkg of result.packages) {
+          if (!rest.has(pkg) || !pkg.location.startsWith(prefix)) continue;
+          rest.delete(pkg);
+          lines.push(`  ${packageLine(pkg, pkg.location.slice(prefix.length))}`);
+        }
       }
+      if (rest.size > 0) lines.push("elsewhere (editable installs, links):");
+      for (const pkg of rest) lines.push(`  ${packageLine(pkg, pkg.location)}`);
+      lines.push(...result.missing);
       return lines.join("\n");
     },
   });
