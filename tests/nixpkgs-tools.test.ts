@@ -177,6 +177,21 @@ describe("everyday and installed tools", () => {
     expect((await ok("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).stdout).toBe("[1]\n");
   });
 
+  it("offers the curated list by default, minus what the index lacks; installing one of them finds it", async () => {
+    const curated = await startServer({ args: [...args, "--set", "nixpkgs.common_tools=default", "--state-dir", join(scratch, "curated-state")] });
+    try {
+      const names = (await curated.client.listTools()).tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_jq", "nixpkgs_tree"]));
+      expect(names).not.toContain("nixpkgs_fzf");
+      expect(curated.stderr()).toMatch(/not in the index, not offered: .*\bfzf\b/);
+      const install = await curated.call("nixpkgs_install_tool", { package: "ripgrep" });
+      expect(install.structuredContent).toMatchObject({ name: "nixpkgs_ripgrep", already_installed: true });
+      expect((await curated.call("nixpkgs_ripgrep", { args: ["-c", "a"], stdin: "a\n" })).structuredContent).toMatchObject({ stdout: "1\n" });
+    } finally {
+      await curated.close();
+    }
+  });
+
   it("installs a tool: list_changed, listed, callable directly and through nixpkgs_execute", async () => {
     const before = listChanges;
     const installed = await server.call("nixpkgs_install_tool", { package: "ripgrep", default_args: ["-c"] });

@@ -323,7 +323,8 @@ export const nixpkgsCapability: Capability = {
               ...(args.default_args?.length ? { defaultArgs: args.default_args } : {}),
               ...(args.timeout_seconds ? { timeoutSeconds: args.timeout_seconds } : {}),
             };
-            const same = [...packageTools.values()].find((tool) => sameTool(tool, wanted));
+            // An everyday tool already runs the package's usual program.
+            const same = [...packageTools.values()].find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
             const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
             if (same) return { name: same.name, package: same.attr, already_installed: true, note };
             const name = toolNameFor(args.package, new Set(registered.keys()));
