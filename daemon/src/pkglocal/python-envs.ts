@@ -48,6 +48,8 @@ export function discoverPython({ projectRoot, env, configured }: DiscoveryInput)
   if (existsSync(join(projectRoot, "Pipfile"))) look("pipenv's virtualenvs", pipenvEnvs(projectRoot, env));
   if (pyproject.hatch) look("hatch's environments", hatchEnvs(projectRoot, env, pyproject));
   look("Nix Python environments on PATH", nixEnvsOnPath(env.PATH ?? ""));
+  // A Nix dev shell (mkShell with python3Packages.*) puts each package's site-packages here.
+  look("site-packages on $PYTHONPATH and $NIX_PYTHONPATH", sitePackagesOnPath(env));
 
   const environments: FoundEnvironment[] = [];
   const seen = new Set<string>();
@@ -86,6 +88,13 @@ function nixEnvsOnPath(path: string): Candidate[] {
   return found;
 }
 
+
+function sitePackagesOnPath(env: NodeJS.ProcessEnv): Candidate[] {
+  return [env.PYTHONPATH, env.NIX_PYTHONPATH]
+    .flatMap((value) => (value ?? "").split(":"))
+    .filter((dir) => /\/(site|dist)-packages\/?$/.test(dir))
+    .map((dir) => ({ kind: "pythonpath", path: dir.replace(/\/$/, ""), manager: dir.startsWith("/nix/store/") ? "nix" : undefined }));
+}
 
 /** A venv, a prefix (lib/pythonX.Y/site-packages) or a site-packages directory given directly. */
 function resolveEnvironment(candidate: Candidate): FoundEnvironment[] {

@@ -156,6 +156,11 @@ describe("Python environment discovery", () => {
     expect(numpy.importNames).toEqual(["numpy"]);
     const page = await readPackageFile(numpy, { path: "numpy/__init__.py", maxBytes: 1000 });
     expect(page.binary ? "" : page.text).toContain("1.26.4");
+    // A dev shell names each package's own site-packages on PYTHONPATH instead.
+    const numpySite = realpathSync(join(env, "lib/python3.11/site-packages/numpy/.."));
+    const shell = scan(project(), { PYTHONPATH: `${numpySite}:/somewhere/else` });
+    expect(shell.environments.map((environment) => [environment.kind, environment.manager, environment.packagesDir])).toEqual([["pythonpath", "nix", numpySite]]);
+    expect(shell.packages.map((pkg) => `${pkg.name}@${pkg.version}`)).toEqual(["numpy@1.26.4"]);
   });
 
   it("says where it looked when there is nothing", () => {
