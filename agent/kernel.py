@@ -132,7 +132,8 @@ def _kernel():
                 pass
         sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
 
-    os.write(replies, b"ready %d\n" % os.getpid())
+    kernel_pid = os.getpid()
+    os.write(replies, b"ready %d\n" % kernel_pid)
     while True:
         header = requests.readline()
         if not header:
@@ -143,6 +144,10 @@ def _kernel():
         set_stdin(stdin)
         status, state = run(code.decode("utf-8", "replace"))
         flush()
+        if os.getpid() != kernel_pid:
+            # A child the code forked (os.fork) ends with the code, like a script would; it must not
+            # go on speaking the protocol.
+            os._exit(status)
         os.dup2(saved_out, 1)
         os.dup2(saved_err, 2)
         os.dup2(devnull, 0)

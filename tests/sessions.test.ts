@@ -61,6 +61,10 @@ describe("python sessions", () => {
     expect(result.stdout).toBe("from-system\nraw-out\nno-fd3\nno-fd4\nin-process 3 Bad file descriptor\nin-process 4 Bad file descriptor\n");
     expect(result.stderr).toBe("system-err\nraw-err\n");
     expect((await run({ env: "python", session: "py-fds", code: "print('still fine')" })).stdout).toBe("still fine\n");
+    const forked = await run({ env: "python", session: "py-fds", code: "import os\npid = os.fork()\nprint('parent' if pid else 'child')\nif pid: os.waitpid(pid, 0)" });
+    expect(forked.stdout.split("\n").sort()).toEqual(["", "child", "parent"]);
+    const kernels = "import os\nprint(sum(open(f'/proc/{p}/comm').read().startswith('python') for p in os.listdir('/proc') if p.isdigit()))";
+    expect(await run({ env: "python", session: "py-fds", code: kernels })).toMatchObject({ stdout: "1\n", notices: [] });
   });
 
   it("read EOF from stdin, or the call's stdin", async () => {
