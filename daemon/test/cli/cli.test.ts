@@ -4,6 +4,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { beforeEach, describe, expect, it } from "vitest";
 import { CLI } from "../support/mcp-client.js";
 
@@ -36,6 +37,12 @@ describe("nixshed", () => {
     const help = nixshed(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Commands:$/m);
+  });
+
+  it("runs as the npm bin, an executable committed before any build", () => {
+    const bin = fileURLToPath(new URL("../../bin/nixshed.js", import.meta.url));
+    const result = spawnSync(bin, ["--version"], { encoding: "utf8" });
+    expect(result).toMatchObject({ status: 0, stdout: `${packageVersion}\n` });
   });
 
   it("has --help on every subcommand", () => {
