@@ -1,4 +1,5 @@
-// Registers the sandbox tools: `run` (one-off jailed execution in a discovered environment).
+// Registers the sandbox tools: `run` (one-off jailed execution in a discovered environment, or a
+// call in a persistent session: ./sessions/), `list_sessions` and `close_session`.
 import { z } from "zod";
 import type { Capability } from "../capability.js";
 import type { JailResult } from "../common/jail.js";
