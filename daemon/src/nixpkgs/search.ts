@@ -66,11 +66,45 @@ function scratchFor(index: NixpkgsIndex): Scratch {
   return scratch;
 }
 
+/** What a query asks for, before any package is scored. */
+interface ParsedQuery {
+  /** The query without installable syntax. */
+  text: string;
+  /** Whole names the query may be (all of it, or what remains once the ecosystem is named). */
+  wholeKeys: Set<string>;
+  /** Words matched against names and descriptions. */
+  contentWords: string[];
+  /** Families the query names ("python …", "python3Packages …"). */
+  familyIds: Set<number>;
+}
+
+function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
+  // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
+  const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
+  if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  const words = [...new Set(text.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean))];
+  // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
+  const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
+  const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
+  const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
+  const wholeKeys = new Set<string>();
+  for (const name of [text, subjectWords.join(" ")]) {
+    for (const key of [normalizeName(name), squashName(name), plainPname(normalizeName(name))]) if (key) wholeKeys.add(key);
+  }
+  return {
+    text,
+    wholeKeys,
+    contentWords: (subjectWords.length > 0 ? subjectWords : words).filter((w) => textTerms(w).length > 0 || words.length === 1),
+    familyIds: new Set([
+      ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
+      ...[...familyWords.values()].filter((id) => id >= 0),
+    ]),
+  };
+}
+
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
-  const trimmed = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
-  if (!trimmed) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  const { text, wholeKeys, contentWords, familyIds } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
@@ -83,20 +117,6 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
   };
 
-  const words = [...new Set(trimmed.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean))];
-  // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
-  const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
-  const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
-  const isEcosystemWord = (w: string) => Boolean(ECOSYSTEM_WORDS[w]) || familyWords.get(w)! >= 0;
-  const subjectWords = words.filter((w) => !isEcosystemWord(w));
-  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter((w) => textTerms(w).length > 0 || words.length === 1);
-
-  // The query (or what remains once the ecosystem is named: "python requests") is a whole name.
-  const wholeKeys = new Set<string>();
-  for (const text of [trimmed, subjectWords.join(" ")]) {
-    if (!text) continue;
-    for (const key of [normalizeName(text), squashName(text), plainPname(normalizeName(text))]) if (key) wholeKeys.add(key);
-  }
   // A name that is the attribute's own counts fully; a pname or program a little less
   // ("python3" is the pname of every python3.withPackages environment).
   const markWhole = (id: number) => {
@@ -112,9 +132,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
   // the leaf within its family; the exact path, when it exists, is what its group shows.
-  const exactId = trimmed.includes(".") ? index.lookup(trimmed) : -1;
-  if (!wholeFound && trimmed.includes(".")) {
-    const member = exactId >= 0 ? exactId : index.lookupInFamily(trimmed);
+  const exactId = text.includes(".") ? index.lookup(text) : -1;
+  if (!wholeFound && text.includes(".")) {
+    const member = exactId >= 0 ? exactId : index.lookupInFamily(text);
     if (member >= 0) markWhole(member);
   }
 
@@ -130,10 +150,6 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     });
   }
 
-  const familyIds = new Set([
-    ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
-    ...[...familyWords.values()].filter((id) => id >= 0),
-  ]);
   const reps: number[] = [];
   for (const id of touched) {
     const flags = index.flags[id]!;
@@ -159,7 +175,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     const id = exactId >= 0 && index.groupRep[exactId] === rep ? exactId : rep;
     return {
       ...index.record(id),
-    flags: index.flagNames(id),
+      flags: index.flagNames(id),
       alsoIn: index.groupMembers(id).map((member) => index.attr(member)),
       score: Math.round(score * 10) / 10,
     };
