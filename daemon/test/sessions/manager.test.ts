@@ -59,6 +59,15 @@ describe("SessionManager", () => {
     await expect(queued).rejects.toThrow("session 's' was closed while this call waited");
   });
 
+  it("says so when the kernel ended between calls", async () => {
+    const sessions = manager();
+    await sessions.run("s", python, call("import os, threading\nthreading.Timer(0.1, os._exit, [9]).start()"));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    const next = await sessions.run("s", python, call("print('again')"));
+    expect(next.stdout).toBe("again\n");
+    expect(next.notices).toEqual(["Fresh session: the previous one ended between calls (the session's python exited with code 9); its state is gone."]);
+  });
+
   it("refuses new calls once shutting down", async () => {
     const sessions = manager();
     await sessions.closeAll();

@@ -55,7 +55,8 @@ export class Kernel {
   private readonly requests: Writable;
   /** Resolves with a description of how the kernel process ended. */
   readonly exited: Promise<{ exitCode: number | null; description: string }>;
-  private alive = true;
+  /** How the kernel ended, once it has (undefined while it lives). */
+  private endedAs?: string;
 
   private constructor(
     private readonly launched: LaunchedKernel,
@@ -88,7 +89,7 @@ export class Kernel {
         resolve({ exitCode, description: signal ? `was killed by ${signal}` : `exited with code ${code}` });
       });
     });
-    void this.exited.then(() => (this.alive = false));
+    void this.exited.then(({ description }) => (this.endedAs = description));
   }
 
   /** Starts a kernel and waits until it is ready for calls. */
@@ -105,8 +106,9 @@ export class Kernel {
     throw new Error(`the ${env.interpreter} session kernel of '${env.name}' ${why}${errors ? `: ${errors}` : ""}`);
   }
 
-  get isAlive(): boolean {
-    return this.alive;
+  /** How the kernel process ended, or undefined while it lives. */
+  get ended(): string | undefined {
+    return this.endedAs;
   }
 
   async call(call: KernelCall): Promise<KernelOutcome> {

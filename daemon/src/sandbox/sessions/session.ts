@@ -88,7 +88,11 @@ export class Session {
     const notices: string[] = [];
     if (this.pendingNotice) notices.push(this.pendingNotice);
     this.pendingNotice = undefined;
-    if (!this.kernel?.isAlive) {
+    if (this.kernel?.ended !== undefined) {
+      notices.push(`Fresh session: the previous one ended between calls (the session's ${this.env.interpreter} ${this.kernel.ended}); its state is gone.`);
+      this.kernel = undefined;
+    }
+    if (!this.kernel) {
       try {
         this.kernel = await Kernel.start(this.deps.launcher, this.env, call.maxOutputBytes);
       } catch (error) {
