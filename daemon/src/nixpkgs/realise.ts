@@ -2,8 +2,8 @@
 // wrapped by nixshed's own lib.mkEnvironment (interpreter bash; `bin/run -- PROGRAM` runs it).
 // Evaluation (`nix eval`) names the environment's derivation and the package's programs; `nix-store
 // --realise` builds it with a GC root in the cache, which is also the cache: the next call with the
-// same attribute and permissions starts at once. Builds report progress, obey their own timeout
-// and stop when cancelled.
+// same attribute and permissions starts at once (across restarts when nixpkgs is pinned in the
+// store). Builds report progress, obey their own timeout and stop when cancelled.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
@@ -72,6 +72,9 @@ interface Evaluated {
   pname: string;
 }
 
+/** Cache keys realised by this process. */
+const realisedHere = new Set<string>();
+
 /** An attribute path as its components: `python3Packages.requests` → ["python3Packages", "requests"]. */
 export function attrPath(attr: string): string[] {
   const parts = attr.split(".");
@@ -91,7 +94,11 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   const dir = join(options.cacheDir, "nixpkgs-tools");
   const root = join(dir, key);
   const infoFile = join(dir, `${key}.json`);
-  const cached = readCached(root, infoFile);
+  // A store path is immutable, so its artifacts are reused across restarts; a checkout or a flake
+  // ref may have moved, so its artifacts are reused within this process only (nix re-evaluates it
+  // after a restart, and rebuilds only what changed).
+  const pinned = "path" in request.source && [request.source.path, request.lib].every((path) => path.startsWith("/nix/store/"));
+  const cached = pinned || realisedHere.has(key) ? readCached(root, infoFile) : undefined;
   if (cached) return cached;
 
   mkdirSync(dir, { recursive: true });
@@ -123,6 +130,7 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     options,
     `building ${request.attr}`,
   );
+  realisedHere.add(key);
   const info = { bin: evaluated.bin, mainProgram: evaluated.mainProgram, pname: evaluated.pname };
   writeFileSync(`${infoFile}.tmp`, JSON.stringify(info));
   renameSync(`${infoFile}.tmp`, infoFile);
