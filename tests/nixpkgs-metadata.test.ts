@@ -1,9 +1,9 @@
 // The pinned path a user's flake takes: lib.mkNixpkgsIndex evaluates the (fixture) nixpkgs inside a
 // Nix build, lib.mkMetadata pins that nixpkgs and carries the index, and the daemon serves search
-// and execution from the metadata alone. And without any index: built in the background on first
-// need, "index building" meanwhile.
+// and execution from the metadata alone. Without any index: built in the background on first need,
+// "index building" meanwhile. And a flake reference as the nixpkgs to realise from.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -54,5 +54,18 @@ describe("no prebuilt index", () => {
     }
     expect(answer.isError, textOf(answer)).toBeFalsy();
     expect((answer.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("ripgrep");
+  });
+});
+
+describe("a flake reference as nixpkgs.source", () => {
+  it("realises packages from the flake's legacyPackages", async () => {
+    const flake = mkdtempSync(join(tmpdir(), "nixshed-flake-"));
+    writeFileSync(join(flake, "flake.nix"), `{ outputs = _: { legacyPackages.\${builtins.currentSystem} = import ${REPO}/tests/fixtures/nixpkgs { }; }; }`);
+    server = await startServer({ args: ["--set", `nixpkgs.source=path:${flake}`, "--set", NO_SUBSTITUTERS, "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    const run = await server.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
+    expect(run.isError, textOf(run)).toBeFalsy();
+    expect(run.structuredContent).toMatchObject({ stdout: "2\n" });
+    // Nothing to index a flake ref from without evaluating it: the search says what to configure.
+    expect(textOf(await server.call("nixpkgs_search", { query: "jq" }))).toMatch(/nixpkgs\.index/);
   });
 });
