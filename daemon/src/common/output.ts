@@ -93,30 +93,32 @@ export class CappedOutput {
 let socketDir: string | undefined;
 let socketCount = 0;
 
-export interface Capture {
+export interface SocketReader {
   /** The end a child process writes into (pass it in spawn's stdio, then close it). */
   writer: Socket;
-  output: CappedOutput;
   /** Resolves when every writer has closed its end. */
   finished: Promise<void>;
   /** Stops reading (for a writer that never closes). */
   close(): void;
 }
 
-/** A connected socket pair: the child writes into `writer`, the daemon reads into `output`. */
-export async function openCapture(maxBytes: number): Promise<Capture> {
+export interface Capture extends SocketReader {
+  output: CappedOutput;
+}
+
+/** A connected socket pair: the child writes into `writer`; each read lands in `area` and onRead gets its length. */
+export async function openSocketReader(area: Buffer, onRead: (bytes: number) => void): Promise<SocketReader> {
   socketDir ??= mkdtempSync(join(tmpdir(), "nixshed-capture-"));
   const path = join(socketDir, `${process.pid}-${socketCount++}.sock`);
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(path, resolve));
   const accepted = new Promise<Socket>((resolve) => server.once("connection", resolve));
-  const output = new CappedOutput(maxBytes);
   const reader = connect({
     path,
     onread: {
-      buffer: output.readArea,
+      buffer: area,
       callback: (bytes) => {
-        output.take(bytes);
+        onRead(bytes);
         return true;
       },
     },
@@ -128,5 +130,11 @@ export async function openCapture(maxBytes: number): Promise<Capture> {
   const writer = await accepted;
   // Closing the listener removes its socket file; the accepted connection lives on.
   server.close();
-  return { writer, output, finished, close: () => reader.destroy() };
+  return { writer, finished, close: () => reader.destroy() };
+}
+
+/** A socket pair whose reads are kept, head and tail, in `output`. */
+export async function openCapture(maxBytes: number): Promise<Capture> {
+  const output = new CappedOutput(maxBytes);
+  return { output, ...(await openSocketReader(output.readArea, (bytes) => output.take(bytes))) };
 }

@@ -4,7 +4,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { stopJail } from "../../src/common/jail.js";
 import type { Environment, Interpreter } from "../../src/discovery/types.js";
-import { KERNEL_STDIO, signal, type KernelLauncher } from "../../src/sandbox/sessions/launcher.js";
+import { signal, type KernelLauncher } from "../../src/sandbox/sessions/launcher.js";
 
 const agent = fileURLToPath(new URL("../../../agent/", import.meta.url));
 const command: Record<Interpreter, string[]> = {
@@ -14,9 +14,9 @@ const command: Record<Interpreter, string[]> = {
 };
 
 export function hostLauncher(override?: string[]): KernelLauncher {
-  return (env) => {
+  return (env, stdio) => {
     const [program, ...args] = override ?? command[env.interpreter];
-    const child = spawn(program!, args, { stdio: [...KERNEL_STDIO], detached: true });
+    const child = spawn(program!, args, { stdio, detached: true });
     return { child, interrupt: () => signal(child, "SIGINT", true), stop: () => stopJail(child) };
   };
 }

@@ -1,13 +1,25 @@
-import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { CappedOutput } from "../../src/common/output.js";
 import { MarkedStream } from "../../src/sandbox/sessions/marked-stream.js";
 
 const MARKER = "__nixshed_end_0123456789abcdef__";
 
+/** A stream fed the way the socket reader feeds it: one read at a time, into a reused buffer. */
 function setup(maxBytes = 1024) {
-  const source = new PassThrough();
-  return { source, stream: new MarkedStream(source, maxBytes) };
+  const stream = new MarkedStream(maxBytes);
+  const area = Buffer.alloc(256);
+  const source = {
+    write(text: string) {
+      const length = area.write(text);
+      stream.feed(area.subarray(0, length));
+      area.fill(0x23);
+    },
+    end(text: string) {
+      this.write(text);
+      stream.end();
+    },
+  };
+  return { source, stream };
 }
 
 describe("MarkedStream", () => {
@@ -28,7 +40,6 @@ describe("MarkedStream", () => {
     source.write(`one${MARKER}late `);
     await firstFound;
     source.write("later ");
-    await new Promise((resolve) => setImmediate(resolve));
     const second = new CappedOutput(1024);
     const secondFound = stream.begin(MARKER.replace("0123", "9999"), second);
     source.write(`two${MARKER.replace("0123", "9999")}`);
@@ -41,7 +52,6 @@ describe("MarkedStream", () => {
     const { source, stream } = setup(8);
     for (const chunk of ["old-", "older-bytes-", "newest"]) {
       source.write(chunk);
-      await new Promise((resolve) => setImmediate(resolve));
     }
     const output = new CappedOutput(1024);
     const found = stream.begin(MARKER, output);

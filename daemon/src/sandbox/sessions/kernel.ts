@@ -8,7 +8,7 @@ import type { Writable } from "node:stream";
 import { limitHitIn, type LimitHit } from "../../common/jail.js";
 import { CappedOutput } from "../../common/output.js";
 import type { Environment } from "../../discovery/types.js";
-import type { KernelLauncher, LaunchedKernel } from "./launcher.js";
+import { kernelStdio, type KernelLauncher, type LaunchedKernel } from "./launcher.js";
 import { MarkedStream } from "./marked-stream.js";
 import { encodeRequest, newMarker, REPLY_FD, REQUEST_FD, ReplyParser, type KernelReply } from "./protocol.js";
 
@@ -53,6 +53,8 @@ export class Kernel {
   private readonly stdout: MarkedStream;
   private readonly stderr: MarkedStream;
   private readonly requests: Writable;
+  /** Stops reading the output streams (once the kernel is gone and they were drained). */
+  private readonly closeStreams: () => void;
   /** Resolves with a description of how the kernel process ended. */
   readonly exited: Promise<{ exitCode: number | null; description: string }>;
   /** How the kernel ended, once it has (undefined while it lives). */
@@ -60,12 +62,13 @@ export class Kernel {
 
   private constructor(
     private readonly launched: LaunchedKernel,
-    maxOutputBytes: number,
+    streams: { stdout: MarkedStream; stderr: MarkedStream; close(): void },
     onReady: (pid: number) => void,
   ) {
     const { child } = launched;
-    this.stdout = new MarkedStream(child.stdout!, maxOutputBytes);
-    this.stderr = new MarkedStream(child.stderr!, maxOutputBytes);
+    this.stdout = streams.stdout;
+    this.stderr = streams.stderr;
+    this.closeStreams = streams.close;
     this.requests = child.stdio[REQUEST_FD] as Writable;
     this.requests.on("error", () => {}); // a dead kernel is reported through `exited`
     const parser = new ReplyParser((reply) => {
@@ -96,11 +99,23 @@ export class Kernel {
   static async start(launcher: KernelLauncher, env: Environment, maxOutputBytes: number): Promise<Kernel> {
     let ready!: () => void;
     const isReady = new Promise<"ready">((resolve) => (ready = () => resolve("ready")));
-    const kernel = new Kernel(launcher(env), maxOutputBytes, ready);
+    const [stdout, stderr] = await Promise.all([MarkedStream.open(maxOutputBytes), MarkedStream.open(maxOutputBytes)]);
+    let launched: LaunchedKernel;
+    try {
+      launched = launcher(env, kernelStdio(stdout.writer, stderr.writer));
+    } finally {
+      // The kernel has its own copies; ours would keep the streams open after it is gone.
+      stdout.writer.destroy();
+      stderr.writer.destroy();
+    }
+    const close = () => {
+      stdout.close();
+      stderr.close();
+    };
+    const kernel = new Kernel(launched, { stdout: stdout.stream, stderr: stderr.stream, close }, ready);
     const outcome = await Promise.race([isReady, kernel.exited, sleep(START_TIMEOUT_MS)]);
     if (outcome === "ready") return kernel;
     await kernel.stop();
-    await Promise.race([kernel.stderr.closed(), sleep(DRAIN_MS)]);
     const why = outcome === "timeout" ? `did not start within ${START_TIMEOUT_MS / 1000} s` : outcome.description;
     const errors = kernel.stderr.unclaimed().trim();
     throw new Error(`the ${env.interpreter} session kernel of '${env.name}' ${why}${errors ? `: ${errors}` : ""}`);
@@ -166,6 +181,7 @@ export class Kernel {
     }
     // The kernel is gone: what it wrote before dying is still on its way.
     await Promise.race([Promise.all([this.stdout.closed(), this.stderr.closed()]), sleep(DRAIN_MS)]);
+    this.closeStreams();
     const output = texts(stdout, stderr);
     const limitHit = limitHitIn(output.stderr);
     let ended = outcome.description;
@@ -178,6 +194,8 @@ export class Kernel {
   async stop(): Promise<void> {
     this.requests.end();
     await this.launched.stop();
+    await Promise.race([Promise.all([this.stdout.closed(), this.stderr.closed()]), sleep(DRAIN_MS)]);
+    this.closeStreams();
   }
 }
 

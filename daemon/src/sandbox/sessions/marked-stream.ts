@@ -2,9 +2,11 @@
 // time, so a call writing megabytes to both streams never blocks on a full socket; a call's bytes
 // are those before its marker. Bytes that arrive between calls (a background job writing after its
 // call ended) are given to the next call (the newest of them, within the cap): they reach neither
-// the protocol nor a wrong call's middle.
-import type { Readable } from "node:stream";
-import { CappedOutput } from "../../common/output.js";
+// the protocol nor a wrong call's middle. Reads land in one reused buffer (see common/output.ts).
+import type { Socket } from "node:net";
+import { CappedOutput, openSocketReader } from "../../common/output.js";
+
+const READ_BYTES = 64 * 1024;
 
 interface OpenCall {
   marker: Buffer;
@@ -14,20 +16,22 @@ interface OpenCall {
 
 export class MarkedStream {
   private call?: OpenCall;
-  /** Bytes of a possible marker split across reads. */
+  /** The end of the last read, when it could be the start of a marker. */
   private carry: Buffer = Buffer.alloc(0);
   private between: Buffer[] = [];
   private betweenBytes = 0;
   private ended = false;
   private readonly endWaiters: (() => void)[] = [];
 
-  constructor(
-    stream: Readable,
-    private readonly maxBytes: number,
-  ) {
-    stream.on("data", (chunk: Buffer) => this.receive(chunk));
-    stream.on("close", () => this.finish());
-    stream.on("error", () => this.finish());
+  constructor(private readonly maxBytes: number) {}
+
+  /** A stream fed by a socket pair; the kernel writes into `writer` (pass it in spawn's stdio, then destroy it). */
+  static async open(maxBytes: number): Promise<{ stream: MarkedStream; writer: Socket; close(): void }> {
+    const stream = new MarkedStream(maxBytes);
+    const area = Buffer.allocUnsafeSlow(READ_BYTES);
+    const reader = await openSocketReader(area, (bytes) => stream.feed(area.subarray(0, bytes)));
+    void reader.finished.then(() => stream.end());
+    return { stream, writer: reader.writer, close: reader.close };
   }
 
   /** Starts attributing bytes to a call; resolves when its marker arrived (or the stream ended). */
@@ -36,7 +40,7 @@ export class MarkedStream {
       this.call = { marker: Buffer.from(marker), output, found: resolve };
       for (const late of this.between.splice(0)) output.push(late);
       this.betweenBytes = 0;
-      if (this.ended) this.finish();
+      if (this.ended) this.end();
     });
   }
 
@@ -50,27 +54,55 @@ export class MarkedStream {
     return Buffer.concat(this.between).toString("utf8");
   }
 
-  private receive(chunk: Buffer): void {
+  /** Takes one read; `chunk` may be reused by the caller afterwards. */
+  feed(chunk: Buffer): void {
     const call = this.call;
     if (!call) {
       this.keepBetween(chunk);
       return;
     }
-    const data = this.carry.length > 0 ? Buffer.concat([this.carry, chunk]) : chunk;
-    const at = data.indexOf(call.marker);
-    if (at >= 0) {
+    const { marker } = call;
+    if (this.carry.length > 0) {
+      // A marker split across reads lies within the carried bytes and the first bytes of this read.
+      const joint = Buffer.concat([this.carry, chunk.subarray(0, marker.length - 1)]);
+      const at = joint.indexOf(marker);
+      if (at >= 0) {
+        call.output.push(joint.subarray(0, at));
+        this.complete(call, chunk.subarray(at + marker.length - this.carry.length));
+        return;
+      }
+      call.output.push(this.carry);
       this.carry = Buffer.alloc(0);
-      call.output.push(data.subarray(0, at));
-      this.call = undefined;
-      const rest = data.subarray(at + call.marker.length);
-      if (rest.length > 0) this.keepBetween(rest);
-      call.found();
+    }
+    const at = chunk.indexOf(marker);
+    if (at >= 0) {
+      call.output.push(chunk.subarray(0, at));
+      this.complete(call, chunk.subarray(at + marker.length));
       return;
     }
-    // Keep what could be the start of a marker split across reads.
-    const keep = Math.min(data.length, call.marker.length - 1);
-    call.output.push(data.subarray(0, data.length - keep));
-    this.carry = Buffer.from(data.subarray(data.length - keep));
+    const keep = Math.min(chunk.length, marker.length - 1);
+    call.output.push(chunk.subarray(0, chunk.length - keep));
+    this.carry = Buffer.from(chunk.subarray(chunk.length - keep));
+  }
+
+  /** The writing end closed: the open call ends with what arrived. */
+  end(): void {
+    this.ended = true;
+    const call = this.call;
+    if (call) {
+      call.output.push(this.carry);
+      this.carry = Buffer.alloc(0);
+      this.call = undefined;
+      call.found();
+    }
+    for (const waiter of this.endWaiters.splice(0)) waiter();
+  }
+
+  private complete(call: OpenCall, rest: Buffer): void {
+    this.carry = Buffer.alloc(0);
+    this.call = undefined;
+    if (rest.length > 0) this.keepBetween(rest);
+    call.found();
   }
 
   /** Keeps the newest bytes that arrived outside any call, at most maxBytes of them. */
@@ -84,17 +116,5 @@ export class MarkedStream {
       else this.between[0] = first.subarray(excess);
       this.betweenBytes -= Math.min(first.length, excess);
     }
-  }
-
-  private finish(): void {
-    this.ended = true;
-    const call = this.call;
-    if (call) {
-      call.output.push(this.carry);
-      this.carry = Buffer.alloc(0);
-      this.call = undefined;
-      call.found();
-    }
-    for (const waiter of this.endWaiters.splice(0)) waiter();
   }
 }
