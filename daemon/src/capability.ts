@@ -20,7 +20,11 @@ export interface ServerContext {
 
 export interface Capability {
   name: "fs" | "sandbox" | "nixpkgs" | "pkglocal";
-  /** One line for the server's instructions, shown to the agent once (may depend on the config). */
+  /**
+   * One line for the server's instructions, shown to the agent once. A function of the config and
+   * nothing else: `serve` remembers the instructions per configuration to answer initialize before
+   * loading anything (mcp/initialize-cache.ts).
+   */
   instructions: string | ((config: Config) => string);
   /** Registers the group's tools; what it returns is closed when the server shuts down. */
   register(ctx: ServerContext): Promise<{ close(): Promise<void> } | void>;
