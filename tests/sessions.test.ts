@@ -22,8 +22,8 @@ afterAll(async () => {
 });
 
 describe("python sessions", () => {
-  it("keep one __main__ namespace; SystemExit gives its code, an exception a traceback and 1", async () => {
-    expect((await run({ env: "python", session: "py", code: "import math\nx = 41\ndef f(): return x + 1" })).exit_code).toBe(0);
+  it("see the environment's packages, keep one __main__ namespace; SystemExit gives its code, an exception a traceback and 1", async () => {
+    expect((await run({ env: "python", session: "py", code: "import math, yaml, requests\nx = 41\ndef f(): return x + 1" })).exit_code).toBe(0);
     expect(await run({ env: "python", session: "py", code: "print(f(), math.pi > 3, __name__)" })).toMatchObject({
       stdout: "42 True __main__\n",
       exit_code: 0,
