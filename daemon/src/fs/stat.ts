@@ -2,7 +2,7 @@
 // reported as a symlink, with where it points).
 import { lstat, readlink } from "node:fs/promises";
 import type { Confinement } from "./confine.js";
-import { itemError } from "./errors.js";
+import { FsError, itemError } from "./errors.js";
 import type { EntryType } from "./list.js";
 
 export interface StatItem {
@@ -21,7 +21,7 @@ export async function statItems(confinement: Confinement, paths: string[]): Prom
     paths.map(async (path): Promise<StatItem> => {
       try {
         const entry = await confinement.resolve(path, "entry");
-        if (!entry.exists) return { path, error: "does not exist" };
+        if (!entry.exists) throw new FsError(`${path}: does not exist`);
         const stats = await lstat(entry.real);
         const type: EntryType = stats.isFile() ? "file" : stats.isDirectory() ? "directory" : stats.isSymbolicLink() ? "symlink" : "other";
         const item: StatItem = {
