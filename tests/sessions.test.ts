@@ -152,6 +152,13 @@ describe("node sessions", () => {
     expect((await run({ env: "node", session: "js-int", code: "console.log(kept)" })).stdout).toBe("yes\n");
   });
 
+  it("write megabytes to stdout and stderr together without deadlock", async () => {
+    const code = "for (let i = 0; i < 30; i++) { process.stdout.write('o'.repeat(100_000)); process.stderr.write('e'.repeat(100_000)) }\nrequire('child_process').execSync('head -c 1000000 /dev/zero >&2', { stdio: 'inherit' }); console.log('end')";
+    const result = await run({ env: "node", session: "js-big", code });
+    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: 3_000_004 - 1_048_576, stderr: 4_000_000 - 1_048_576 } });
+    expect(result.stdout.endsWith("ooend\n")).toBe(true);
+  });
+
   it("report process.exit as a crash", async () => {
     const crashed = await run({ env: "node", session: "js-crash", code: "process.exit(5)" });
     expect(crashed.exit_code).toBe(5);
@@ -175,6 +182,13 @@ describe("bash sessions", () => {
     expect(jobs.stderr).toMatch(/^job-err\n.*Bad file descriptor/);
     expect((await run({ env: "shell", session: "sh-io", code: "tr a-z A-Z", stdin: "shout\n" })).stdout).toBe("SHOUT\n");
     expect((await run({ env: "shell", session: "sh-io", code: "cat; echo done" })).stdout).toBe("done\n");
+  });
+
+  it("write megabytes to stdout and stderr together without deadlock", async () => {
+    const code = "for i in 1 2 3; do head -c 1000000 /dev/zero | tr '\\0' o; head -c 1000000 /dev/zero | tr '\\0' e >&2; done; echo end";
+    const result = await run({ env: "shell", session: "sh-big", code });
+    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: 3_000_004 - 1_048_576, stderr: 3_000_000 - 1_048_576 } });
+    expect(result.stdout.endsWith("ooend\n")).toBe(true);
   });
 
   it("give a background job's output written after its call ended to the next call, never to the protocol", async () => {
