@@ -4,6 +4,7 @@ import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { valueAt } from "../../src/config/load.js";
 import { configSchema } from "../../src/config/schema.js";
 import { nodeOf } from "../../src/config/shape.js";
 
@@ -25,7 +26,6 @@ function walk(schema: z.ZodType, path: string[], found: Found): Found {
 }
 
 const { leaves, records } = walk(configSchema, [], { leaves: [], records: [] });
-const valueAt = (path: string[]) => path.reduce<unknown>((node, key) => (node as Record<string, unknown> | undefined)?.[key], example);
 
 /** The commented example table `# [PATH.NAME]` that follows a record's explanation, uncommented. */
 function commentedExample(path: string[]): string | undefined {
@@ -41,7 +41,7 @@ function commentedExample(path: string[]): string | undefined {
 
 describe("config.example.toml", () => {
   it("sets every key of the schema", () => {
-    const missing = leaves.filter((path) => valueAt(path) === undefined).map((path) => path.join("."));
+    const missing = leaves.map((path) => path.join(".")).filter((dotted) => valueAt(example, dotted) === undefined);
     expect(missing).toEqual([]);
   });
 
