@@ -8,7 +8,7 @@ import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.j
 import { encodeIndexFile, type Section } from "./index-file.js";
 import { COMMON_ATTRS, KNOWN_PROGRAMS } from "./common-tools.js";
 import { compareVersions, familyFactor, familyOf, setVersion, splitAttr } from "./package-sets.js";
-import { nameWords, normalizeName, squashName, textTerms } from "./text.js";
+import { nameWords, normalizeName, squashName, stem, textTerms } from "./text.js";
 
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, noDescription: 8, common: 16 } as const;
 
@@ -109,6 +109,13 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     const detail = Buffer.from(DETAIL_FIELDS.map((field) => entry[field].replaceAll("\0", "")).join("\0"));
     details.push(detail);
     detailOffsets[id + 1] = detailBytes += detail.length;
+  });
+
+  // Other packages' descriptions name the ones everybody knows ("a Git client", "ffmpeg bindings").
+  entries.forEach((entry, id) => {
+    if (entry.attr.includes(".")) return;
+    const mentions = Math.max(0, (descriptions.get(stem(plainPname(entry.pname).toLowerCase()))?.length ?? 0) - 1);
+    factor[id] = factor[id]! * Math.min(1.5, 1 + 0.12 * Math.log2(1 + mentions));
   });
 
   for (const members of groups.values()) {
