@@ -71,6 +71,7 @@ export async function serveStdio(server: RunningServer, log: Logger, early?: Ear
       void server.close().finally(resolve);
     };
     process.stdin.once("end", () => stop("client closed stdin"));
+    process.stdout.once("error", () => stop("client closed stdout"));
     process.once("SIGTERM", () => stop("SIGTERM"));
     process.once("SIGINT", () => stop("SIGINT"));
     transport.onclose = () => stop("transport closed");

@@ -49,6 +49,13 @@ async function main(argv: string[]): Promise<number> {
     return EXIT.usage;
   }
   const named = await load();
+  if (named.name !== "serve") {
+    // A reader that went away (`nixshed config | head`) ends us quietly. (serve shuts down its own way.)
+    process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE") throw error;
+      process.exit(process.exitCode ?? EXIT.ok);
+    });
+  }
   const rest = explicit ? argv.slice(1) : argv;
   let parsed;
   try {
