@@ -65,6 +65,11 @@ export class NixpkgsIndex {
     return { attr: this.attr(id), ...(Object.fromEntries(DETAIL_FIELDS.map((field, i) => [field, fields[i] ?? ""])) as Record<(typeof DETAIL_FIELDS)[number], string>) };
   }
 
+  /** The attribute path's length in bytes. */
+  attrLength(id: number): number {
+    return this.attrOffsets[id + 1]! - this.attrOffsets[id]!;
+  }
+
   attr(id: number): string {
     return this.attrs.toString("utf8", this.attrOffsets[id], this.attrOffsets[id + 1]);
   }

@@ -251,15 +251,17 @@ interface Ranked {
   score: number;
 }
 
-/** The k best ids by score; ties go to the more likely package, then the shorter, then the alphabetically first path. */
+/**
+ * The k best ids by score; ties go to the more likely package, then the shorter attribute path,
+ * then the alphabetically first (ids are in attribute order), all without decoding a string.
+ */
 function topK(ids: number[], score: Float64Array, k: number, index: NixpkgsIndex): Ranked[] {
   const top: Ranked[] = [];
-  const attr = (id: number) => index.attr(id);
   const better = (a: Ranked, b: Ranked) => {
     if (a.score !== b.score) return a.score > b.score;
     if (index.factor[a.id] !== index.factor[b.id]) return index.factor[a.id]! > index.factor[b.id]!;
-    const [x, y] = [attr(a.id), attr(b.id)];
-    return x.length !== y.length ? x.length < y.length : x < y;
+    const [x, y] = [index.attrLength(a.id), index.attrLength(b.id)];
+    return x !== y ? x < y : a.id < b.id;
   };
   for (const id of ids) {
     const candidate = { id, score: score[id]! };
