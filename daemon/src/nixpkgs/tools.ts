@@ -230,7 +230,12 @@ export const nixpkgsCapability: Capability = {
             const attr = args.package.startsWith(TOOL_PREFIX) ? decodeAttr(args.package.slice(TOOL_PREFIX.length)) : args.package;
             const execution = await runner.execute(
               installed
-                ? { ...fromInstalled(installed, args.args), stdin: args.stdin, timeoutSeconds: args.timeout_seconds ?? installed.timeoutSeconds }
+                ? {
+                    ...fromInstalled(installed, args.args),
+                    ...(args.program ? { program: args.program } : {}),
+                    stdin: args.stdin,
+                    timeoutSeconds: args.timeout_seconds ?? installed.timeoutSeconds,
+                  }
                 : { attr, args: args.args, stdin: args.stdin, program: args.program, timeoutSeconds: args.timeout_seconds },
               { signal: call.signal, progress: progressOf(call) },
             );
