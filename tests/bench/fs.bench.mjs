@@ -57,13 +57,17 @@ async function connect(command, args, env = {}) {
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
 
-async function startup(command, args, env = () => ({})) {
+/** The floor on this machine: a bare node process that answers initialize by hand, nothing else. */
+const FLOOR = `process.stdin.once("data", (d) => { const { id, params } = JSON.parse(d.toString().split("\\n")[0]);
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result: { protocolVersion: params.protocolVersion, capabilities: {}, serverInfo: { name: "floor", version: "0" } } }) + "\\n"); });`;
+
+async function startup(command, args, env = () => ({}), { listTools = true } = {}) {
   const times = [];
   const rss = [];
   for (let i = 0; i < SPAWNS; i++) {
     const { client, transport, ms } = await connect(command, args, env());
     times.push(ms);
-    await client.listTools();
+    if (listTools) await client.listTools();
     rss.push(rssMb(transport.pid));
     await client.close();
   }
@@ -121,8 +125,10 @@ export default async function fsBench() {
   const warm = await startup(process.execPath, nixshedArgs, () => ({ XDG_CACHE_HOME: warmCache }));
   const cold = await startup(process.execPath, nixshedArgs, () => ({ XDG_CACHE_HOME: mkdtempSync(join(tmpdir(), "nixshed-bench-cold-")) }));
   const official = await startup(process.execPath, [officialServer, treeDir]);
+  const floor = await startup(process.execPath, ["-e", FLOOR], undefined, { listTools: false });
   row("spawn→initialize (warm start)", ms(warm.ms), ms(official.ms));
   row("spawn→initialize (first start)", ms(cold.ms));
+  row("  floor: bare node answering by hand", ms(floor.ms));
   row("RSS after tools/list", `${warm.rss.toFixed(0)} MB`, `${official.rss.toFixed(0)} MB`);
 
   const ours = await connect(process.execPath, nixshedArgs, { XDG_CACHE_HOME: warmCache });
