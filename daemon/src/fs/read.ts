@@ -138,7 +138,11 @@ async function openOne(confinement: Confinement, path: string): Promise<Opened> 
 async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, signal: AbortSignal): Promise<ReadItem> {
   const { shown, head, size } = opened;
   if (isBinary(head)) return { path: shown, binary: { size, kind: describeBinary(head) } };
-  const lines = await readLines(opened, request.startLine ?? 1, request.endLine ?? Number.MAX_SAFE_INTEGER, budget, signal);
+  const start = request.startLine ?? 1;
+  const lines = await readLines(opened, start, request.endLine ?? Number.MAX_SAFE_INTEGER, budget, signal);
+  if (lines.total !== undefined && start > Math.max(lines.total, 1)) {
+    throw new FsError(`${shown}: start_line ${start} is past the end (${lines.total} lines)`);
+  }
   const item: ReadItem = { path: shown, content: lines.text, start_line: lines.first, end_line: lines.last };
   if (lines.total !== undefined) item.total_lines = lines.total;
   if (lines.next !== undefined) item.next_start_line = lines.next;
@@ -152,6 +156,8 @@ export async function readContent(confinement: Confinement, request: ReadRequest
   }
   const budget: Budget = { left: budgetBytes, total: budgetBytes };
   const opening = request.paths.map((path) => openOne(confinement, path));
+  // Each failure is reported with its item, in order; until then it must not count as unhandled.
+  for (const pending of opening) pending.catch(() => {});
   try {
     return await eachItem(
       request.paths.map((path, index) => ({ path, index })),

@@ -66,6 +66,15 @@ describe("read_content", () => {
     expect(items.map((item) => item.error)).toEqual([expect.stringMatching(/is a directory/), expect.stringMatching(/no such file/), expect.stringMatching(/not a regular file/)]);
   });
 
+  it("says when start_line is past the end", async () => {
+    const f = await fixture({ "a.txt": "a\nb\n", "empty.txt": "" });
+    const items = await readContent(f.confinement, { paths: ["a.txt", "empty.txt"], startLine: 3 }, 4096, never);
+    expect(items[0]!.error).toBe("a.txt: start_line 3 is past the end (2 lines)");
+    expect(items[1]!.error).toBe("empty.txt: start_line 3 is past the end (0 lines)");
+    const [first] = await readContent(f.confinement, { paths: ["empty.txt"] }, 4096, never);
+    expect(first).toMatchObject({ content: "", total_lines: 0 });
+  });
+
   it("rejects an inverted range", async () => {
     const f = await fixture({ "a.txt": "a\n" });
     await expect(readContent(f.confinement, { paths: ["a.txt"], startLine: 5, endLine: 2 }, 4096, never)).rejects.toThrow(/before start_line/);

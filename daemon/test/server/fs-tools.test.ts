@@ -73,6 +73,8 @@ describe("the fs tools over MCP", () => {
     const result = await server.call("edit_file", { path: "src/main.ts", edits: [{ old_text: "answer = 41", new_text: "x" }] });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/not found\. The closest lines are:\n1: export const answer = 42;\ncopy old_text exactly/);
+    const mixed = await server.call("read_content", { paths: ["missing-1", "src/main.ts", "missing-2", "src"] });
+    expect((mixed.structuredContent as { items: { error?: string }[] }).items.map((item) => item.error !== undefined)).toEqual([true, false, true, true]);
     const outside = await server.call("list_files", { path: join(base, "elsewhere") });
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toContain("outside every served root");
