@@ -93,7 +93,13 @@ ${listing}`,
           .describe("Run in this persistent session (any id you choose; created on first use)"),
       },
       output: outputShape,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      // Destructive: an environment may write the project. Open world only when one has network.
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: [...environments.values()].some((env) => env.network),
+      },
       async run(args, call) {
         try {
           const env = pickEnvironment(environments, args.env);
