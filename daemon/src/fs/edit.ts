@@ -93,6 +93,6 @@ export async function editFile(confinement: Confinement, path: string, edits: Ed
   const crlf = before.includes("\r\n");
   const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);
   const shown = confinement.shown(target.real);
-  if (!dryRun && after !== before) await writeAtomically(target.real, after, existing.mode);
+  if (!dryRun && after !== before) await writeAtomically(target.real, after, existing);
   return { path: shown, diff: unifiedDiff(before, after, shown), edits: edits.length, dry_run: dryRun };
 }

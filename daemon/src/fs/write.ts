@@ -2,7 +2,7 @@
 // symlink at the target is refused rather than written through.
 import { lstat, mkdir, readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { writeAtomically } from "./atomic.js";
+import { writeAtomically, type Kept } from "./atomic.js";
 import type { Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { eachItem } from "./items.js";
@@ -20,14 +20,14 @@ export interface WriteOutcome {
   error?: string;
 }
 
-/** The existing regular file at `real` (its mode), or undefined when there is none. */
-export async function existingFile(real: string, input: string): Promise<{ mode: number } | undefined> {
+/** The existing regular file at `real` (what a replacement keeps of it), or undefined when there is none. */
+export async function existingFile(real: string, input: string): Promise<Kept | undefined> {
   const stats = await lstat(real).catch(() => undefined);
   if (!stats) return undefined;
   if (stats.isSymbolicLink()) throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
   if (stats.isDirectory()) throw new FsError(`${input}: is a directory`);
   if (!stats.isFile()) throw new FsError(`${input}: not a regular file`);
-  return { mode: stats.mode & 0o7777 };
+  return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid };
 }
 
 async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {
@@ -37,7 +37,7 @@ async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: num
   const existing = target.exists ? await existingFile(target.real, item.path) : undefined;
   await mkdir(dirname(target.real), { recursive: true });
   const data = item.append && existing ? Buffer.concat([await readFile(target.real), Buffer.from(item.content)]) : item.content;
-  await writeAtomically(target.real, data, existing?.mode);
+  await writeAtomically(target.real, data, existing);
   return { path: confinement.shown(target.real), bytes: Buffer.byteLength(data), created: !existing };
 }
 

@@ -1,4 +1,4 @@
-import { chmodSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
+import { chmodSync, chownSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDirectories, writeContent } from "../../src/fs/write.js";
@@ -24,6 +24,15 @@ describe("write_content", () => {
     // A new inode means a rename, not an in-place rewrite that a reader could see half done.
     expect(statSync(path).ino).not.toBe(inodeBefore);
     expect(readdirSync(f.root)).toEqual(["run.sh"]);
+  });
+
+  it("keeps the owner of a file it replaces (when running as root)", async () => {
+    const f = await fixture();
+    const path = f.write("theirs.txt", "old\n");
+    if (process.getuid?.() === 0) chownSync(path, 4242, 4343);
+    const before = statSync(path);
+    await writeContent(f.confinement, [{ path: "theirs.txt", content: "new\n" }], 1024, never);
+    expect([statSync(path).uid, statSync(path).gid]).toEqual([before.uid, before.gid]);
   });
 
   it("appends", async () => {
