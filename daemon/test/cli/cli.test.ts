@@ -62,7 +62,7 @@ describe("nixshed", () => {
     expect(nixshed(["config", "stray"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument 'stray'") });
   });
 
-  it("exits 1 on a bad configuration, naming the file, the key and what is allowed", () => {
+  it("exits 1 on a bad configuration, naming the file (or variable, or flag), the key and what is allowed", () => {
     writeFileSync(join(project, ".nixshed.toml"), '[fs]\nread_olny = true\n');
     const result = nixshed(["config"]);
     expect(result.code).toBe(1);
@@ -71,6 +71,9 @@ describe("nixshed", () => {
     const fromEnv = nixshed(["serve"], { NIXSHED_LOG_LEVEL: "loud" });
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);
+    const fromFlag = nixshed(["config", "--set", "fs.read_only=maybe"]);
+    expect(fromFlag.code).toBe(1);
+    expect(fromFlag.stderr).toContain("flag --set fs.read_only: `fs.read_only`: Invalid input: expected boolean, received string");
   });
 
   it("config shows each value with the layer it came from, as text and as JSON", () => {
