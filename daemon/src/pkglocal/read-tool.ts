@@ -19,8 +19,8 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
     input: {
       package: z.string().min(1).describe("Package name, import name, or name@version"),
       path: z.string().optional().describe("A file of the package, as listed by read_package without path"),
-      start_line: z.number().int().min(1).optional(),
-      end_line: z.number().int().min(1).optional(),
+      start_line: z.number().int().min(1).optional().describe("With path: first line to return, 1-based"),
+      end_line: z.number().int().min(1).optional().describe("With path: last line to return (inclusive)"),
     },
     output: {
       name: z.string(),
