@@ -102,12 +102,14 @@ if [ "$limits" = cgroup1 ]; then
   echo "$max_processes" >"$pids_cg/pids.max"
 fi
 
+# Removes our cgroups, killing what still runs in them; stops as soon as a cgroup is gone (the next
+# run's sweep may have removed it first).
 cleanup() {
   local cg pid tries
   for cg in "${cgroups[@]}"; do
     for ((tries = 0; tries < 200; tries++)); do
-      rmdir "$cg" 2>/dev/null && break
-      while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$cg/cgroup.procs"
+      rmdir "$cg" 2>/dev/null || [ ! -d "$cg" ] && break
+      while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$cg/cgroup.procs" 2>/dev/null
       "$sleep" 0.005
     done
   done
