@@ -92,6 +92,7 @@ describe("the jail", () => {
     const marker = "31337.25";
     const sleeper: ChildProcess = spawn("sleep", [marker], { stdio: "ignore" });
     try {
+      for (let i = 0; i < 100 && hostProcessesWith(marker).length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
       expect(hostProcessesWith(marker)).toHaveLength(1);
       const result = await run("shell", "for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' < $f; echo; done");
       expect(result.stdout).not.toContain(marker);

@@ -22,12 +22,13 @@ fail() {
   exit 125
 }
 
-rank() { case "$1" in none) echo 0 ;; ro) echo 1 ;; rw) echo 2 ;; *) fail "NIXSHED_JAIL_PROJECT_ACCESS must be none, ro or rw, not '$1'" ;; esac; }
+declare -A rank=([none]=0 [ro]=1 [rw]=2)
 
 dynamic=()
 if [ -n "${NIXSHED_JAIL_PROJECT_DIR-}" ]; then
   wanted=${NIXSHED_JAIL_PROJECT_ACCESS:-$artifact_access}
-  [ "$(rank "$wanted")" -le "$(rank "$artifact_access")" ] || wanted=$artifact_access
+  [ -n "${rank[$wanted]-}" ] || fail "NIXSHED_JAIL_PROJECT_ACCESS must be none, ro or rw, not '$wanted'"
+  [ "${rank[$wanted]}" -le "${rank[$artifact_access]}" ] || wanted=$artifact_access
   [ -d "$NIXSHED_JAIL_PROJECT_DIR" ] || fail "project directory $NIXSHED_JAIL_PROJECT_DIR does not exist"
   case "$wanted" in
     ro) dynamic+=(--ro-bind "$NIXSHED_JAIL_PROJECT_DIR" /project) ;;
