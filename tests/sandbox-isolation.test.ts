@@ -3,7 +3,7 @@
 // and process limits enforced with nothing left behind, timeouts that keep partial output, output
 // bounded without the daemon growing, a full /workspace instead of a full host disk. After each, the
 // daemon must still answer.
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
@@ -227,6 +227,16 @@ describe("the jail", () => {
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(cgroups.filter((dir) => existsSync(dir))).toEqual([]);
     expect(["memory", "pids"].filter((controller) => existsSync(dirOf(controller, next.pid!)))).toEqual([]);
+  });
+
+  it("falls back to rlimits where cgroups are not writable (an unprivileged user)", () => {
+    const tight = JSON.parse(readFileSync(join(metadata, "environments.json"), "utf8")).environments.tight.artifact;
+    const code = `import resource\nprint(resource.getrlimit(resource.RLIMIT_NPROC)[0])\ntry:\n    s = "x" * (512 << 20)\n    print("allocated")\nexcept MemoryError:\n    print("MemoryError")`;
+    const output = execFileSync("setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", `${tight}/bin/run`], {
+      input: code,
+      env: { PATH: "/usr/bin:/bin" },
+    }).toString();
+    expect(output).toBe("32\nMemoryError\n");
   });
 
   it("fills /workspace to ENOSPC, not the host disk", async () => {
