@@ -33,9 +33,9 @@ const writable = (path: string) => {
 const onPath = (program: string, env: NodeJS.ProcessEnv) =>
   (env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
 
-export function limitMechanism(env: NodeJS.ProcessEnv = process.env, root = "/sys/fs/cgroup"): LimitMechanism {
+export function limitMechanism(env: NodeJS.ProcessEnv = process.env, root = "/sys/fs/cgroup", uid = process.getuid?.()): LimitMechanism {
   if (writable(`${root}/memory`) && writable(`${root}/pids`) && existsSync(`${root}/pids/cgroup.procs`)) return "cgroup1";
-  const manager = process.getuid?.() === 0 ? "/run/systemd/private" : `${env.XDG_RUNTIME_DIR ?? "/nonexistent"}/systemd/private`;
+  const manager = uid === 0 ? "/run/systemd/private" : `${env.XDG_RUNTIME_DIR ?? "/nonexistent"}/systemd/private`;
   if (onPath("systemd-run", env) && existsSync(manager)) return "systemd";
   return "rlimit";
 }
