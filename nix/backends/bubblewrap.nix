@@ -90,7 +90,8 @@ let
     ++ [ "--chdir" "/workspace" ];
 
   closure = pkgs.closureInfo {
-    rootPaths = packages ++ builtins.attrValues etc ++ lib.optional network pkgs.cacert ++ lib.optional (kernel != "") agent;
+    # getBin: PATH names the bin outputs (makeBinPath), which a package's default output may not reference.
+    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional network pkgs.cacert ++ lib.optional (kernel != "") agent;
   };
 
   constants = entry: ''

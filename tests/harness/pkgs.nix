@@ -11,7 +11,8 @@ let
     escapeShellArg = arg: "'${builtins.replaceStrings [ "'" ] [ "'\\''" ] (toString arg)}'";
     escapeShellArgs = args: builtins.concatStringsSep " " (map lib.escapeShellArg args);
     concatMapStringsSep = sep: f: list: builtins.concatStringsSep sep (map f list);
-    makeBinPath = packages: lib.concatMapStringsSep ":" (p: "${p.bin or p.out or p}/bin") packages;
+    getBin = p: p.bin or p.out or p;
+    makeBinPath = packages: lib.concatMapStringsSep ":" (p: "${lib.getBin p}/bin") packages;
     optional = cond: x: if cond then [ x ] else [ ];
     optionals = cond: xs: if cond then xs else [ ];
     optionalString = cond: s: if cond then s else "";
