@@ -23,7 +23,7 @@ let
       fail "each of mounts must be a path string or { source; target ? source; writable ? false; optional ? false; }";
   mounts = map normaliseMount (args.mounts or [ ]);
   absolute = m: check (builtins.substring 0 1 (toString m.source) == "/" && builtins.substring 0 1 m.target == "/") "mount ${toString m.source} -> ${m.target}: both must be absolute paths";
-  reserved = m: check (!(builtins.elem m.target [ "/" "/nix" "/nix/store" "/proc" "/dev" "/workspace" "/tmp" "/project" "/etc" ])) "mount target ${m.target} is managed by the jail itself";
+  reserved = m: check (!(builtins.elem m.target [ "/" "/nix" "/nix/store" "/proc" "/dev" "/workspace" "/tmp" "/project" "/etc" "/run" "/run/nixshed" ])) "mount target ${m.target} is managed by the jail itself";
   checks =
     [
       (check (builtins.isString (args.name or null) && builtins.match "[a-z][a-z0-9_-]*" args.name != null) "name must match [a-z][a-z0-9_-]* (it becomes the tool's env value)")
