@@ -45,8 +45,30 @@ const WEIGHT = {
 export const MAX_LIMIT = 50;
 const PREFIX_EXPANSION = 64;
 
+/** A list of package ids in a reusable typed array: cleared by resetting its length, never freed. */
+class IdList {
+  readonly ids: Uint32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.ids = new Uint32Array(capacity);
+  }
+  push(id: number): void {
+    this.ids[this.length++] = id;
+  }
+  /** The ids, then the list is empty again. */
+  drain(): Uint32Array {
+    const ids = this.ids.subarray(0, this.length);
+    this.length = 0;
+    return ids;
+  }
+}
+
 /** Reusable per-package scratch arrays: a search allocates nothing proportional to the catalog. */
 interface Scratch {
+  touched: IdList;
+  reps: IdList;
+  hits: IdList;
+  described: IdList;
   total: Float64Array;
   word: Float64Array;
   description: Float64Array;
@@ -60,7 +82,18 @@ function scratchFor(index: NixpkgsIndex): Scratch {
   let scratch = scratches.get(index);
   if (!scratch) {
     const n = index.size;
-    scratch = { total: new Float64Array(n), word: new Float64Array(n), description: new Float64Array(n), matched: new Float64Array(n), whole: new Float32Array(n), best: new Float64Array(n) };
+    scratch = {
+      touched: new IdList(n),
+      reps: new IdList(n),
+      hits: new IdList(n),
+      described: new IdList(n),
+      total: new Float64Array(n),
+      word: new Float64Array(n),
+      description: new Float64Array(n),
+      matched: new Float64Array(n),
+      whole: new Float32Array(n),
+      best: new Float64Array(n),
+    };
     scratches.set(index, scratch);
   }
   return scratch;
@@ -111,8 +144,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   const mask = platform ? index.platformMask(platform) : undefined;
   const scratch = scratchFor(index);
-  const { total, matched, whole, best } = scratch;
-  const touched: number[] = [];
+  const { total, matched, whole, best, touched, reps } = scratch;
   const touch = (id: number) => {
     if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
   };
@@ -150,8 +182,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     });
   }
 
-  const reps: number[] = [];
-  for (const id of touched) {
+  for (const id of touched.drain()) {
     const flags = index.flags[id]!;
     const hidden =
       (!options.includeBroken && flags & FLAG.broken) || (!options.includeUnfree && flags & FLAG.unfree) || (mask && !mask[index.platformSet[id]!]);
@@ -169,8 +200,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     whole[id] = 0;
   }
 
-  const top = topK(reps, best, limit, index);
-  for (const rep of reps) best[rep] = 0;
+  const candidates = reps.drain();
+  const top = topK(candidates, best, limit, index);
+  for (const rep of candidates) best[rep] = 0;
   return top.map(({ id: rep, score }) => {
     const id = exactId >= 0 && index.groupRep[exactId] === rep ? exactId : rep;
     return {
@@ -190,8 +222,7 @@ function wordWeight(index: NixpkgsIndex, word: string): number {
 
 /** Calls `add` once per package with the best way one query word matches it. */
 function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches: Scratch, add: (id: number, score: number) => void): void {
-  const { word: scratch, description } = scratches;
-  const hits: number[] = [];
+  const { word: scratch, description, hits, described } = scratches;
   // A common word ("file", "tool") in a name says less than a rare one.
   const rarity = Math.min(1.3, Math.max(0.4, weight / WEIGHT.typicalWordWeight));
   const offer = (id: number, score: number) => {
@@ -217,7 +248,6 @@ function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches:
   // Description: the stem itself, longer words it starts, and related words, each by rarity.
   const descriptions = index.descriptions;
   const idf = (term: number) => Math.log(1 + index.size / descriptions.postings(term).length);
-  const described: number[] = [];
   const credit = (term: number, weight: number) => {
     const score = weight * idf(term);
     for (const id of descriptions.postings(term)) {
@@ -234,13 +264,13 @@ function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches:
     if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related);
   }
   // A word in both the name and the description counts for both, the description half.
-  for (const id of described) {
+  for (const id of described.drain()) {
     const score = description[id]!;
     description[id] = 0;
     if (scratch[id]! > 0) scratch[id] = scratch[id]! + score / 2;
     else offer(id, score);
   }
-  for (const id of hits) {
+  for (const id of hits.drain()) {
     add(id, scratch[id]!);
     scratch[id] = 0;
   }
@@ -255,7 +285,7 @@ interface Ranked {
  * The k best ids by score; ties go to the more likely package, then the shorter attribute path,
  * then the alphabetically first (ids are in attribute order), all without decoding a string.
  */
-function topK(ids: number[], score: Float64Array, k: number, index: NixpkgsIndex): Ranked[] {
+function topK(ids: Uint32Array, score: Float64Array, k: number, index: NixpkgsIndex): Ranked[] {
   const top: Ranked[] = [];
   const better = (a: Ranked, b: Ranked) => {
     if (a.score !== b.score) return a.score > b.score;
