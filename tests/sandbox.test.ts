@@ -54,6 +54,15 @@ describe("run", () => {
     expect(result).toMatchObject({ stdout: "HELLO\n", stderr: "oops\n", exit_code: 3, timed_out: false });
   });
 
+  it("describes megabytes of binary output, keeping the result small enough for the client", async () => {
+    // Dumped as JSON, this output would be ~12 MB per copy and the SDK client drops a connection
+    // whose message exceeds 10 MB.
+    const result = await run({ env: "shell", code: "head -c 1048576 /dev/urandom; printf '\\001%.0s' $(seq 1048576) >&2" });
+    expect(result.stdout).toMatch(/^\[binary output: 1048576 bytes, starting [0-9a-f ]+\. Write it to a file/);
+    expect(result.stderr).toMatch(/^\[binary output: 1048576 bytes, starting 01 01/);
+    expect((await run({ env: "shell", code: "echo still here" })).stdout).toBe("still here\n");
+  });
+
   it("runs node (module syntax too) and bash, code of any length", async () => {
     expect((await run({ env: "node", code: "console.log(await Promise.resolve(6 * 7))" })).stdout).toBe("42\n");
     const long = `${"# padding\n".repeat(300_000)}echo "$(( 6 * 7 ))" | jq .`;

@@ -75,19 +75,44 @@ export class CappedOutput {
     return this.dropped;
   }
 
-  /** The kept text; a marker says where and how much was dropped. */
+  /** The kept text; a marker says where and how much was dropped. Binary output is described. */
   text(): string {
-    const head = this.storage.toString("utf8", this.headStart, this.headStart + this.headBytes);
+    const head = this.storage.subarray(this.headStart, this.headStart + this.headBytes);
     const oldest = (this.tailEnd - this.tailBytes + this.tailLimit) % (this.tailLimit || 1);
     const tail =
       oldest + this.tailBytes <= this.tailLimit
-        ? this.storage.toString("utf8", this.tailStart + oldest, this.tailStart + oldest + this.tailBytes)
+        ? this.storage.subarray(this.tailStart + oldest, this.tailStart + oldest + this.tailBytes)
         : Buffer.concat([
             this.storage.subarray(this.tailStart + oldest, this.tailStart + this.tailLimit),
             this.storage.subarray(this.tailStart, this.tailStart + this.tailEnd),
-          ]).toString("utf8");
-    return this.dropped > 0 ? `${head}\n[… ${this.dropped} bytes dropped …]\n${tail}` : head + tail;
+          ]);
+    if (looksBinary(head) || looksBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped);
+    const text = (bytes: Buffer) => bytes.toString("utf8");
+    return this.dropped > 0 ? `${text(head)}\n[… ${this.dropped} bytes dropped …]\n${text(tail)}` : text(head) + text(tail);
   }
+}
+
+/** Control bytes other than tab, newline, carriage return, form feed and escape (colour codes). */
+function isControl(byte: number): boolean {
+  return (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f;
+}
+
+/**
+ * Binary output is useless to an agent and dangerous to the connection: JSON spells a control byte
+ * as six characters, and a result carries its output twice (text and structured), so a megabyte of
+ * it would outgrow what MCP clients read in one message (the SDK's limit is 10 MB). Text with a few
+ * stray control bytes stays text; a NUL byte or more than 1 in 10 control bytes makes it binary.
+ */
+export function looksBinary(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return true;
+  let control = 0;
+  for (const byte of bytes) if (isControl(byte)) control++;
+  return control * 10 > bytes.length;
+}
+
+function describeBinary(head: Buffer, total: number): string {
+  const sample = head.subarray(0, 32).toString("hex").replace(/(..)/g, "$1 ").trim();
+  return `[binary output: ${total} bytes, starting ${sample}. Write it to a file and inspect it with file, xxd or od.]`;
 }
 
 let socketDir: string | undefined;

@@ -110,6 +110,18 @@ describe("CappedOutput", () => {
     }
   });
 
+  it("describes binary output instead of dumping it, and keeps text with stray control bytes", () => {
+    const binary = new CappedOutput(1000);
+    binary.push(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]));
+    expect(binary.text()).toBe("[binary output: 6 bytes, starting 7f 45 4c 46 00 01. Write it to a file and inspect it with file, xxd or od.]");
+    const controls = new CappedOutput(1000);
+    controls.push(Buffer.alloc(100, 0x01));
+    expect(controls.text()).toMatch(/^\[binary output: 100 bytes/);
+    const coloured = new CappedOutput(1000);
+    coloured.push(Buffer.from("\x1b[31mred\x1b[0m\tok\r\n\x07bell"));
+    expect(coloured.text()).toBe("\x1b[31mred\x1b[0m\tok\r\n\x07bell");
+  });
+
   it("keeps the first and last halves across many chunks", () => {
     const out = new CappedOutput(6);
     for (const chunk of ["ab", "cd", "ef", "gh", "ij"]) out.push(Buffer.from(chunk));
