@@ -4,6 +4,7 @@
 import type { RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import type { Capability, ServerContext } from "../capability.js";
+import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext } from "../mcp/tool.js";
 import { COMMON_TOOLS } from "./common-tools.js";
 import { NixpkgsError } from "./errors.js";
@@ -18,13 +19,7 @@ import { decodeAttr, TOOL_PREFIX, toolNameFor } from "./tool-names.js";
 const runOutput = {
   package: z.string(),
   program: z.string(),
-  stdout: z.string(),
-  stderr: z.string(),
-  exit_code: z.number().int().nullable().describe("128+N when signal N killed it"),
-  duration_ms: z.number().int(),
-  timed_out: z.boolean(),
-  truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
-  limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
+  ...programResultShape,
 };
 type RunOutput = z.infer<z.ZodObject<typeof runOutput>>;
 
@@ -44,47 +39,24 @@ const toolArgs = {
 
 const runAnnotations = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false };
 
-function toOutput(execution: Execution): RunOutput {
-  return {
-    package: execution.attr,
-    program: execution.program,
-    stdout: execution.stdout,
-    stderr: execution.stderr,
-    exit_code: execution.exitCode,
-    duration_ms: execution.durationMs,
-    timed_out: execution.timedOut,
-    truncated: execution.truncated,
-    ...(execution.limitHit ? { limit_hit: execution.limitHit } : {}),
-  };
-}
+const TIMED_OUT = "timed out: killed with everything it started";
 
-/** Timeout and truncation, in words ("" when neither happened). */
-function noteOf(execution: Pick<Execution, "timedOut" | "truncated" | "limitHit">): string {
-  const facts: string[] = [];
-  if (execution.timedOut) facts.push("timed out: killed with everything it started");
-  if (execution.limitHit) facts.push(`${execution.limitHit} limit reached`);
-  for (const stream of ["stdout", "stderr"] as const) {
-    if (execution.truncated[stream] > 0) facts.push(`${stream}: ${execution.truncated[stream]} bytes dropped from the middle`);
-  }
-  return facts.join("; ");
+function toOutput(execution: Execution): RunOutput {
+  return { package: execution.attr, program: execution.program, ...programResultOutput(execution) };
 }
 
 function toBrief(execution: Execution): BriefOutput {
-  const note = noteOf(execution);
+  const note = programFacts(programResultOutput(execution), TIMED_OUT).join("; ");
   return { stdout: execution.stdout, stderr: execution.stderr, exit_code: execution.exitCode, ...(note ? { note } : {}) };
 }
 
-function renderStreams(head: string, output: { stdout: string; stderr: string }): string {
-  return [head, ...(["stdout", "stderr"] as const).filter((s) => output[s]).map((s) => `--- ${s}\n${output[s]}`)].join("\n");
-}
-
 function renderRun(output: RunOutput): string {
-  const note = noteOf({ timedOut: output.timed_out, truncated: output.truncated, limitHit: output.limit_hit });
-  return renderStreams(`${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"} · ${output.duration_ms} ms${note ? ` · ${note}` : ""}`, output);
+  const facts = [`${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"}`, `${output.duration_ms} ms`, ...programFacts(output, TIMED_OUT)];
+  return renderStreams([facts.join(" · ")], output);
 }
 
 function renderBrief(output: BriefOutput): string {
-  return renderStreams(`exit ${output.exit_code ?? "by signal"}${output.note ? ` · ${output.note}` : ""}`, output);
+  return renderStreams([`exit ${output.exit_code ?? "by signal"}${output.note ? ` · ${output.note}` : ""}`], output);
 }
 
 /** Whether two tool definitions run the same thing the same way. */

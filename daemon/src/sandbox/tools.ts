@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { Capability } from "../capability.js";
 import type { JailResult } from "../common/jail.js";
+import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import { describeEnvironment, effectiveAccess, pickEnvironment } from "./environments.js";
 import { SandboxError } from "./errors.js";
@@ -13,13 +14,7 @@ import { runInSession } from "./sessions/run-in-session.js";
 import type { SessionResult } from "./sessions/session.js";
 
 const outputShape = {
-  stdout: z.string(),
-  stderr: z.string(),
-  exit_code: z.number().int().nullable().describe("The program's exit code; 128+N when signal N killed it"),
-  duration_ms: z.number().int(),
-  timed_out: z.boolean(),
-  truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
-  limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
+  ...programResultShape,
   session: z.string().optional().describe("The session the code ran in"),
   notices: z.array(z.string()).optional().describe("What happened to the session's state (interrupted, ended, fresh start)"),
 };
@@ -28,13 +23,7 @@ type RunOutput = z.infer<z.ZodObject<typeof outputShape>>;
 
 function toOutput(result: JailResult | SessionResult, session?: string): RunOutput {
   return {
-    stdout: result.stdout,
-    stderr: result.stderr,
-    exit_code: result.exitCode,
-    duration_ms: result.durationMs,
-    timed_out: result.timedOut,
-    truncated: result.truncated,
-    ...("limitHit" in result && result.limitHit ? { limit_hit: result.limitHit } : {}),
+    ...programResultOutput(result),
     ...(session === undefined ? {} : { session }),
     ...("notices" in result && result.notices.length > 0 ? { notices: result.notices } : {}),
   };
@@ -43,13 +32,8 @@ function toOutput(result: JailResult | SessionResult, session?: string): RunOutp
 function render(output: RunOutput): string {
   const facts = [`exit ${output.exit_code ?? "none"}`, `${output.duration_ms} ms`];
   if (output.session !== undefined) facts.push(`session ${output.session}`);
-  if (output.timed_out) facts.push(output.session === undefined ? "timed out: killed with everything it started" : "timed out");
-  if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);
-  for (const stream of ["stdout", "stderr"] as const) {
-    if (output.truncated[stream] > 0) facts.push(`${stream}: ${output.truncated[stream]} bytes dropped from the middle`);
-  }
-  const sections = (["stdout", "stderr"] as const).filter((stream) => output[stream]).map((stream) => `--- ${stream}\n${output[stream]}`);
-  return [facts.join(" · "), ...(output.notices ?? []).map((notice) => `note: ${notice}`), ...sections].join("\n");
+  facts.push(...programFacts(output, output.session === undefined ? "timed out: killed with everything it started" : "timed out"));
+  return renderStreams([facts.join(" · "), ...(output.notices ?? []).map((notice) => `note: ${notice}`)], output);
 }
 
 export const sandboxCapability: Capability = {

@@ -1,0 +1,47 @@
+// How the result of a jailed program is shown to the agent: shared by `run` (one-off and session
+// calls) and the nixpkgs tools, so they report output, limits and truncation in the same words.
+import { z } from "zod";
+import type { JailResult } from "../common/jail.js";
+
+export type ProgramResult = Pick<JailResult, "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit">;
+
+export const programResultShape = {
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.number().int().nullable().describe("The program's exit code; 128+N when signal N killed it"),
+  duration_ms: z.number().int(),
+  timed_out: z.boolean(),
+  truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
+  limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
+};
+
+export type ProgramResultOutput = z.infer<z.ZodObject<typeof programResultShape>>;
+
+export function programResultOutput(result: ProgramResult): ProgramResultOutput {
+  return {
+    stdout: result.stdout,
+    stderr: result.stderr,
+    exit_code: result.exitCode,
+    duration_ms: result.durationMs,
+    timed_out: result.timedOut,
+    truncated: result.truncated,
+    ...(result.limitHit ? { limit_hit: result.limitHit } : {}),
+  };
+}
+
+/** Timeout, limit and truncation, in words (empty when none happened). */
+export function programFacts(output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated">, timeoutWords: string): string[] {
+  const facts: string[] = [];
+  if (output.timed_out) facts.push(timeoutWords);
+  if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);
+  for (const stream of ["stdout", "stderr"] as const) {
+    if (output.truncated[stream] > 0) facts.push(`${stream}: ${output.truncated[stream]} bytes dropped from the middle`);
+  }
+  return facts;
+}
+
+/** A heading line, then each non-empty stream under its name. */
+export function renderStreams(lines: string[], output: { stdout: string; stderr: string }): string {
+  const sections = (["stdout", "stderr"] as const).filter((stream) => output[stream]).map((stream) => `--- ${stream}\n${output[stream]}`);
+  return [...lines, ...sections].join("\n");
+}
