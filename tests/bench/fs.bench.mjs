@@ -3,14 +3,11 @@
 // driven by the same SDK Client, and with bare ripgrep for content search. Both the tree and the
 // official server are installed from npm into a cache directory on first run (not dependencies).
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, columns, connect, formatMs, median, rssBytes, timeCalls, timeTool } from "./support.mjs";
 
-const CLI = fileURLToPath(new URL("../../daemon/dist/cli/main.js", import.meta.url));
 const CACHE = join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "nixshed-bench", "fs");
 const TREE_PACKAGES = ["typescript", "rxjs", "@mui/material", "lodash", "webpack", "eslint", "@babel/core", "aws-sdk"];
 const OFFICIAL = "@modelcontextprotocol/server-filesystem";
@@ -46,16 +43,8 @@ function escapeProbes(tree) {
   );
 }
 
-async function connect(command, args, env = {}) {
-  const transport = new StdioClientTransport({ command, args, env: { PATH: process.env.PATH, HOME: homedir(), ...env }, stderr: "ignore" });
-  const client = new Client({ name: "nixshed-bench", version: "0" });
-  const start = performance.now();
-  await client.connect(transport);
-  return { client, transport, ms: performance.now() - start };
-}
-
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))[1]) / 1024;
+const quietly = (command, args, env) => connect(command, args, { env, stderr: "ignore" });
+const rssMb = (pid) => rssBytes(pid) / 2 ** 20;
 
 /** The floor on this machine: a bare node process that answers initialize by hand, nothing else. */
 const FLOOR = `process.stdin.once("data", (d) => { const { id, params } = JSON.parse(d.toString().split("\\n")[0]);
@@ -65,7 +54,7 @@ async function startup(command, args, env = () => ({}), { listTools = true } = {
   const times = [];
   const rss = [];
   for (let i = 0; i < SPAWNS; i++) {
-    const { client, transport, ms } = await connect(command, args, env());
+    const { client, transport, ms } = await quietly(command, args, env());
     times.push(ms);
     if (listTools) await client.listTools();
     rss.push(rssMb(transport.pid));
@@ -75,26 +64,11 @@ async function startup(command, args, env = () => ({}), { listTools = true } = {
 }
 
 async function timed(client, name, args) {
-  const times = [];
-  let result;
-  for (let i = 0; i < REPEATS; i++) {
-    const start = performance.now();
-    result = await client.callTool({ name, arguments: args });
-    times.push(performance.now() - start);
-    if (result.isError) throw new Error(`${name}: ${result.content[0]?.text}`);
-  }
+  const { times, result } = await timeTool(client, name, args, { repeat: REPEATS });
   return { ms: median(times), result };
 }
 
-function bareRipgrep(args) {
-  const times = [];
-  for (let i = 0; i < REPEATS; i++) {
-    const start = performance.now();
-    spawnSync("rg", args, { stdio: ["ignore", "ignore", "ignore"], maxBuffer: 1 << 30 });
-    times.push(performance.now() - start);
-  }
-  return median(times);
-}
+const bareRipgrep = async (args) => median(await timeCalls(REPEATS, () => spawnSync("rg", args, { stdio: ["ignore", "ignore", "ignore"], maxBuffer: 1 << 30 })));
 
 async function escapes(client, readTool, paths) {
   let escaped = 0;
@@ -106,8 +80,8 @@ async function escapes(client, readTool, paths) {
   return `${escaped}/${paths.length}`;
 }
 
-const row = (label, ...cells) => console.log(`${label.padEnd(40)}${cells.map((cell) => String(cell).padEnd(22)).join("")}`);
-const ms = (value) => `${value.toFixed(0)} ms`;
+const row = columns([40, 22, 22, 22]);
+const ms = (value) => formatMs(value, 0);
 
 export default async function fsBench() {
   const treeDir = join(CACHE, "tree");
@@ -131,8 +105,8 @@ export default async function fsBench() {
   row("  floor: bare node answering by hand", ms(floor.ms));
   row("RSS after tools/list", `${warm.rss.toFixed(0)} MB`, `${official.rss.toFixed(0)} MB`);
 
-  const ours = await connect(process.execPath, nixshedArgs, { XDG_CACHE_HOME: warmCache });
-  const theirs = await connect(process.execPath, [officialServer, treeDir]);
+  const ours = await quietly(process.execPath, nixshedArgs, { XDG_CACHE_HOME: warmCache });
+  const theirs = await quietly(process.execPath, [officialServer, treeDir]);
   try {
     const globOurs = await timed(ours.client, "list_files", { glob: "*.d.ts" });
     const globTheirs = await timed(theirs.client, "search_files", { path: treeDir, pattern: "**/*.d.ts" });
@@ -156,11 +130,11 @@ export default async function fsBench() {
 
     const rgBase = ["--fixed-strings", "--hidden", "--glob", "!.git", "--json"];
     const scanOurs = await timed(ours.client, "search_files", { pattern: "NIXSHED_NO_SUCH_TEXT" });
-    const scanRg = bareRipgrep([...rgBase, "NIXSHED_NO_SUCH_TEXT", treeDir]);
+    const scanRg = await bareRipgrep([...rgBase, "NIXSHED_NO_SUCH_TEXT", treeDir]);
     row("content search, no match (full scan)", ms(scanOurs.ms), "(no content search)", ms(scanRg));
     row("  ratio to bare rg (target ≤ 2×)", `${(scanOurs.ms / scanRg).toFixed(2)}×`);
     const hitsOurs = await timed(ours.client, "search_files", { pattern: "createElement", max_results: 200 });
-    const hitsRg = bareRipgrep([...rgBase, "--max-count", "1000000", "createElement", treeDir]);
+    const hitsRg = await bareRipgrep([...rgBase, "--max-count", "1000000", "createElement", treeDir]);
     row("content search 'createElement'", `${ms(hitsOurs.ms)} (first 200)`, "", `${ms(hitsRg)} (all)`);
 
     row("escapes (symlinks, sibling, ..)", await escapes(ours.client, "read_content", probes), await escapes(theirs.client, "read_text_file", probes));

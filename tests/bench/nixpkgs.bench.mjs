@@ -5,18 +5,13 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { CLI, REPO, columns, formatMs, percentile, rssBytes, serve, timeCalls } from "./support.mjs";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
-const CLI = join(root, "daemon/dist/cli/main.js");
-const CATALOG = join(root, "../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br");
-const QUERIES = JSON.parse(readFileSync(join(root, "tests/fixtures/nixpkgs-queries.json"), "utf8")).queries;
-const BROAD = JSON.parse(readFileSync(join(root, "tests/fixtures/nixpkgs-queries-broad.json"), "utf8")).queries;
+const CATALOG = join(REPO, "../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br");
+const QUERIES = JSON.parse(readFileSync(join(REPO, "tests/fixtures/nixpkgs-queries.json"), "utf8")).queries;
+const BROAD = JSON.parse(readFileSync(join(REPO, "tests/fixtures/nixpkgs-queries-broad.json"), "utf8")).queries;
 
-const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
-const ms = (value) => `${value.toFixed(2)} ms`;
+const ms = (value) => formatMs(value, 2);
 
 /** A few hundred queries: the agent set, plus single words and names drawn from it. */
 function workload() {
@@ -28,25 +23,22 @@ function workload() {
 
 export default async function bench() {
   const out = join(mkdtempSync(join(tmpdir(), "nixshed-bench-")), "nixpkgs.idx");
-  let started = performance.now();
+  const started = performance.now();
   execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", out], { stdio: "ignore" });
   console.log(`index build: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(statSync(out).size / 1e6).toFixed(1)} MB (catalog: ${(statSync(CATALOG).size / 1e6).toFixed(1)} MB brotli)`);
 
-  const firstAnswers = [];
-  for (let i = 0; i < 5; i++) {
-    started = performance.now();
+  const firstAnswers = await timeCalls(5, () => {
     const result = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", out, "--limit", "5", "rg"], { encoding: "utf8" });
     if (!result.stdout.startsWith("ripgrep")) throw new Error(`unexpected answer: ${result.stdout}${result.stderr}`);
-    firstAnswers.push(performance.now() - started);
-  }
+  });
   console.log(`spawn → first answer (\`nixshed search\`, process start to exit): p50 ${ms(percentile(firstAnswers, 50))}, max ${ms(Math.max(...firstAnswers))}`);
 
   await benchServer(out);
 
   // Warm search and RSS in a fresh process, so RSS is the index's and not the bench's.
   const probe = `
-    const { NixpkgsIndex } = await import(${JSON.stringify(join(root, "daemon/dist/nixpkgs/index.js"))});
-    const { searchIndex } = await import(${JSON.stringify(join(root, "daemon/dist/nixpkgs/search.js"))});
+    const { NixpkgsIndex } = await import(${JSON.stringify(join(REPO, "daemon/dist/nixpkgs/index.js"))});
+    const { searchIndex } = await import(${JSON.stringify(join(REPO, "daemon/dist/nixpkgs/search.js"))});
     const queries = ${JSON.stringify(workload())};
     const expected = ${JSON.stringify(QUERIES)};
     const broad = ${JSON.stringify(BROAD)};
@@ -78,8 +70,8 @@ export default async function bench() {
     console.log(JSON.stringify({ load, times, hits: hitsOf(expected), broadHits: hitsOf(broad), rss: process.memoryUsage().rss }));`;
   const linear = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8", maxBuffer: 1 << 26 }));
 
-  console.log(`${workload().length} queries, 129,815 packages       nixshed index    linear substring scan`);
-  const row = (name, a, b) => console.log(`  ${name.padEnd(36)} ${a.padEnd(16)} ${b}`);
+  const row = columns([37, 17], "  ");
+  row(`${workload().length} queries, 129,815 packages`, "nixshed index", "linear substring scan");
   row("load", ms(ranked.load), ms(linear.load));
   row("warm search p50", ms(percentile(ranked.times, 50)), ms(percentile(linear.times, 50)));
   row("warm search p99", ms(percentile(ranked.times, 99)), ms(percentile(linear.times, 99)));
@@ -95,13 +87,10 @@ async function benchServer(index) {
   const firsts = [];
   for (let i = 0; i < 5; i++) {
     const started = performance.now();
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [CLI, "serve", "--nixpkgs-index", index, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache"), "--project", scratch],
-      stderr: "ignore",
-    });
-    const client = new Client({ name: "bench", version: "0" });
-    await client.connect(transport);
+    const { client, transport } = await serve(
+      ["--nixpkgs-index", index, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache"), "--project", scratch],
+      { stderr: "ignore" },
+    );
     await client.callTool({ name: "nixpkgs_search", arguments: { query: "rg", limit: 5 } });
     firsts.push(performance.now() - started);
     if (i === 0) {
@@ -112,8 +101,7 @@ async function benchServer(index) {
         `tools/list: ${tools.length} tools, ${(size(tools) / 1024).toFixed(1)} KiB; nixpkgs: ${ours.length} tools (${ours.length - 5} everyday packages), ${(size(ours) / 1024).toFixed(1)} KiB, ${Math.round(size(ours.filter((t) => !["nixpkgs_search", "nixpkgs_execute", "nixpkgs_install_tool", "nixpkgs_uninstall_tool", "nixpkgs_list_installed"].includes(t.name))) / (ours.length - 5))} bytes per package tool`,
       );
       for (const query of workload()) await client.callTool({ name: "nixpkgs_search", arguments: { query } });
-      const rss = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${transport.pid}/status`, "utf8"))[1]) * 1024;
-      console.log(`daemon RSS after ${workload().length} searches over MCP: ${(rss / 1e6).toFixed(0)} MB`);
+      console.log(`daemon RSS after ${workload().length} searches over MCP: ${(rssBytes(transport.pid) / 1e6).toFixed(0)} MB`);
     }
     await client.close();
   }

@@ -2,15 +2,12 @@
 // node_modules, a 300-distribution venv and a pnpm workspace, and read_package time, both servers driven the same
 // way (the SDK's Client over stdio). The peer is used where it was built on this machine (outside
 // the repository; PKGLOCAL_PEER names its dist/index.js); without it, only nixshed's numbers.
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { largeVenvProject, npmProject, pnpmProject } from "../../daemon/test/pkglocal/fixtures.mjs";
+import { CLI, connect, formatMs, median, printTable, timeTool } from "./support.mjs";
 
-const CLI = fileURLToPath(new URL("../../daemon/dist/cli/main.js", import.meta.url));
 const INDEX = new URL("../../daemon/dist/pkglocal/package-index.js", import.meta.url);
 const PEER = process.env.PKGLOCAL_PEER ?? [join("/work/.peers/mcp-pkg-local/dist/index.js"), join(homedir(), ".cache/peers/mcp-pkg-local/dist/index.js")].find(existsSync);
 const COLD_RUNS = 5;
@@ -18,30 +15,19 @@ const COLD_RUNS = 5;
 const WARM_UP = 10;
 const WARM_RUNS = 30;
 
-const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-const ms = (value) => (value === undefined ? "-" : `${value.toFixed(1)} ms`);
+const ms = (value) => formatMs(value, 1);
 
-async function connect(command, args, cwd, env) {
-  const transport = new StdioClientTransport({ command, args, cwd, env: { PATH: process.env.PATH ?? "", HOME: homedir(), ...env }, stderr: "ignore" });
-  const client = new Client({ name: "pkglocal-bench", version: "0" });
-  await client.connect(transport);
+async function startServer(args, cwd, env) {
+  const { client } = await connect(process.execPath, args, { cwd, env, stderr: "ignore" });
   // As a real client does first; the SDK then validates results against the tools' output schemas.
   await client.listTools();
   return client;
 }
 
-async function timed(client, name, args) {
-  const start = performance.now();
-  const result = await client.callTool({ name, arguments: args });
-  const elapsed = performance.now() - start;
-  if (result.isError) throw new Error(`${name}: ${result.content?.[0]?.text}`);
-  return { elapsed, result };
-}
-
 /** One server flavour: how to start it on a project with an empty cache, and its tool calls. */
 const servers = {
   nixshed: {
-    start: (project, cache) => connect(process.execPath, [CLI, "serve", "--project", project], project, { XDG_CACHE_HOME: cache }),
+    start: (project, cache) => startServer([CLI, "serve", "--project", project], project, { XDG_CACHE_HOME: cache }),
     scan: { name: "scan_packages", args: { limit: 5000 } },
     count: (result) => result.structuredContent.total,
     read: (name) => ({ name: "read_package", args: { package: name } }),
@@ -49,7 +35,7 @@ const servers = {
   },
   "mcp-pkg-local": {
     // Its cache goes into the project unless BOTTLE_CACHE_ROOT says otherwise: keep the fixture clean.
-    start: (project, cache) => connect(process.execPath, [PEER], project, { BOTTLE_CACHE_ROOT: cache }),
+    start: (project, cache) => startServer([PEER], project, { BOTTLE_CACHE_ROOT: cache }),
     scan: { name: "scan-packages", args: { scope: "all" } },
     count: (result) => {
       const data = JSON.parse(result.content[0].text);
@@ -68,16 +54,11 @@ async function measure(flavour, project, readName, readPath) {
     const cache = mkdtempSync(join(tmpdir(), "pkglocal-bench-cache-"));
     await client?.close();
     client = await server.start(project, cache);
-    const first = await timed(client, server.scan.name, server.scan.args);
-    cold.push(first.elapsed);
+    const first = await timeTool(client, server.scan.name, server.scan.args);
+    cold.push(first.times[0]);
     count = server.count(first.result);
   }
-  const steady = async (call) => {
-    for (let run = 0; run < WARM_UP; run++) await timed(client, call.name, call.args);
-    const times = [];
-    for (let run = 0; run < WARM_RUNS; run++) times.push((await timed(client, call.name, call.args)).elapsed);
-    return median(times);
-  };
+  const steady = async (call) => median((await timeTool(client, call.name, call.args, { warmup: WARM_UP, repeat: WARM_RUNS })).times);
   const warm = await steady(server.scan);
   const read = await steady(server.read(readName));
   const readFile = server.readFile && readPath ? await steady(server.readFile(readName, readPath)) : undefined;
@@ -134,8 +115,7 @@ export default async function bench() {
         rows.push([flavour, `failed: ${error.message.split("\n")[0].slice(0, 80)}`, "", "", "", ""]);
       }
     }
-    const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-    for (const row of rows) console.log(`  ${row.map((cell, column) => cell.padEnd(widths[column])).join("  ")}`);
+    printTable(rows, { indent: "  " });
     if (rows.length === 3 && rows.slice(1).every((row) => !row[1].startsWith("failed"))) {
       const speedup = (column) => (parseFloat(rows[2][column]) / parseFloat(rows[1][column])).toFixed(1);
       console.log(`  nixshed is ${speedup(2)}x (cold) and ${speedup(3)}x (warm) faster at scanning, ${speedup(4)}x at read_package`);
