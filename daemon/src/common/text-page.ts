@@ -1,17 +1,32 @@
 // One page of a text file: lines start..end within a byte budget, read in chunks so a huge file
-// costs only what is returned; a page that stops early says where the next one starts. A file
-// whose head holds a NUL byte is binary (as git and ripgrep judge) and is not returned as text.
+// costs only what is returned; a page that stops early says where the next one starts. A binary
+// file (binary-file.ts) is not returned as text. fs's read_content and pkglocal's read_package
+// both page through here; each confines its paths before.
 import { constants } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
+import { isBinary } from "./binary-file.js";
 
 const CHUNK = 65536;
-const BINARY_SAMPLE = 8192;
+const NOTHING = Buffer.alloc(0);
+
+/** A regular file opened for paging, with its first chunk read (binary is judged on it). */
+export interface TextFile {
+  handle: FileHandle;
+  /** The size at open, taken as the end: no read just to learn there is nothing more. */
+  size: number;
+  head: Buffer;
+}
+
+/** What was found instead of a regular file, for the caller to refuse in its own words. */
+export type NotRegular = "directory" | "special";
 
 export interface PageRequest {
   /** 1-based, inclusive; defaults to 1 and the end of the file. */
   startLine?: number;
   endLine?: number;
   maxBytes: number;
+  /** A first line longer than maxBytes comes back cut to it (the default); false ends the page before it. */
+  cutLongLine?: boolean;
   signal?: AbortSignal;
 }
 
@@ -32,76 +47,118 @@ export type Page =
     };
 
 /**
- * `path` is a realpath the caller has checked: O_NOFOLLOW refuses a symlink swapped in at its end
- * since (ELOOP), and O_NONBLOCK keeps a FIFO planted there from hanging the call.
+ * `real` is a realpath the caller has checked: O_NOFOLLOW refuses a symlink swapped in at its end
+ * since (ELOOP), and O_NONBLOCK keeps a FIFO planted there from hanging the open.
  */
-export async function readTextPage(path: string, request: PageRequest): Promise<Page> {
+export async function openTextFile(real: string): Promise<TextFile | NotRegular> {
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  let directory: boolean;
+  try {
+    const stats = await handle.stat();
+    if (stats.isFile()) {
+      const head = Buffer.allocUnsafe(Math.min(CHUNK, stats.size));
+      const { bytesRead } = await handle.read(head, 0, head.length, 0);
+      return { handle, size: stats.size, head: head.subarray(0, bytesRead) };
+    }
+    directory = stats.isDirectory();
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  await handle.close();
+  return directory ? "directory" : "special";
+}
+
+/** Opens, pages and closes `real` (see openTextFile). */
+export async function readTextPage(real: string, request: PageRequest): Promise<Page | NotRegular> {
+  const file = await openTextFile(real);
+  if (typeof file === "string") return file;
+  try {
+    return await readPage(file, request);
+  } finally {
+    await file.handle.close();
+  }
+}
+
+export async function readPage({ handle, size, head }: TextFile, request: PageRequest): Promise<Page> {
+  if (isBinary(head)) return { binary: true, size };
   const start = request.startLine ?? 1;
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
-  const file = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  try {
-    const { size } = await file.stat();
-    const buffer = Buffer.allocUnsafe(CHUNK);
-    let budget = request.maxBytes;
-    const kept: Buffer[] = [];
-    let line = 1;
-    let last = start - 1;
-    let partial: Buffer[] = [];
-    let partialBytes = 0;
-    let stop: "range" | "budget" | undefined;
-    let cut = false;
-    // A line is complete at its newline or the end of the file: keep it, or stop.
-    const finish = (piece: Buffer): void => {
-      if (line >= start) {
-        if (piece.length > budget) {
-          stop = "budget";
-          // A line larger than the whole budget would never fit: its head is returned, marked cut.
-          if (kept.length === 0) {
-            kept.push(piece.subarray(0, utf8Boundary(piece, budget)));
-            last = line;
-            cut = true;
-          }
-          return;
-        }
-        kept.push(piece);
-        budget -= piece.length;
-        last = line;
-      }
-      line++;
-      if (line > end) stop = "range";
-    };
-    for (let position = 0; stop === undefined; ) {
-      request.signal?.throwIfAborted();
-      const { bytesRead } = await file.read(buffer, 0, CHUNK, position);
-      if (position === 0 && buffer.subarray(0, Math.min(bytesRead, BINARY_SAMPLE)).includes(0)) return { binary: true, size };
-      if (bytesRead === 0) {
-        if (partialBytes > 0) finish(Buffer.concat(partial));
-        break;
-      }
-      position += bytesRead;
-      const chunk = buffer.subarray(0, bytesRead);
-      let from = 0;
-      for (let newline = chunk.indexOf(10); newline !== -1 && stop === undefined; newline = chunk.indexOf(10, from)) {
-        const piece = chunk.subarray(from, newline + 1);
-        // Lines before the page are only counted; kept ones are copied out of the reused buffer.
-        finish(line >= start ? Buffer.concat([...partial, piece]) : piece);
-        partial = [];
-        partialBytes = 0;
-        from = newline + 1;
-      }
-      if (stop !== undefined || from === chunk.length || line < start) continue;
-      partial.push(Buffer.from(chunk.subarray(from)));
-      partialBytes += chunk.length - from;
-      if (partialBytes > budget) finish(Buffer.concat(partial));
+  let budget = request.maxBytes;
+  const kept: Buffer[] = [];
+  let line = 1;
+  let last = start - 1;
+  // The head of the line being read, copied, when that line is on the page; lines before it are only counted.
+  let partial: Buffer[] = [];
+  let partialBytes = 0;
+  let midLine = false;
+  let stop: "range" | "budget" | undefined;
+  let cut = false;
+  const keep = (piece: Buffer): void => {
+    if (piece.length <= budget) {
+      kept.push(piece);
+      budget -= piece.length;
+      last = line;
+      return;
     }
-    const page: Page = { binary: false, text: Buffer.concat(kept).toString("utf8"), startLine: start, endLine: last };
-    if (stop === undefined) page.totalLines = line - 1;
-    if (stop === "budget") page.nextStartLine = last + 1;
-    if (cut) page.lineCut = true;
-    return page;
-  } finally {
-    await file.close();
+    stop = "budget";
+    // A line larger than the whole budget would never fit: its head is returned, marked cut.
+    if (kept.length === 0 && (request.cutLongLine ?? true)) {
+      kept.push(piece.subarray(0, utf8Boundary(piece, budget)));
+      last = line;
+      cut = true;
+    }
+  };
+  // Bytes of the current line; `complete` when they end it. A line past the range ends the page
+  // only once seen, so a page that reaches the file's end knows its length.
+  const take = (bytes: Buffer, complete: boolean): void => {
+    if (line > end) {
+      stop = "range";
+      return;
+    }
+    midLine = !complete;
+    if (line < start) {
+      if (complete) line++;
+      return;
+    }
+    if (!complete) {
+      partial.push(Buffer.from(bytes));
+      partialBytes += bytes.length;
+      // A head already past the budget ends the page now, instead of reading on to the newline.
+      if (partialBytes > budget) keep(Buffer.concat(partial));
+      return;
+    }
+    keep(partial.length > 0 ? Buffer.concat([...partial, bytes]) : bytes);
+    partial = [];
+    partialBytes = 0;
+    if (stop === undefined) line++;
+  };
+  let chunk = head;
+  let position = head.length;
+  let spare: Buffer | undefined;
+  for (;;) {
+    for (let from = 0; from < chunk.length && stop === undefined; ) {
+      const newline = chunk.indexOf(10, from);
+      const to = newline === -1 ? chunk.length : newline + 1;
+      take(chunk.subarray(from, to), newline !== -1);
+      from = to;
+    }
+    if (stop !== undefined || position >= size) break;
+    request.signal?.throwIfAborted();
+    // Kept lines point into the chunk they came from: one buffer is reused only while nothing is kept.
+    const into = kept.length === 0 ? (spare ??= Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(CHUNK);
+    const { bytesRead } = await handle.read(into, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    chunk = into.subarray(0, bytesRead);
   }
+  // The file's last line, without a newline.
+  if (stop === undefined && midLine) take(NOTHING, true);
+  const page: Page = { binary: false, text: Buffer.concat(kept).toString("utf8"), startLine: start, endLine: last };
+  if (stop === undefined) page.totalLines = line - 1;
+  if (stop === "budget") page.nextStartLine = last + 1;
+  if (cut) page.lineCut = true;
+  return page;
 }
 
 /** The largest cut at or before `at` that does not split a UTF-8 character. */

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
-import { isBinary } from "./binary.js";
+import { isBinary } from "../common/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
 import { existingFile } from "./write.js";

@@ -1,7 +1,6 @@
 // read_package's two answers: a package at a glance (version, README and entry heads, its file
 // tree) or one of its files, paged; every path confined to the package.
-import { statSync } from "node:fs";
-import { readTextPage, type Page } from "../common/text-page.js";
+import { readTextPage, type NotRegular, type Page } from "../common/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
@@ -33,16 +32,17 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
     throw new PkgLocalError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
   const real = resolveInPackage(pkg, request.path);
-  const stats = statSync(real);
-  if (stats.isDirectory()) throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
-  if (!stats.isFile()) throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
+  let page: Page | NotRegular;
   try {
-    return await readTextPage(real, request);
+    page = await readTextPage(real, request);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES") throw new PkgLocalError(`${request.path}: permission denied`);
     throw error;
   }
+  if (page === "directory") throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
+  if (page === "special") throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
+  return page;
 }
 
 /** Where a package lives, relative to the project when inside it. */

@@ -56,7 +56,7 @@ async function excerpt(pkg: PackageRecord, path: string, lines: number): Promise
   }
   try {
     const page = await readTextPage(real, { endLine: lines, maxBytes: EXCERPT_BYTES });
-    if (page.binary) return undefined;
+    if (typeof page === "string" || page.binary) return undefined;
     return { path, text: page.text, more: page.totalLines === undefined };
   } catch {
     return undefined;

@@ -1,7 +1,7 @@
 import { mkfifoSync } from "./mkfifo.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readContent } from "../../src/fs/read.js";
+import { readContent, type ReadItem } from "../../src/fs/read.js";
 import { fixture, never } from "./fixture.js";
 
 const numbered = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n") + "\n";
@@ -47,6 +47,38 @@ describe("read_content", () => {
     const [item] = await readContent(f.confinement, { paths: ["min.js"] }, 1024, never);
     expect(item).toMatchObject({ line_cut: true, end_line: 1, next_start_line: 2 });
     expect(item!.content!.length).toBe(1024);
+  });
+
+  it("cuts a long line between characters, never inside one", async () => {
+    const f = await fixture({ "wide.txt": "é".repeat(1000) + "\n" });
+    const [item] = await readContent(f.confinement, { paths: ["wide.txt"] }, 51, never);
+    expect(item).toMatchObject({ content: "é".repeat(25), line_cut: true, next_start_line: 2 });
+  });
+
+  it("pages through a file of many chunks without losing or repeating a byte", async () => {
+    const f = await fixture({ "big.txt": "x".repeat(300_000) + "\n" + numbered(50_000) });
+    const [first] = await readContent(f.confinement, { paths: ["big.txt"] }, 100_000, never);
+    expect(first).toMatchObject({ content: "x".repeat(100_000), line_cut: true, next_start_line: 2 });
+    const pages: string[] = [];
+    let last: ReadItem | undefined;
+    for (let start = first!.next_start_line; start !== undefined; start = last!.next_start_line) {
+      [last] = await readContent(f.confinement, { paths: ["big.txt"], startLine: start }, 100_000, never);
+      pages.push(last!.content!);
+    }
+    expect(pages.length).toBeGreaterThan(3);
+    expect(pages.join("")).toBe(numbered(50_000));
+    expect(last!.total_lines).toBe(50_001);
+  });
+
+  it("knows the length when the range ends at the last line, with or without a final newline", async () => {
+    const f = await fixture({ "a.txt": "a\nb\nc\n", "b.txt": "a\nb\nc" });
+    const items = await readContent(f.confinement, { paths: ["a.txt", "b.txt"], startLine: 2, endLine: 3 }, 4096, never);
+    expect(items).toEqual([
+      { path: "a.txt", content: "b\nc\n", start_line: 2, end_line: 3, total_lines: 3 },
+      { path: "b.txt", content: "b\nc", start_line: 2, end_line: 3, total_lines: 3 },
+    ]);
+    const [past] = await readContent(f.confinement, { paths: ["b.txt"], startLine: 5 }, 4096, never);
+    expect(past!.error).toBe("b.txt: start_line 5 is past the end (3 lines)");
   });
 
   it("describes binary files instead of dumping them", async () => {
