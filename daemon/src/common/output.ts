@@ -5,7 +5,7 @@
 // over a pipe: a pipe's reader allocates a fresh 64 KiB buffer per read, and hundreds of MB of
 // output would leave the daemon's allocator tens of MB larger. The socket lives in a private (0700)
 // directory, so no other user can connect in its place.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -116,6 +116,14 @@ function describeBinary(head: Buffer, total: number): string {
 }
 
 let socketDir: string | undefined;
+
+/** The private directory of this process's capture sockets, removed when the process exits. */
+function captureSocketDir(): string {
+  if (socketDir) return socketDir;
+  const dir = mkdtempSync(join(tmpdir(), "nixshed-capture-"));
+  process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+  return (socketDir = dir);
+}
 let socketCount = 0;
 
 export interface SocketReader {
@@ -133,8 +141,7 @@ export interface Capture extends SocketReader {
 
 /** A connected socket pair: the child writes into `writer`; each read lands in `area` and onRead gets its length. */
 export async function openSocketReader(area: Buffer, onRead: (bytes: number) => void): Promise<SocketReader> {
-  socketDir ??= mkdtempSync(join(tmpdir(), "nixshed-capture-"));
-  const path = join(socketDir, `${process.pid}-${socketCount++}.sock`);
+  const path = join(captureSocketDir(), `${process.pid}-${socketCount++}.sock`);
   const server = createServer();
   await new Promise<void>((resolve, reject) => server.once("error", reject).listen(path, resolve));
   const accepted = new Promise<Socket>((resolve) => server.once("connection", resolve));

@@ -1,0 +1,11 @@
+// Vitest global setup: every test run gets its own TMPDIR, removed when the run ends, so the
+// temporary projects, fixtures and daemons' files of hundreds of tests leave nothing behind.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export default function setup(): () => void {
+  const root = mkdtempSync(join(tmpdir(), "nixshed-tests-"));
+  process.env.TMPDIR = root;
+  return () => rmSync(root, { recursive: true, force: true });
+}
