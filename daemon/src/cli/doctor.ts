@@ -1,7 +1,11 @@
 // `nixshed doctor`: what this machine can do for nixshed, each problem with a one-line fix.
 import { probeHost } from "../common/host.js";
 import { runInJail } from "../common/jail.js";
+import type { LoadedConfig } from "../config/load.js";
 import { discover } from "../discovery/discover.js";
+import type { Discovery } from "../discovery/types.js";
+import { NixpkgsError } from "../nixpkgs/errors.js";
+import { indexSources, planIndex } from "../nixpkgs/index-provider.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
 
 export interface Check {
@@ -12,9 +16,26 @@ export interface Check {
   fix?: string;
 }
 
+/** Where nixpkgs search will get its index: the same plan the server follows. */
+function indexCheck(loaded: LoadedConfig, discovery: Discovery): Check {
+  const name = "nixpkgs index";
+  try {
+    const plan = planIndex(indexSources(loaded.config.nixpkgs, discovery.nixpkgs, loaded.cacheDir));
+    if (plan.kind === "load") return { name, ok: true, detail: plan.path };
+    if (plan.kind === "build") {
+      const from = "file" in plan.input ? plan.input.file : plan.input.nixpkgs;
+      return { name, ok: true, detail: `built in the background on first need from ${from}, cached at ${plan.path}` };
+    }
+    return { name, ok: false, detail: plan.reason, fix: "nixshed index build --from packages.json.br --out FILE, then nixpkgs.index = \"FILE\"" };
+  } catch (error) {
+    if (error instanceof NixpkgsError) return { name, ok: false, detail: error.message, fix: error.hint };
+    throw error;
+  }
+}
+
 export const doctorCommand: Command = {
   name: "doctor",
-  summary: "check node, nix, bubblewrap, limits, config files and discovery",
+  summary: "check node, nix, bubblewrap, limits, config files, environments and the nixpkgs index",
   help: `Usage: nixshed doctor [--json] [flags]
 
   --json   print the checks as JSON
@@ -50,6 +71,7 @@ ${commonHelp}`,
         fix: "build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes",
       });
     }
+    if (loaded.config.nixpkgs.enabled) checks.push(indexCheck(loaded, discovery));
     const host = await probeHost();
     checks.push(
       { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },
