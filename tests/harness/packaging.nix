@@ -19,6 +19,7 @@ in
     };
     nixpkgs = "${toString ../..}/tests/fixtures/nixpkgs";
     inherit daemon nixshedLib;
+    prebuildIndex = true;
     environments = map (preset: nixshedLib.environments.${preset} {
       pkgs = harness;
       mounts = harness.hostMounts;
