@@ -97,6 +97,7 @@ let
   constants = entry: ''
     bwrap=${pkgs.bubblewrap}/bin/bwrap
     sleep=${pkgs.coreutils}/bin/sleep
+    loadables=${pkgs.bash}/lib/bash
     entry=${entry}
     env_name=${lib.escapeShellArg name}
     interpreter=${{ python = "python3"; node = "node"; bash = "bash"; }.${interpreter}}
@@ -125,7 +126,8 @@ pkgs.runCommand "nixshed-jail-${name}"
     for entry in run session-run; do
       constants="$runConstantsPath"
       [ "$entry" = run ] || constants="$sessionConstantsPath"
-      { echo "#!${pkgs.runtimeShell}"; static; cat "$constants" "$bodyPath"; } > "$out/bin/$entry"
+      # pkgs.bash (nixpkgs' runtimeShell): the bash whose loadables ($loadables) bin/run enables.
+      { echo "#!${pkgs.bash}/bin/bash"; static; cat "$constants" "$bodyPath"; } > "$out/bin/$entry"
       chmod +x "$out/bin/$entry"
     done
   ''

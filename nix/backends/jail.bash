@@ -1,6 +1,6 @@
 # The body of bin/run and bin/session-run (./bubblewrap.nix puts the artifact's constants above it:
 # bwrap, static, entry, interpreter, code_file, kernel, artifact_access, memory_mb, max_processes,
-# env_name, sleep).
+# env_name, sleep, loadables).
 #
 #   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
 #   bin/run -- PROGRAM ARGS  a program of the environment, stdin passed through
@@ -83,38 +83,57 @@ own_cgroup() {
   done </proc/self/cgroup
 }
 
-cgroups=()
+# mkdir and rmdir as builtins, from the loadables of the bash running us where it has them (nixpkgs'
+# does): a program costs a fork and an exec, about 1 ms, on every run. Else the programs.
+load_builtin() {
+  [ -e "$loadables/$1" ] && enable -f "$loadables/$1" "$1" 2>/dev/null
+}
+
+# Removes one of our cgroups, killing what still runs in it (one already gone is done: a later
+# run's cleanup may have removed it first).
+remove_cgroup() {
+  local pid tries
+  for ((tries = 0; tries < 200; tries++)); do
+    [ -d "$1" ] || return 0
+    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$1/cgroup.procs" 2>/dev/null
+    rmdir "$1" 2>/dev/null && return
+    "$sleep" 0.005
+  done
+}
+
+# Removes our cgroups and the stale ones the sweep found, if their owner is still dead (its pid may
+# belong to a new run by now). One rmdir for all of them: usually the only program cleanup runs.
+cleanup() {
+  [ "$limits" = cgroup1 ] || return 0
+  local cg dead=()
+  load_builtin rmdir
+  for cg in "${stale_cgroups[@]}"; do kill -0 "${cg##*-}" 2>/dev/null || dead+=("$cg"); done
+  rmdir "${cgroups[@]}" "${dead[@]}" 2>/dev/null
+  for cg in "${cgroups[@]}"; do remove_cgroup "$cg"; done
+}
+
+cgroups=() stale_cgroups=()
 if [ "$limits" = cgroup1 ]; then
   own_cgroup memory
   memory_cg="$cgroup/nixshed-$$"
   own_cgroup pids
   pids_cg="$cgroup/nixshed-$$"
-  # Cgroups of a bin/run that died without cleaning up (SIGKILL): whatever still runs in them is
-  # an orphaned jail.
+  # Cgroups of a bin/run that died without cleaning up (SIGKILL), or one a previous run's cleanup
+  # is still removing: whatever still runs in them is an orphaned jail, killed now; the cgroups
+  # are removed with ours at exit (a program to run, which the jail need not wait for). One named
+  # like ours is a dead run's whose pid we got: it goes now, or its limits and counts would be ours.
   for stale in "${memory_cg%/*}"/nixshed-* "${pids_cg%/*}"/nixshed-*; do
-    [ -d "$stale" ] && ! kill -0 "${stale##*-}" 2>/dev/null || continue
-    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$stale/cgroup.procs"
-    rmdir "$stale" 2>/dev/null
+    [ -d "$stale" ] && { [ "${stale##*-}" = $$ ] || ! kill -0 "${stale##*-}" 2>/dev/null; } || continue
+    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$stale/cgroup.procs" 2>/dev/null
+    if [ "${stale##*-}" = $$ ]; then remove_cgroup "$stale"; else stale_cgroups+=("$stale"); fi
   done
+  load_builtin mkdir
   mkdir -p "$memory_cg" "$pids_cg" || fail "cannot create cgroups under ${memory_cg%/*}"
   cgroups=("$memory_cg" "$pids_cg")
   echo $((memory_mb * 1024 * 1024)) >"$memory_cg/memory.limit_in_bytes"
   [ ! -e "$memory_cg/memory.memsw.limit_in_bytes" ] || echo $((memory_mb * 1024 * 1024)) >"$memory_cg/memory.memsw.limit_in_bytes"
   echo "$max_processes" >"$pids_cg/pids.max"
 fi
-
-# Removes our cgroups, killing what still runs in them; stops as soon as a cgroup is gone (the next
-# run's sweep may have removed it first).
-cleanup() {
-  local cg pid tries
-  for cg in "${cgroups[@]}"; do
-    for ((tries = 0; tries < 200; tries++)); do
-      rmdir "$cg" 2>/dev/null || [ ! -d "$cg" ] && break
-      while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$cg/cgroup.procs" 2>/dev/null
-      "$sleep" 0.005
-    done
-  done
-}
 
 report_limits() {
   [ "$limits" = cgroup1 ] || return 0
