@@ -10,6 +10,14 @@ import { ripgrep } from "./ripgrep.js";
 const MAX_LINE = 300;
 export const MAX_CONTEXT_LINES = 10;
 
+/** The matches a call gets: what it asked for, never above the daemon's fs.max_search_results. */
+export function resultsWithin(requested: number | undefined, cap: number): number {
+  if (requested !== undefined && requested > cap) {
+    throw new FsError(`max_results ${requested} is above the limit of ${cap} (fs.max_search_results)`, `ask for at most ${cap}, narrowing with path or glob`);
+  }
+  return requested ?? cap;
+}
+
 export interface SearchRequest {
   pattern: string;
   path?: string;

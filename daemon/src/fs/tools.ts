@@ -11,7 +11,7 @@ import { errnoOf, FsError } from "./errors.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { readContent } from "./read.js";
-import { MAX_CONTEXT_LINES, searchFiles } from "./search.js";
+import { MAX_CONTEXT_LINES, resultsWithin, searchFiles } from "./search.js";
 import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
@@ -174,7 +174,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       regex: z.boolean().optional().describe("Treat pattern as a regular expression"),
       case_sensitive: z.boolean().optional().describe("Default: case-insensitive unless the pattern has an uppercase letter"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
-      max_results: z.number().int().min(1).max(config.max_search_results).optional().describe(`Matching lines to return (default and most: ${config.max_search_results})`),
+      max_results: z.number().int().min(1).optional().describe(`Matching lines to return (default and most: ${config.max_search_results})`),
     },
     output: {
       matches: z.number().int(),
@@ -193,7 +193,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
             regex: args.regex,
             caseSensitive: args.case_sensitive,
             contextLines: args.context_lines,
-            maxResults: args.max_results ?? config.max_search_results,
+            maxResults: resultsWithin(args.max_results, config.max_search_results),
           },
           signal,
         ),
@@ -205,7 +205,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         for (const line of file.lines) lines.push(`${line.line}${line.match ? ":" : "-"}${line.text}`);
       }
       if (result.matches === 0) lines.push("no matches");
-      if (result.truncated) lines.push(`[stopped at ${result.matches} matches: narrow path/glob or raise max_results]`);
+      // At the daemon's cap, raising max_results is no way out.
+      const wayOut = result.matches < config.max_search_results ? "narrow path/glob or raise max_results" : "narrow path/glob (fs.max_search_results)";
+      if (result.truncated) lines.push(`[stopped at ${result.matches} matches: ${wayOut}]`);
       return lines.join("\n");
     },
   });

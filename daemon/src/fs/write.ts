@@ -32,7 +32,7 @@ export async function existingFile(real: string, input: string): Promise<Kept | 
 
 async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {
   const size = Buffer.byteLength(item.content);
-  if (size > maxBytes) throw new FsError(`${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit`, "split it into several appends");
+  if (size > maxBytes) throw new FsError(`${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "split it into several appends");
   const target = await confinement.resolve(item.path, "entry");
   const existing = target.exists ? await existingFile(target.real, item.path) : undefined;
   await mkdir(dirname(target.real), { recursive: true });

@@ -168,6 +168,32 @@ describe("cancellation and limits", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/timed out after 1 s/);
   });
+
+  it("fs.max_write_bytes refuses a larger write_content item, naming the limit, and writes the others", async () => {
+    const server = await start(["--set", "fs.max_write_bytes=2048"]);
+    const result = await server.call("write_content", { items: [{ path: "big.txt", content: "x".repeat(2049) }, { path: "fits.txt", content: "x".repeat(2048) }] });
+    expect(textOf(result)).toMatch(/^error: big\.txt: content is 2049 bytes, over the 2048-byte limit \(fs\.max_write_bytes\)/);
+    expect(existsSync(join(project, "big.txt"))).toBe(false);
+    expect(existsSync(join(project, "fits.txt"))).toBe(true);
+  });
+
+  it("fs.max_list_entries caps list_files and says how many more", async () => {
+    for (const name of ["a", "b", "c", "d", "e"]) writeFileSync(join(project, `${name}.txt`), "");
+    const result = await (await start(["--set", "fs.max_list_entries=2"])).call("list_files", {});
+    expect(result.structuredContent).toMatchObject({ entries: [{}, {}], more: 4 });
+    expect(textOf(result)).toMatch(/\n… 4 more \(narrow with path, glob or max_depth\)$/);
+  });
+
+  it("fs.max_search_results caps search_files and refuses a max_results above it", async () => {
+    writeFileSync(join(project, "many.txt"), "hit\n".repeat(50));
+    const server = await start(["--set", "fs.max_search_results=5"]);
+    const capped = await server.call("search_files", { pattern: "hit" });
+    expect(capped.structuredContent).toMatchObject({ matches: 5, truncated: true });
+    expect(textOf(capped)).toMatch(/\n\[stopped at 5 matches: narrow path\/glob \(fs\.max_search_results\)\]$/);
+    const over = await server.call("search_files", { pattern: "hit", max_results: 6 });
+    expect(over.isError).toBe(true);
+    expect(textOf(over)).toMatch(/max_results 6 is above the limit of 5 \(fs\.max_search_results\)/);
+  });
 });
 
 describe("startup", () => {
