@@ -95,3 +95,21 @@ describe("run", () => {
     expect(textOf(result)).toContain("limit of 600");
   });
 });
+
+describe("run's limits from the config", () => {
+  it("refuses stdin above sandbox.max_stdin_bytes and a timeout above sandbox.max_timeout_seconds, naming each", async () => {
+    const limited = await startServer({
+      args: ["--metadata", harnessMetadata(), "--project", project, "--set", "sandbox.max_stdin_bytes=1024", "--set", "sandbox.max_timeout_seconds=5"],
+    });
+    try {
+      const stdin = await limited.call("run", { env: "shell", code: "cat", stdin: "x".repeat(1025) });
+      expect(stdin.isError).toBe(true);
+      expect(textOf(stdin)).toMatch(/stdin is 1025 bytes, above the limit of 1024\n.*sandbox\.max_stdin_bytes/);
+      const timeout = await limited.call("run", { env: "shell", code: "true", timeout_seconds: 6 });
+      expect(timeout.isError).toBe(true);
+      expect(textOf(timeout)).toMatch(/timeout_seconds 6 is above the limit of 5\n.*sandbox\.max_timeout_seconds/);
+    } finally {
+      await limited.close();
+    }
+  });
+});

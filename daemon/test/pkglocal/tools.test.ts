@@ -17,9 +17,9 @@ interface ScanResult {
 }
 
 const servers: ServerHandle[] = [];
-async function serve(project: string): Promise<{ server: ServerHandle; cache: string }> {
+async function serve(project: string, args: string[] = []): Promise<{ server: ServerHandle; cache: string }> {
   const cache = mkdtempSync(join(tmpdir(), "pkglocal-xdg-cache-"));
-  const server = await startServer({ args: ["--project", project], env: { XDG_CACHE_HOME: cache } });
+  const server = await startServer({ args: ["--project", project, ...args], env: { XDG_CACHE_HOME: cache } });
   servers.push(server);
   return { server, cache };
 }
@@ -62,6 +62,19 @@ describe("on an npm project", () => {
     expect(textOf(overview)).toMatch(/lib\/router\/index\.js/);
     const page = await server.call("read_package", { package: "express", path: "lib/express.js", start_line: 1, end_line: 5 });
     expect(page.structuredContent).toMatchObject({ path: "lib/express.js", start_line: 1, end_line: 5 });
+  });
+
+  it("read_package lists at most pkglocal.max_tree_entries files and reads at most pkglocal.max_read_bytes", async () => {
+    const { server: limited } = await serve(project, ["--set", "pkglocal.max_tree_entries=10", "--set", "pkglocal.max_read_bytes=1024"]);
+    const overview = await limited.call("read_package", { package: "express" });
+    const tree = (overview.structuredContent as { tree: { files: unknown[]; total: number } }).tree;
+    expect(tree.files).toHaveLength(10);
+    expect(tree.total).toBeGreaterThan(10);
+    expect(textOf(overview)).toContain(", 10 listed;");
+    const page = await limited.call("read_package", { package: "express", path: "lib/response.js" });
+    const { content, next_start_line } = page.structuredContent as { content: string; next_start_line?: number };
+    expect(Buffer.byteLength(content)).toBeLessThanOrEqual(1024);
+    expect(textOf(page)).toContain(`[more: start_line ${next_start_line}]`);
   });
 
   it("read_package refuses a path out of the package and names the closest packages for a typo", async () => {
