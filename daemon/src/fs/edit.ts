@@ -87,7 +87,9 @@ export async function editFile(confinement: Confinement, path: string, edits: Ed
   const existing = target.exists ? await existingFile(target.real, path) : undefined;
   if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");
   const raw = await readFile(target.real);
-  if (raw.length > maxBytes) throw new FsError(`${path}: ${raw.length} bytes, over the ${maxBytes}-byte edit limit`);
+  if (raw.length > maxBytes) {
+    throw new FsError(`${path}: ${raw.length} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "raise fs.max_write_bytes, or rewrite the file with write_content appends");
+  }
   if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
   const before = raw.toString("utf8");
   const crlf = before.includes("\r\n");

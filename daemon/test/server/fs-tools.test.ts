@@ -1,5 +1,5 @@
 // The fs tools through the built server and the SDK's Client over stdio, as a real client sees them.
-import { chmodSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync, existsSync } from "node:fs";
+import { chmodSync, readFileSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync, existsSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -125,7 +125,8 @@ describe("cancellation and limits", () => {
     const bin = join(base, "bin");
     const pidFile = join(base, "rg.pid");
     mkdirSync(bin);
-    writeFileSync(join(bin, "rg"), `#!/bin/sh\necho $$ > ${pidFile}\nexec sleep 60\n`);
+    // The pid file appears only once complete: read while half-written, "" would be pid 0 (our own group).
+    writeFileSync(join(bin, "rg"), `#!/bin/sh\necho $$ > ${pidFile}.tmp && mv ${pidFile}.tmp ${pidFile}\nexec sleep 60\n`);
     chmodSync(join(bin, "rg"), 0o755);
     return { bin, pidFile };
   }
@@ -167,6 +168,15 @@ describe("cancellation and limits", () => {
     const result = await server.call("search_files", { pattern: "x" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/timed out after 1 s/);
+  });
+
+  it("fs.max_write_bytes refuses to edit a larger file, naming the limit, and leaves it untouched", async () => {
+    const server = await start(["--set", "fs.max_write_bytes=2048"]);
+    writeFileSync(join(project, "large.txt"), `needle\n${"x".repeat(3000)}`);
+    const result = await server.call("edit_file", { path: "large.txt", edits: [{ old_text: "needle", new_text: "pin" }] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/^large\.txt: 3007 bytes, over the 2048-byte limit \(fs\.max_write_bytes\)\nraise fs\.max_write_bytes/);
+    expect(readFileSync(join(project, "large.txt"), "utf8").startsWith("needle\n")).toBe(true);
   });
 
   it("fs.max_write_bytes refuses a larger write_content item, naming the limit, and writes the others", async () => {
