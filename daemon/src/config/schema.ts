@@ -16,7 +16,7 @@ const fsSchema = z
     extra_roots: z.array(z.string()).default([]).describe("Directories served besides the project root"),
     use_client_roots: z.boolean().default(true).describe("Also serve the MCP client's roots when it offers them"),
     max_read_bytes: bytes.default(262144).describe("Byte budget of one read_content call"),
-    max_write_bytes: bytes.default(10485760).describe("Largest content one write_content item may carry"),
+    max_write_bytes: bytes.default(10485760).describe("Largest content one write_content item may carry, and the largest file edit_file edits"),
     max_list_entries: z.number().int().min(1).default(1000).describe("Entries one list_files call returns"),
     max_search_results: z.number().int().min(1).default(200).describe("Matches one search_files call returns"),
     timeout_seconds: seconds(3600).default(30).describe("Wall-clock limit of one filesystem call"),

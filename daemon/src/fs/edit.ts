@@ -82,18 +82,25 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
   return text.slice(0, at) + replacement + text.slice(at + needle.length);
 }
 
+function refuseOverLimit(path: string, size: number, maxBytes: number): void {
+  if (size > maxBytes) {
+    throw new FsError(`${path}: ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "raise fs.max_write_bytes, or rewrite the file with write_content appends");
+  }
+}
+
 export async function editFile(confinement: Confinement, path: string, edits: Edit[], dryRun: boolean, maxBytes: number): Promise<EditResult> {
   const target = await confinement.resolve(path, "entry");
   const existing = target.exists ? await existingFile(target.real, path) : undefined;
   if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");
+  // Sized before reading, so a huge file is refused without being loaded.
+  refuseOverLimit(path, existing.size, maxBytes);
   const raw = await readFile(target.real);
-  if (raw.length > maxBytes) {
-    throw new FsError(`${path}: ${raw.length} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "raise fs.max_write_bytes, or rewrite the file with write_content appends");
-  }
   if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
   const before = raw.toString("utf8");
   const crlf = before.includes("\r\n");
   const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);
+  // The edits must not grow the file past the limit either.
+  refuseOverLimit(path, Buffer.byteLength(after), maxBytes);
   const shown = confinement.shown(target.real);
   if (!dryRun && after !== before) await writeAtomically(target.real, after, existing);
   return { path: shown, diff: unifiedDiff(before, after, shown), edits: edits.length, dry_run: dryRun };

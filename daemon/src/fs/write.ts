@@ -20,14 +20,19 @@ export interface WriteOutcome {
   error?: string;
 }
 
-/** The existing regular file at `real` (what a replacement keeps of it), or undefined when there is none. */
-export async function existingFile(real: string, input: string): Promise<Kept | undefined> {
+/** An existing regular file: what a replacement keeps of it, and its size. */
+export interface ExistingFile extends Kept {
+  size: number;
+}
+
+/** The existing regular file at `real`, or undefined when there is none. */
+export async function existingFile(real: string, input: string): Promise<ExistingFile | undefined> {
   const stats = await lstat(real).catch(() => undefined);
   if (!stats) return undefined;
   if (stats.isSymbolicLink()) throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
   if (stats.isDirectory()) throw new FsError(`${input}: is a directory`);
   if (!stats.isFile()) throw new FsError(`${input}: not a regular file`);
-  return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid };
+  return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid, size: stats.size };
 }
 
 async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {

@@ -51,6 +51,13 @@ describe("edit_file", () => {
     expect(readFileSync(join(f.root, "w.txt"), "utf8")).toBe("uno\r\ndos\r\nthree\r\n");
   });
 
+  it("refuses edits that would grow the file past max_write_bytes, and writes nothing", async () => {
+    const f = await fixture({ "m.js": source });
+    const edits = [{ old_text: "function a", new_text: `function ${"a".repeat(2000)}` }];
+    await expect(editFile(f.confinement, "m.js", edits, false, 1024)).rejects.toThrow(/^m\.js: 2\d{3} bytes, over the 1024-byte limit \(fs\.max_write_bytes\)$/);
+    expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source);
+  });
+
   it("refuses missing and binary files", async () => {
     const f = await fixture({ "b.bin": Buffer.from([0, 1, 2]) });
     await expect(editFile(f.confinement, "nope.txt", [{ old_text: "a", new_text: "b" }], false, 1 << 20)).rejects.toThrow(/no such file/);
