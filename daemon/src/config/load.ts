@@ -4,7 +4,7 @@ import { collectLayers, ConfigError, isTable, nixshedDir, sourceOf, type ConfigF
 import { configSchema, type Config } from "./schema.js";
 import { allowedKeys } from "./shape.js";
 
-export { ConfigError, findProjectRoot, parseScalar, type ConfigFile, type FlagValue, type Layer, type LoadOptions } from "./layers.js";
+export { ConfigError, findProjectRoot, type LoadOptions } from "./layers.js";
 
 export interface LoadedConfig {
   config: Config;

@@ -12,8 +12,8 @@ import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep 
 import { errnoOf, FsError } from "./errors.js";
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
-export const PATH_MAX = 4096;
-export const NAME_MAX = 255;
+const PATH_MAX = 4096;
+const NAME_MAX = 255;
 
 export interface Root {
   /** The path as configured or offered (may run through symlinks). */
