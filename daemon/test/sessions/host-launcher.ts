@@ -1,10 +1,10 @@
 // Kernels on the host's own interpreters (no jail), for tests of the session core: the same
 // agent/ kernels and protocol as bin/session-run, started directly.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { stopJail } from "../../src/common/jail.js";
 import type { Environment, Interpreter } from "../../src/discovery/types.js";
-import { signal, type KernelLauncher } from "../../src/sandbox/sessions/launcher.js";
+import type { KernelLauncher } from "../../src/sandbox/sessions/launcher.js";
 
 const agent = fileURLToPath(new URL("../../../agent/", import.meta.url));
 const command: Record<Interpreter, string[]> = {
@@ -17,8 +17,18 @@ export function hostLauncher(override?: string[]): KernelLauncher {
   return (env, stdio) => {
     const [program, ...args] = override ?? command[env.interpreter];
     const child = spawn(program!, args, { stdio, detached: true });
-    return { child, interrupt: () => signal(child, "SIGINT", true), stop: () => stopJail(child) };
+    return { child, interrupt: () => interruptGroup(child), stop: () => stopJail(child) };
   };
+}
+
+/** Without bin/session-run to spread SIGINT over the jail, the kernel's whole process group gets it. */
+function interruptGroup(child: ChildProcess): void {
+  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, "SIGINT");
+  } catch {
+    // Already gone.
+  }
 }
 
 export function environment(name: string, interpreter: Interpreter): Environment {

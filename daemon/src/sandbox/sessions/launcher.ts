@@ -3,7 +3,7 @@
 // session core substitute a launcher running the host's interpreters directly.
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Socket } from "node:net";
-import { jailEnv, sessionRunPath, spawnJail, stopJail, type JailAccess } from "../../common/jail.js";
+import { interruptJail, jailEnv, sessionRunPath, spawnJail, stopJail, type JailAccess } from "../../common/jail.js";
 import type { Environment } from "../../discovery/types.js";
 
 export interface LaunchedKernel {
@@ -29,17 +29,8 @@ export function jailLauncher(accessFor: (env: Environment) => JailAccess): Kerne
     const child = spawnJail(sessionRunPath(env.artifact), [], jailEnv(accessFor(env)), stdio);
     return {
       child,
-      interrupt: () => signal(child, "SIGINT"),
+      interrupt: () => interruptJail(child),
       stop: () => stopJail(child),
     };
   };
-}
-
-export function signal(child: ChildProcess, name: NodeJS.Signals, group = false): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(group ? -child.pid : child.pid, name);
-  } catch {
-    // Already gone.
-  }
 }
