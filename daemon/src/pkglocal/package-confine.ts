@@ -6,10 +6,14 @@ import { PkgLocalError } from "./errors.js";
 import { realpathOf } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
+/** The directories and files that make up the package, as installed: its members, or its whole root. */
+function packageEntries(pkg: PackageRecord): string[] {
+  return pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root];
+}
+
 /** The real directories and files that make up the package. */
 export function packageBounds(pkg: PackageRecord): string[] {
-  const entries = pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root];
-  return entries.map(realpathOf).filter((real): real is string => real !== undefined);
+  return packageEntries(pkg).map(realpathOf).filter((real): real is string => real !== undefined);
 }
 
 export function isWithin(path: string, bounds: string[]): boolean {
@@ -21,15 +25,14 @@ export function resolveInPackage(pkg: PackageRecord, path: string): string {
   const label = `${pkg.name}@${pkg.version}`;
   if (isAbsolute(path)) throw new PkgLocalError(`${path}: give a path relative to the package`, `read_package {package: "${pkg.name}"} lists its files`);
   const joined = join(pkg.root, normalize(path));
-  const bounds = packageBounds(pkg);
-  if (!isWithin(joined, pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root])) {
+  if (!isWithin(joined, packageEntries(pkg))) {
     throw new PkgLocalError(`${path}: outside ${label}`, "only the package's own files can be read");
   }
   const real = realpathOf(joined);
   if (!real) {
     throw new PkgLocalError(`${path}: no such file in ${label}`, `read_package {package: "${pkg.name}"} lists its files`);
   }
-  if (!isWithin(real, bounds)) {
+  if (!isWithin(real, packageBounds(pkg))) {
     throw new PkgLocalError(`${path}: leads outside ${label}`, "only the package's own files can be read");
   }
   return real;
