@@ -54,8 +54,8 @@ export interface JailResult {
 
 /** How long a jail gets to clean up after SIGTERM before SIGKILL. */
 export const STOP_GRACE_MS = 1000;
-/** How long output may still arrive after bin/run exited (the jail's processes die with it). */
-const DRAIN_MS = 2000;
+/** How long output may still arrive after bin/run (or bin/session-run) exited (the jail's processes die with it). */
+export const DRAIN_MS = 2000;
 /** The descriptor bin/run reads code from when NIXSHED_JAIL_CODE_FD names it. */
 const CODE_FD = 3;
 /** Host variables bin/run may need outside the jail (systemd-run --user); the jail itself starts from an empty environment. */

@@ -10,7 +10,8 @@ import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
-const READ_BUFFER_BYTES = 64 * 1024;
+/** One read's buffer: what a socket read delivers at most. */
+export const READ_BUFFER_BYTES = 64 * 1024;
 
 export class CappedOutput {
   /** Where reads land (net's onread buffer); take() keeps what it needs of them. */

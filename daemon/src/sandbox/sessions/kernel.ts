@@ -5,7 +5,7 @@
 // call (os._exit, `exit`, process.exit) is reported with its exit code.
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
-import { limitHitIn, type LimitHit } from "../../common/jail.js";
+import { DRAIN_MS, limitHitIn, type LimitHit } from "../../common/jail.js";
 import { CappedOutput } from "../../common/output.js";
 import type { Environment } from "../../discovery/types.js";
 import { kernelStdio, type KernelLauncher, type LaunchedKernel } from "./launcher.js";
@@ -16,8 +16,6 @@ import { encodeRequest, newMarker, REPLY_FD, REQUEST_FD, ReplyParser, type Kerne
 export const INTERRUPT_GRACE_MS = 2000;
 /** How long a kernel may take to start and say it is ready. */
 const START_TIMEOUT_MS = 30_000;
-/** How long output may still arrive after the kernel exited. */
-const DRAIN_MS = 2000;
 
 export interface KernelCall {
   code: string;
@@ -180,8 +178,7 @@ export class Kernel {
       };
     }
     // The kernel is gone: what it wrote before dying is still on its way.
-    await Promise.race([Promise.all([this.stdout.closed(), this.stderr.closed()]), sleep(DRAIN_MS)]);
-    this.closeStreams();
+    await this.drainStreams();
     const output = texts(stdout, stderr);
     const limitHit = limitHitIn(output.stderr);
     let ended = outcome.description;
@@ -194,6 +191,11 @@ export class Kernel {
   async stop(): Promise<void> {
     this.requests.end();
     await this.launched.stop();
+    await this.drainStreams();
+  }
+
+  /** Waits (at most DRAIN_MS) for the output the gone kernel left on its way, then stops reading. */
+  private async drainStreams(): Promise<void> {
     await Promise.race([Promise.all([this.stdout.closed(), this.stderr.closed()]), sleep(DRAIN_MS)]);
     this.closeStreams();
   }

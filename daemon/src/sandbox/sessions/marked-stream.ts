@@ -4,9 +4,7 @@
 // call ended) are given to the next call (the newest of them, within the cap): they reach neither
 // the protocol nor a wrong call's middle. Reads land in one reused buffer (see common/output.ts).
 import type { Socket } from "node:net";
-import { CappedOutput, openSocketReader } from "../../common/output.js";
-
-const READ_BYTES = 64 * 1024;
+import { CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../common/output.js";
 
 interface OpenCall {
   marker: Buffer;
@@ -28,7 +26,7 @@ export class MarkedStream {
   /** A stream fed by a socket pair; the kernel writes into `writer` (pass it in spawn's stdio, then destroy it). */
   static async open(maxBytes: number): Promise<{ stream: MarkedStream; writer: Socket; close(): void }> {
     const stream = new MarkedStream(maxBytes);
-    const area = Buffer.allocUnsafeSlow(READ_BYTES);
+    const area = Buffer.allocUnsafeSlow(READ_BUFFER_BYTES);
     const reader = await openSocketReader(area, (bytes) => stream.feed(area.subarray(0, bytes)));
     void reader.finished.then(() => stream.end());
     return { stream, writer: reader.writer, close: reader.close };
