@@ -25,7 +25,7 @@ function renderRun(output: RunOutput): string {
   return renderStreams([facts.join(" · ")], output);
 }
 
-export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet) {
+export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStdinBytes: number) {
   return defineTool({
     name: "nixpkgs_execute",
     title: "Run a nixpkgs package once",
@@ -34,7 +34,7 @@ export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet) {
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep or python3Packages.black (or an installed tool's name)"),
       args: z.array(z.string()).optional().describe("Arguments (an array, no shell)"),
-      stdin: z.string().optional().describe("Standard input (at most 1 MiB)"),
+      stdin: z.string().optional().describe(`Standard input (at most ${maxStdinBytes} bytes)`),
       program: z.string().optional().describe("Program to run (default: the package's main program)"),
       timeout_seconds: z.number().int().min(1).optional().describe("Run time limit (the build has its own)"),
     },

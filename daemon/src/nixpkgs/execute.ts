@@ -59,6 +59,14 @@ export class PackageRunner {
     };
   }
 
+  /** Refuses a run time limit above sandbox.max_timeout_seconds, whether asked for per call or per installed tool. */
+  checkTimeout(seconds: number): void {
+    const max = this.ctx.config.sandbox.max_timeout_seconds;
+    if (seconds > max) {
+      throw new NixpkgsError(`timeout_seconds ${seconds} is above the limit of ${max}`, `Ask for at most ${max} seconds (the daemon's sandbox.max_timeout_seconds).`);
+    }
+  }
+
   checkAttr(attr: string): void {
     const index = this.ctx.index();
     if (!index || index.lookup(attr) >= 0 || index.lookupInFamily(attr) >= 0) return;
@@ -70,12 +78,13 @@ export class PackageRunner {
     const { config } = this.ctx;
     const stdinBytes = Buffer.byteLength(request.stdin ?? "");
     if (stdinBytes > config.sandbox.max_stdin_bytes) {
-      throw new NixpkgsError(`stdin is ${stdinBytes} bytes; the limit is ${config.sandbox.max_stdin_bytes}`, "Write large input to a project file and pass its path.");
+      throw new NixpkgsError(
+        `stdin is ${stdinBytes} bytes; the limit is ${config.sandbox.max_stdin_bytes}`,
+        "Write large input to a project file and pass its path, or raise sandbox.max_stdin_bytes.",
+      );
     }
     const timeoutSeconds = request.timeoutSeconds ?? config.nixpkgs.run_timeout_seconds;
-    if (timeoutSeconds > config.sandbox.max_timeout_seconds) {
-      throw new NixpkgsError(`timeout_seconds ${timeoutSeconds} is above the limit of ${config.sandbox.max_timeout_seconds}`);
-    }
+    this.checkTimeout(timeoutSeconds);
     this.checkAttr(request.attr);
     const permissions = this.permissions(request.attr);
     const realised = await realise(

@@ -31,7 +31,7 @@ export function restoreInstalledTools(tools: NixpkgsToolSet, registry: Installed
   }
 }
 
-export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, runner: PackageRunner, maxTimeoutSeconds: number) {
+export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, runner: PackageRunner) {
   return defineTool({
     name: "nixpkgs_install_tool",
     title: "Install a nixpkgs package as a tool",
@@ -49,9 +49,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     run: (args) =>
       asTool(() => {
         runner.checkAttr(args.package);
-        if (args.timeout_seconds && args.timeout_seconds > maxTimeoutSeconds) {
-          throw new NixpkgsError(`timeout_seconds is above the limit of ${maxTimeoutSeconds}`);
-        }
+        if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
         const wanted: Omit<InstalledTool, "name"> = {
           attr: args.package,
           ...(args.program ? { program: args.program } : {}),

@@ -49,10 +49,10 @@ export const nixpkgsCapability: Capability = {
 
     // The order is the tools/list order; everyday tools take their names before installed ones.
     tools.add(searchTool(provider));
-    tools.add(executeTool(runner, tools));
+    tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes));
     offerEverydayTools(tools, ctx.config.nixpkgs, provider.peek(), ctx.log);
     restoreInstalledTools(tools, registry, ctx.log);
-    tools.add(installTool(tools, registry, runner, ctx.config.sandbox.max_timeout_seconds));
+    tools.add(installTool(tools, registry, runner));
     tools.add(uninstallTool(tools, registry));
     tools.add(listInstalledTool(tools, registry));
 

@@ -2,6 +2,8 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { configSchema } from "../../src/config/schema.js";
+import { PackageRunner } from "../../src/nixpkgs/execute.js";
 import { InstalledRegistry } from "../../src/nixpkgs/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/program.js";
 import { attrPath } from "../../src/nixpkgs/realise.js";
@@ -42,6 +44,29 @@ describe("program choice", () => {
     expect(() => chooseProgram("coreutils", realised(["ls", "cat"]))).toThrow(/several programs/);
     expect(() => chooseProgram("coreutils", realised(["ls", "cat"]), "nope")).toThrow(/no program 'nope'/);
     expect(() => chooseProgram("lib", realised([]))).toThrow(/no programs/);
+  });
+});
+
+describe("the runner's per-call limits", () => {
+  // Refused before anything is realised: this runner has no nixpkgs to realise from at all.
+  const config = configSchema.parse({ sandbox: { max_stdin_bytes: 2048, max_timeout_seconds: 5 }, nixpkgs: { run_timeout_seconds: 5 } });
+  const runner = new PackageRunner({ config, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), index: () => undefined });
+
+  it("come from sandbox.max_stdin_bytes and sandbox.max_timeout_seconds, and name the key to raise", async () => {
+    await expect(runner.execute({ attr: "jq", stdin: "x".repeat(2049) })).rejects.toMatchObject({
+      message: "stdin is 2049 bytes; the limit is 2048",
+      hint: expect.stringMatching(/sandbox\.max_stdin_bytes/),
+    });
+    await expect(runner.execute({ attr: "jq", timeoutSeconds: 6 })).rejects.toMatchObject({
+      message: "timeout_seconds 6 is above the limit of 5",
+      hint: expect.stringMatching(/sandbox\.max_timeout_seconds/),
+    });
+    expect(() => runner.checkTimeout(6)).toThrow(/above the limit of 5/);
+    expect(() => runner.checkTimeout(5)).not.toThrow();
+  });
+
+  it("let a call at the limits through to realising the package", async () => {
+    await expect(runner.execute({ attr: "jq", stdin: "x".repeat(2048), timeoutSeconds: 5 })).rejects.toThrow(/no nixpkgs to realise packages from/);
   });
 });
 
