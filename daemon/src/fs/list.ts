@@ -32,7 +32,8 @@ export interface ListResult {
   more: number;
 }
 
-const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
+/** The entry type of a Dirent or an lstat result. */
+export const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
   entry.isFile() ? "file" : entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "symlink" : "other";
 
 /** Names under `dir` that git ignores (empty outside a git work tree or without git). */

@@ -3,7 +3,7 @@
 import { lstat, readlink } from "node:fs/promises";
 import type { Confinement } from "./confine.js";
 import { FsError, itemError } from "./errors.js";
-import type { EntryType } from "./list.js";
+import { typeOf, type EntryType } from "./list.js";
 
 export interface StatItem {
   path: string;
@@ -23,7 +23,7 @@ export async function statItems(confinement: Confinement, paths: string[]): Prom
         const entry = await confinement.resolve(path, "entry");
         if (!entry.exists) throw new FsError(`${path}: does not exist`);
         const stats = await lstat(entry.real);
-        const type: EntryType = stats.isFile() ? "file" : stats.isDirectory() ? "directory" : stats.isSymbolicLink() ? "symlink" : "other";
+        const type = typeOf(stats);
         const item: StatItem = {
           path: confinement.shown(entry.real),
           type,
