@@ -53,7 +53,7 @@ export interface JailResult {
 }
 
 /** How long a jail gets to clean up after SIGTERM before SIGKILL. */
-export const STOP_GRACE_MS = 1000;
+const STOP_GRACE_MS = 1000;
 /** How long output may still arrive after bin/run (or bin/session-run) exited (the jail's processes die with it). */
 export const DRAIN_MS = 2000;
 /** The descriptor bin/run reads code from when NIXSHED_JAIL_CODE_FD names it. */
@@ -69,7 +69,7 @@ export function limitHitIn(stderr: string): LimitHit | undefined {
   return limit === undefined ? undefined : limit === "memory" ? "memory" : "processes";
 }
 
-export const runPath = (artifact: string) => `${artifact}/bin/run`;
+const runPath = (artifact: string) => `${artifact}/bin/run`;
 export const sessionRunPath = (artifact: string) => `${artifact}/bin/session-run`;
 
 /** The environment for bin/run or bin/session-run: the per-call decisions as NIXSHED_JAIL_* variables. */

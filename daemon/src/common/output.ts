@@ -104,7 +104,7 @@ function isControl(byte: number): boolean {
  * it would outgrow what MCP clients read in one message (the SDK's limit is 10 MB). Text with a few
  * stray control bytes stays text; a NUL byte or more than 1 in 10 control bytes makes it binary.
  */
-export function looksBinary(bytes: Buffer): boolean {
+function looksBinary(bytes: Buffer): boolean {
   if (bytes.includes(0)) return true;
   let control = 0;
   for (const byte of bytes) if (isControl(byte)) control++;

@@ -19,7 +19,7 @@ export interface DiscoverOptions {
 }
 
 /** The sandbox directories in the order they are read (later ones override earlier ones). */
-export function sandboxDirs(loaded: LoadedConfig, options: DiscoverOptions = {}): string[] {
+function sandboxDirs(loaded: LoadedConfig, options: DiscoverOptions = {}): string[] {
   const env = options.env ?? process.env;
   const configHome = env.XDG_CONFIG_HOME?.startsWith("/") ? env.XDG_CONFIG_HOME : join(homedir(), ".config");
   return [

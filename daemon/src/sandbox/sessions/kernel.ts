@@ -13,7 +13,7 @@ import { MarkedStream } from "./marked-stream.js";
 import { encodeRequest, newMarker, REPLY_FD, REQUEST_FD, ReplyParser, type KernelReply } from "./protocol.js";
 
 /** How long interrupted code gets to stop before the kernel is killed. */
-export const INTERRUPT_GRACE_MS = 2000;
+const INTERRUPT_GRACE_MS = 2000;
 /** How long a kernel may take to start and say it is ready. */
 const START_TIMEOUT_MS = 30_000;
 
