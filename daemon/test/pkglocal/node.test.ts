@@ -16,16 +16,21 @@ function scan(projectRoot: string) {
 
 const ids = (packages: PackageRecord[]) => packages.map((pkg) => `${pkg.name}@${pkg.version}`);
 
-describe("npm node_modules", () => {
-  let project: string;
-  let packages: PackageRecord[];
+/** A real install, made (once, it takes the registry) and scanned before the tests of a describe block. */
+function scanned(make: () => string): { project: string; packages: PackageRecord[] } {
+  const fixture = { project: "", packages: [] as PackageRecord[] };
   beforeAll(() => {
-    project = npmProject();
-    packages = scan(project).packages;
+    fixture.project = make();
+    fixture.packages = scan(fixture.project).packages;
   }, 300_000);
+  return fixture;
+}
+
+describe("npm node_modules", () => {
+  const npm = scanned(npmProject);
 
   it("lists every installed package at the version package-lock.json records", () => {
-    const lock = JSON.parse(readFileSync(join(project, "package-lock.json"), "utf8")) as {
+    const lock = JSON.parse(readFileSync(join(npm.project, "package-lock.json"), "utf8")) as {
       packages: Record<string, { name?: string; version: string; optional?: boolean; os?: string[] }>;
     };
     const expected = new Set(
@@ -34,51 +39,46 @@ describe("npm node_modules", () => {
         .map(([path, entry]) => `${entry.name ?? path.split("node_modules/").pop()}@${entry.version}`),
     );
     expect(expected.size).toBeGreaterThan(250);
-    expect(new Set(ids(packages))).toEqual(expected);
+    expect(new Set(ids(npm.packages))).toEqual(expected);
   });
 
   it("finds scoped packages and both versions of a nested dependency, the top-level one first", () => {
-    expect(ids(packages)).toContain("@sindresorhus/is@4.6.0");
-    const ms = packages.filter((pkg) => pkg.name === "ms");
-    expect(ms.map((pkg) => [pkg.version, pkg.root.slice(project.length + 1)])).toEqual([
+    expect(ids(npm.packages)).toContain("@sindresorhus/is@4.6.0");
+    const ms = npm.packages.filter((pkg) => pkg.name === "ms");
+    expect(ms.map((pkg) => [pkg.version, pkg.root.slice(npm.project.length + 1)])).toEqual([
       ["2.1.3", "node_modules/ms"],
       ["2.0.0", "node_modules/debug/node_modules/ms"],
     ]);
-    expect(packages.every((pkg) => pkg.manager === "npm")).toBe(true);
+    expect(npm.packages.every((pkg) => pkg.manager === "npm")).toBe(true);
   });
 
   it("records entry points from package.json", () => {
-    const types = packages.find((pkg) => pkg.name === "@types/node")!;
+    const types = npm.packages.find((pkg) => pkg.name === "@types/node")!;
     expect(types.entry?.types).toBe("index.d.ts");
-    const express = packages.find((pkg) => pkg.name === "express")!;
+    const express = npm.packages.find((pkg) => pkg.name === "express")!;
     expect(express.entry?.main ?? "index.js").toBeTruthy();
   });
 });
 
 describe("pnpm workspace", () => {
-  let project: string;
-  let packages: PackageRecord[];
-  beforeAll(() => {
-    project = pnpmProject();
-    packages = scan(project).packages;
-  }, 300_000);
+  const pnpm = scanned(pnpmProject);
 
   it("lists every package of pnpm-lock.yaml once, from the symlinked .pnpm store", () => {
-    const lock = readFileSync(join(project, "pnpm-lock.yaml"), "utf8");
+    const lock = readFileSync(join(pnpm.project, "pnpm-lock.yaml"), "utf8");
     const section = lock.slice(lock.indexOf("\npackages:"), lock.indexOf("\nsnapshots:"));
     const expected = [...section.matchAll(/^ {2}'?(@?[^@\s']+@[^:'\s]+)'?:$/gm)].map((match) => match[1]!);
     expect(expected).toContain("ms@2.1.2");
-    const store = packages.filter((pkg) => !pkg.name.startsWith("@fixture/"));
+    const store = pnpm.packages.filter((pkg) => !pkg.name.startsWith("@fixture/"));
     expect(ids(store).sort()).toEqual(expected.sort());
     expect(store.every((pkg) => pkg.manager === "pnpm")).toBe(true);
   });
 
   it("reads direct dependencies through their top-level symlinks and finds workspace links", () => {
-    const ms = packages.find((pkg) => pkg.name === "ms" && pkg.version === "2.1.3")!;
-    expect(ms.root).toBe(join(project, "node_modules/ms"));
-    const lib = packages.find((pkg) => pkg.name === "@fixture/lib")!;
+    const ms = pnpm.packages.find((pkg) => pkg.name === "ms" && pkg.version === "2.1.3")!;
+    expect(ms.root).toBe(join(pnpm.project, "node_modules/ms"));
+    const lib = pnpm.packages.find((pkg) => pkg.name === "@fixture/lib")!;
     expect(lib.version).toBe("0.3.0");
-    expect(lib.root).toBe(join(project, "packages/app/node_modules/@fixture/lib"));
+    expect(lib.root).toBe(join(pnpm.project, "packages/app/node_modules/@fixture/lib"));
   });
 });
 
