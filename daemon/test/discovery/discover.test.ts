@@ -81,10 +81,15 @@ describe("discover", () => {
     symlinkSync(artifact("bad-schema", "data", { interpreter: "ruby" }), join(dir, "bad"));
     mkdirSync(join(root, "empty-artifact"));
     symlinkSync(join(root, "empty-artifact"), join(dir, "empty"));
+    const noRun = artifact("no-run", "norun");
+    chmodSync(join(noRun, "bin", "run"), 0o644);
+    symlinkSync(noRun, join(dir, "norun"));
     symlinkSync(artifact("data", "data"), join(dir, "data"));
     const { found } = await run(metadata, [dir]);
     expect(found.environments.has("data")).toBe(true);
-    expect(found.notes).toHaveLength(3);
+    expect(found.environments.has("norun")).toBe(false);
+    expect(found.notes).toHaveLength(4);
+    expect(found.notes.find((note) => note.includes("/norun"))).toMatch(/bin\/run is missing or not executable/);
     expect(found.notes.find((note) => note.includes("dangling"))).toMatch(/does not exist/);
     expect(found.notes.find((note) => note.includes("/bad"))).toMatch(/interpreter/);
     expect(found.notes.find((note) => note.includes("/empty"))).toMatch(/no readable metadata.json/);
