@@ -19,10 +19,9 @@
 let
   inherit (pkgs) lib;
 
-  # The session kernels live in agent/ (its own issue); without them bin/session-run refuses.
+  # The session kernels (agent/): bin/session-run runs the interpreter's.
   agent = ../../agent;
-  kernelFile = { python = "kernel.py"; node = "kernel.mjs"; bash = "kernel.bash"; }.${interpreter};
-  kernel = if builtins.pathExists (agent + "/${kernelFile}") then "${agent}/${kernelFile}" else "";
+  kernel = "${agent}/${{ python = "kernel.py"; node = "kernel.mjs"; bash = "kernel.bash"; }.${interpreter}}";
 
   etc = {
     passwd = pkgs.writeText "passwd" ''
@@ -91,7 +90,7 @@ let
 
   closure = pkgs.closureInfo {
     # getBin: PATH names the bin outputs (makeBinPath), which a package's default output may not reference.
-    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional network pkgs.cacert ++ lib.optional (kernel != "") agent;
+    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional network pkgs.cacert ++ [ agent ];
   };
 
   constants = entry: ''

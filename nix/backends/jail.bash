@@ -53,7 +53,6 @@ case "$entry" in
     fi
     ;;
   session-run)
-    [ -n "$kernel" ] || fail "this artifact was built without a session kernel for $interpreter"
     command=("$interpreter" "$kernel" "$@")
     # The session protocol (agent/kernel.py): requests on 3, replies on 4.
     protocol_fds="3 4"
