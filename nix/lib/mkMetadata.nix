@@ -23,18 +23,7 @@ let
   entries = map entry artifacts;
   names = map (e: e.name) entries;
   duplicates = builtins.filter (n: builtins.length (builtins.filter (m: m == n) names) > 1) names;
-  # Only what the library needs at run time: nix/ and the session kernels in agent/.
-  source = builtins.path {
-    name = "nixshed-source";
-    path = ../..;
-    filter =
-      path: type:
-      let
-        relative = builtins.substring (builtins.stringLength (toString ../..) + 1) (-1) (toString path);
-        top = builtins.head (builtins.split "/" relative);
-      in
-      builtins.elem top [ "nix" "agent" ];
-  };
+  source = (import ../package/source.nix).library;
 in
 if !builtins.isList artifacts then
   throw "nixshed.lib.mkMetadata: environments must be a list or an attribute set of artifacts"

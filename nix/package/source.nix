@@ -1,5 +1,6 @@
-# The parts of the repository the packages are built from, so that editing tests, docs or Nix files
-# rebuilds nothing. Plain builtins (no lib.fileset): the offline test harness evaluates this too.
+# The parts of the repository the packages (and mkMetadata's `lib`) are built from, so that editing
+# tests or docs rebuilds nothing. Plain builtins (no lib.fileset): the offline test harness
+# evaluates this too.
 let
   root = toString ../..;
   # Keeps exactly the listed files and everything under the listed directories.
@@ -33,4 +34,9 @@ in
       "daemon/src"
     ]
   );
+  # What lib.mkMetadata ships as `lib` for run time: the Nix library and the session kernels.
+  library = select "nixshed-source" [
+    "nix"
+    "agent"
+  ];
 }
