@@ -47,7 +47,8 @@
         in
         {
           inherit daemon;
-          # The server with the presets, the pinned nixpkgs and its prebuilt search index.
+          # The server with the presets and the pinned nixpkgs; its search index is built on the first
+          # search (nixpkgs-index below, or the modules' prebuildIndex, builds it ahead).
           default = import ./nix/package/server.nix { inherit pkgs nixpkgs daemon; };
           nixpkgs-index = self.lib.mkNixpkgsIndex { inherit pkgs nixpkgs daemon; };
         }
