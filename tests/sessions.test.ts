@@ -75,22 +75,6 @@ describe("python sessions", () => {
     expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
   });
 
-  it("write megabytes to stdout and stderr together without deadlock, capped head and tail", async () => {
-    const code = [
-      "import os, sys",
-      "for i in range(40):",
-      "    os.write(1, b'o' * 100_000); sys.stderr.write('e' * 100_000)",
-      "os.system('head -c 2000000 /dev/zero | tr \"\\\\0\" o; head -c 2000000 /dev/zero | tr \"\\\\0\" e >&2')",
-      "print('end')",
-    ].join("\n");
-    const result = await run({ env: "python", session: "py-big", code });
-    expect(result.exit_code).toBe(0);
-    expect(result.truncated.stdout).toBe(6_000_004 - 1_048_576);
-    expect(result.truncated.stderr).toBe(6_000_000 - 1_048_576);
-    expect(result.stdout.endsWith("ooooend\n")).toBe(true);
-    expect((await run({ env: "python", session: "py-big", code: "print('next')" })).stdout).toBe("next\n");
-  });
-
   it("interrupt a call at its timeout and keep the state, saying so", async () => {
     await run({ env: "python", session: "py-int", code: "kept = 'yes'" });
     const slow = await run({ env: "python", session: "py-int", code: "import time\nprint('started', flush=True)\ntime.sleep(60)", timeout_seconds: 1 });
@@ -152,13 +136,6 @@ describe("node sessions", () => {
     expect((await run({ env: "node", session: "js-int", code: "console.log(kept)" })).stdout).toBe("yes\n");
   });
 
-  it("write megabytes to stdout and stderr together without deadlock", async () => {
-    const code = "for (let i = 0; i < 30; i++) { process.stdout.write('o'.repeat(100_000)); process.stderr.write('e'.repeat(100_000)) }\nrequire('child_process').execSync('head -c 1000000 /dev/zero >&2', { stdio: 'inherit' }); console.log('end')";
-    const result = await run({ env: "node", session: "js-big", code });
-    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: 3_000_004 - 1_048_576, stderr: 4_000_000 - 1_048_576 } });
-    expect(result.stdout.endsWith("ooend\n")).toBe(true);
-  });
-
   it("report process.exit as a crash", async () => {
     const crashed = await run({ env: "node", session: "js-crash", code: "process.exit(5)" });
     expect(crashed.exit_code).toBe(5);
@@ -184,13 +161,6 @@ describe("bash sessions", () => {
     expect((await run({ env: "shell", session: "sh-io", code: "cat; echo done" })).stdout).toBe("done\n");
   });
 
-  it("write megabytes to stdout and stderr together without deadlock", async () => {
-    const code = "for i in 1 2 3; do head -c 1000000 /dev/zero | tr '\\0' o; head -c 1000000 /dev/zero | tr '\\0' e >&2; done; echo end";
-    const result = await run({ env: "shell", session: "sh-big", code });
-    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: 3_000_004 - 1_048_576, stderr: 3_000_000 - 1_048_576 } });
-    expect(result.stdout.endsWith("ooend\n")).toBe(true);
-  });
-
   it("give a background job's output written after its call ended to the next call, never to the protocol", async () => {
     expect((await run({ env: "shell", session: "sh-late", code: "{ sleep 0.3; echo late; } & echo now" })).stdout).toBe("now\n");
     await new Promise((resolve) => setTimeout(resolve, 600));
@@ -212,6 +182,48 @@ describe("bash sessions", () => {
     expect(exited.exit_code).toBe(4);
     expect(exited.notices.join(" ")).toMatch(/bash exited with code 4/);
     expect((await run({ env: "shell", session: "sh-int", code: "echo \"[$kept]\"" })).stdout).toBe("[]\n");
+  });
+});
+
+// Each kernel keeps reading both streams while a call writes megabytes to them (its own writes and
+// a child's), keeps head and tail within the cap, and serves the next call afterwards.
+describe("megabytes of output", () => {
+  const cases = [
+    {
+      env: "python",
+      code: [
+        "import os, sys",
+        "for i in range(40):",
+        "    os.write(1, b'o' * 100_000); sys.stderr.write('e' * 100_000)",
+        "os.system('head -c 2000000 /dev/zero | tr \"\\\\0\" o; head -c 2000000 /dev/zero | tr \"\\\\0\" e >&2')",
+        "print('end')",
+      ].join("\n"),
+      written: { stdout: 6_000_004, stderr: 6_000_000 },
+      ending: "ooooend\n",
+      next: "print('next')",
+    },
+    {
+      env: "node",
+      code: "for (let i = 0; i < 30; i++) { process.stdout.write('o'.repeat(100_000)); process.stderr.write('e'.repeat(100_000)) }\nrequire('child_process').execSync('head -c 1000000 /dev/zero >&2', { stdio: 'inherit' }); console.log('end')",
+      written: { stdout: 3_000_004, stderr: 4_000_000 },
+      ending: "ooend\n",
+      next: "console.log('next')",
+    },
+    {
+      env: "shell",
+      code: "for i in 1 2 3; do head -c 1000000 /dev/zero | tr '\\0' o; head -c 1000000 /dev/zero | tr '\\0' e >&2; done; echo end",
+      written: { stdout: 3_000_004, stderr: 3_000_000 },
+      ending: "ooend\n",
+      next: "echo next",
+    },
+  ];
+
+  it.each(cases)("$env: written to stdout and stderr together without deadlock, capped head and tail", async ({ env, code, written, ending, next }) => {
+    const session = `${env}-big`;
+    const result = await run({ env, session, code });
+    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: written.stdout - 1_048_576, stderr: written.stderr - 1_048_576 } });
+    expect(result.stdout.endsWith(ending)).toBe(true);
+    expect((await run({ env, session, code: next })).stdout).toBe("next\n");
   });
 });
 
