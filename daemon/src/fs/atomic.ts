@@ -3,7 +3,7 @@
 // itself and never follows a symlink; the file's permission bits (and, where allowed, owner) are kept.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chmod, chown, open, rename, unlink } from "node:fs/promises";
+import { chmod, chown, open, rename, unlink, writeFile } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
 /** Mode of a new file: rw for everyone the umask allows, like `touch`. */
@@ -16,12 +16,12 @@ export interface Kept {
   gid: number;
 }
 
-export async function writeAtomically(real: string, data: Uint8Array | string, keep?: Kept): Promise<void> {
+export async function writeAtomically(real: string, data: Uint8Array | string | AsyncIterable<Uint8Array>, keep?: Kept): Promise<void> {
   const temp = join(dirname(real), `.${basename(real).slice(0, 200)}.${randomBytes(6).toString("hex")}.nixshed-tmp`);
   const file = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, NEW_FILE_MODE);
   try {
     try {
-      await file.writeFile(data);
+      await writeFile(file, data);
       if (keep) {
         // Only root may give a file away; anyone else keeps their own files theirs anyway.
         await chown(temp, keep.uid, keep.gid).catch(() => {});

@@ -1,6 +1,7 @@
 // write_content and create_directories. Targets are resolved as entries (never followed): a
 // symlink at the target is refused rather than written through.
-import { lstat, mkdir, readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { lstat, mkdir } from "node:fs/promises";
 import { dirname } from "node:path";
 import { writeAtomically, type Kept } from "./atomic.js";
 import type { Confinement } from "./confine.js";
@@ -35,15 +36,21 @@ export async function existingFile(real: string, input: string): Promise<Existin
   return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid, size: stats.size };
 }
 
+/** The file's content, then `content`: streamed, so appending to a large file never holds it in memory. */
+async function* appended(real: string, content: string): AsyncIterable<Uint8Array> {
+  yield* createReadStream(real);
+  yield Buffer.from(content);
+}
+
 async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {
   const size = Buffer.byteLength(item.content);
   if (size > maxBytes) throw new FsError(`${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "split it into several appends");
   const target = await confinement.resolve(item.path, "entry");
   const existing = target.exists ? await existingFile(target.real, item.path) : undefined;
   await mkdir(dirname(target.real), { recursive: true });
-  const data = item.append && existing ? Buffer.concat([await readFile(target.real), Buffer.from(item.content)]) : item.content;
-  await writeAtomically(target.real, data, existing);
-  return { path: confinement.shown(target.real), bytes: Buffer.byteLength(data), created: !existing };
+  const append = item.append && existing;
+  await writeAtomically(target.real, append ? appended(target.real, item.content) : item.content, existing);
+  return { path: confinement.shown(target.real), bytes: append ? existing.size + size : size, created: !existing };
 }
 
 export function writeContent(confinement: Confinement, items: WriteItem[], maxBytes: number, signal: AbortSignal): Promise<WriteOutcome[]> {

@@ -41,6 +41,16 @@ describe("write_content", () => {
     expect(readFileSync(join(f.root, "log.txt"), "utf8")).toBe("one\ntwo\n");
   });
 
+  it("appends to a file larger than one read chunk, keeping its mode, and counts the bytes", async () => {
+    const head = "x".repeat(200_000);
+    const f = await fixture({ "big.log": head });
+    chmodSync(join(f.root, "big.log"), 0o640);
+    const [outcome] = await writeContent(f.confinement, [{ path: "big.log", content: "tail\n", append: true }], 1024, never);
+    expect(outcome).toEqual({ path: "big.log", bytes: 200_005, created: false });
+    expect(readFileSync(join(f.root, "big.log"), "utf8")).toBe(`${head}tail\n`);
+    expect(statSync(join(f.root, "big.log")).mode & 0o7777).toBe(0o640);
+  });
+
   it("never follows a symlink at the target, even one pointing inside", async () => {
     const f = await fixture({ "real.txt": "real\n" });
     symlinkSync("real.txt", join(f.root, "alias.txt"));
