@@ -45,10 +45,6 @@ export function validateLayers({ projectRoot, files, merged, provenance, env }: 
   return { config, projectRoot, stateDir, cacheDir, files, provenance };
 }
 
-export function valueAt(config: unknown, dotted: string): unknown {
-  return dotted.split(".").reduce<unknown>((node, key) => (isTable(node) ? node[key] : undefined), config);
-}
-
 /** Every leaf of the effective configuration with the layer it came from, for `nixshed config`. */
 export function describeConfig(loaded: LoadedConfig): { key: string; value: unknown; source: string }[] {
   const rows: { key: string; value: unknown; source: string }[] = [];

@@ -4,13 +4,16 @@ import { readFileSync } from "node:fs";
 import { parse } from "smol-toml";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { valueAt } from "../../src/config/load.js";
+import { isTable } from "../../src/config/layers.js";
 import { configSchema } from "../../src/config/schema.js";
 import { nodeOf } from "../../src/config/shape.js";
 
 const text = readFileSync(new URL("../../../config.example.toml", import.meta.url), "utf8");
 const lines = text.split("\n");
 const example = parse(text) as Record<string, unknown>;
+
+const valueAt = (config: unknown, dotted: string): unknown =>
+  dotted.split(".").reduce<unknown>((node, key) => (isTable(node) ? node[key] : undefined), config);
 
 interface Found {
   leaves: string[][];
