@@ -25,9 +25,16 @@ ${commonHelp}`,
     if (!out) throw new UsageError("index build: --out PATH is required");
     if (Boolean(from) === Boolean(nixpkgs)) throw new UsageError("index build: give exactly one of --from FILE and --nixpkgs PATH");
     const started = Date.now();
+    // The daemon stops a background build with SIGTERM (at shutdown): nix-env must stop with us,
+    // or it evaluates on for minutes with nobody waiting.
+    const stop = new AbortController();
+    process.once("SIGTERM", () => stop.abort());
     try {
-      const summary = await buildIndexFrom(from ? { file: resolve(from) } : { nixpkgs: resolve(nixpkgs!) }, resolve(out), (message) =>
-        process.stderr.write(`${message}\n`),
+      const summary = await buildIndexFrom(
+        from ? { file: resolve(from) } : { nixpkgs: resolve(nixpkgs!) },
+        resolve(out),
+        (message) => process.stderr.write(`${message}\n`),
+        stop.signal,
       );
       process.stdout.write(`${summary.packages} packages, ${(summary.bytes / 1e6).toFixed(1)} MB → ${out} in ${Date.now() - started} ms\n`);
       return EXIT.ok;

@@ -35,6 +35,7 @@ export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options:
     if (code !== 0) throw new NixpkgsError(`nix-env could not evaluate ${nixpkgs} (exit ${code})`, stderr.trim().split("\n").slice(-5).join("\n"));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NixpkgsError("nix-env not found", "Install Nix, or pass a prebuilt index.");
+    if (options.signal?.aborted) throw new NixpkgsError(`evaluating ${nixpkgs} stopped`);
     throw error;
   } finally {
     clearInterval(ticker);

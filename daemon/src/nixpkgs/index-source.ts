@@ -9,23 +9,23 @@ import { buildIndex, writeIndex } from "./index-build.js";
 
 export type IndexInput = { file: string } | { nixpkgs: string };
 
+/** `signal` stops an evaluation under way (nix-env with it); the evaluation's scratch file goes either way. */
 export async function buildIndexFrom(
   input: IndexInput,
   out: string,
   progress: (message: string) => void = () => {},
+  signal?: AbortSignal,
 ): Promise<{ packages: number; bytes: number }> {
-  let file: string;
+  let file = "file" in input ? input.file : "";
   let scratch: string | undefined;
-  if ("nixpkgs" in input) {
-    if (!statSync(input.nixpkgs, { throwIfNoEntry: false })) throw new NixpkgsError(`${input.nixpkgs}: no such nixpkgs`);
-    scratch = mkdtempSync(join(tmpdir(), "nixshed-index-"));
-    file = join(scratch, "packages.json");
-    progress(`evaluating ${input.nixpkgs} with nix-env`);
-    await evaluateNixpkgs(input.nixpkgs, file, { progress });
-  } else {
-    file = input.file;
-  }
   try {
+    if ("nixpkgs" in input) {
+      if (!statSync(input.nixpkgs, { throwIfNoEntry: false })) throw new NixpkgsError(`${input.nixpkgs}: no such nixpkgs`);
+      scratch = mkdtempSync(join(tmpdir(), "nixshed-index-"));
+      file = join(scratch, "packages.json");
+      progress(`evaluating ${input.nixpkgs} with nix-env`);
+      await evaluateNixpkgs(input.nixpkgs, file, { progress, signal });
+    }
     progress(`reading ${file}`);
     const entries = readCatalogFile(file);
     progress(`indexing ${entries.length} packages`);

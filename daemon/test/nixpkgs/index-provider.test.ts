@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -10,6 +10,20 @@ import { CLI } from "../support/mcp-client.js";
 import { NIX_ENV_CATALOG } from "./catalog-fixture.js";
 
 const scratch = () => mkdtempSync(join(tmpdir(), "nixshed-provider-"));
+
+async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 50))) if (condition()) return true;
+  return condition();
+}
+
+/** Whether a process runs (a zombie left to a non-reaping init has stopped). */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
 
 describe("where the index comes from", () => {
   it("loads a given index file as it is", () => {
@@ -38,6 +52,39 @@ describe("where the index comes from", () => {
     // The second time the cached index is loaded directly.
     expect(planIndex({ configured: catalog, cacheDir: join(dir, "cache") })).toMatchObject({ kind: "build", path: plan.kind === "build" ? plan.path : "" });
     expect(new IndexProvider(plan, () => {}).get().size).toBe(index.size);
+  });
+
+  it("stops nix-env with a build stopped at shutdown, removing its scratch file", async () => {
+    // A stand-in nix-env that never finishes, first saying its pid (written whole, then renamed).
+    const dir = scratch();
+    const bin = join(dir, "bin");
+    mkdirSync(bin);
+    mkdirSync(join(dir, "tmp"));
+    writeFileSync(join(bin, "nix-env"), `#!/bin/sh\necho $$ > "${dir}/pid.tmp" && mv "${dir}/pid.tmp" "${dir}/pid"\nexec sleep 300\n`);
+    chmodSync(join(bin, "nix-env"), 0o755);
+    const nixpkgs = join(dir, "nixpkgs");
+    mkdirSync(nixpkgs);
+    const saved = { PATH: process.env.PATH, TMPDIR: process.env.TMPDIR };
+    Object.assign(process.env, { PATH: `${bin}:${saved.PATH}`, TMPDIR: join(dir, "tmp") });
+    let pid = 0;
+    try {
+      const plan = planIndex({ configured: "", nixpkgs, cacheDir: join(dir, "cache") });
+      const provider = new IndexProvider(plan, () => {}, CLI);
+      expect(() => provider.get()).toThrow(/index building/);
+      expect(await waitFor(() => existsSync(join(dir, "pid")), 10_000)).toBe(true);
+      pid = Number(readFileSync(join(dir, "pid"), "utf8"));
+      expect(running(pid)).toBe(true);
+      provider.close();
+      expect(await waitFor(() => !running(pid), 5000)).toBe(true);
+      await expect(provider.ready(50)).rejects.toMatchObject({ message: "index build failed (exit 1)", hint: expect.stringMatching(/stopped/) });
+      expect(readdirSync(join(dir, "tmp"))).toEqual([]);
+    } finally {
+      for (const [key, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[key];
+        else process.env[key] = value;
+      }
+      if (pid && running(pid)) process.kill(pid, "SIGKILL");
+    }
   });
 
   it("reports an index of another format, or a damaged one, with what to do", () => {
