@@ -20,7 +20,7 @@ export interface RunContext {
 }
 
 /** The timeout a call gets: its own if allowed, else the environment's, never above the daemon's maximum. */
-export function timeoutFor(env: Environment, requested: number | undefined, maxSeconds: number): number {
+function timeoutFor(env: Environment, requested: number | undefined, maxSeconds: number): number {
   if (requested !== undefined && requested > maxSeconds) {
     throw new SandboxError(
       `timeout_seconds ${requested} is above the limit of ${maxSeconds}`,
@@ -31,7 +31,7 @@ export function timeoutFor(env: Environment, requested: number | undefined, maxS
 }
 
 /** Refuses stdin above the daemon's sandbox.max_stdin_bytes. */
-export function checkStdin(stdin: string | undefined, settings: Config["sandbox"]): void {
+function checkStdin(stdin: string | undefined, settings: Config["sandbox"]): void {
   if (stdin !== undefined && Buffer.byteLength(stdin) > settings.max_stdin_bytes) {
     throw new SandboxError(
       `stdin is ${Buffer.byteLength(stdin)} bytes, above the limit of ${settings.max_stdin_bytes}`,
@@ -40,15 +40,20 @@ export function checkStdin(stdin: string | undefined, settings: Config["sandbox"
   }
 }
 
-export async function runCode(env: Environment, request: RunRequest, context: RunContext): Promise<JailResult> {
-  const { settings } = context;
+/** The checks every call takes, one-off or in a session; returns the call's timeout in milliseconds. */
+export function checkedTimeoutMs(env: Environment, request: RunRequest, settings: Config["sandbox"]): number {
   const timeoutSeconds = timeoutFor(env, request.timeoutSeconds, settings.max_timeout_seconds);
   checkStdin(request.stdin, settings);
+  return timeoutSeconds * 1000;
+}
+
+export async function runCode(env: Environment, request: RunRequest, context: RunContext): Promise<JailResult> {
+  const { settings } = context;
   return runInJail({
     artifact: env.artifact,
     code: request.code,
     stdin: request.stdin,
-    timeoutMs: timeoutSeconds * 1000,
+    timeoutMs: checkedTimeoutMs(env, request, settings),
     maxOutputBytes: settings.max_output_bytes,
     projectDir: context.projectRoot,
     projectAccess: effectiveAccess(env, settings.project_access),

@@ -2,14 +2,13 @@
 // plus what the kernels' framing needs, then the session manager.
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
-import { checkStdin, timeoutFor, type RunContext, type RunRequest } from "../run.js";
+import { checkedTimeoutMs, type RunContext, type RunRequest } from "../run.js";
 import type { SessionManager } from "./manager.js";
 import type { SessionResult } from "./session.js";
 
 export function runInSession(sessions: SessionManager, id: string, env: Environment, request: RunRequest, context: RunContext): Promise<SessionResult> {
   const { settings } = context;
-  const timeoutSeconds = timeoutFor(env, request.timeoutSeconds, settings.max_timeout_seconds);
-  checkStdin(request.stdin, settings);
+  const timeoutMs = checkedTimeoutMs(env, request, settings);
   // The request frame ends code and stdin with a NUL byte; bash reads up to it.
   if (request.code.includes("\0") || (env.interpreter === "bash" && request.stdin?.includes("\0"))) {
     throw new SandboxError(
@@ -20,7 +19,7 @@ export function runInSession(sessions: SessionManager, id: string, env: Environm
   return sessions.run(id, env, {
     code: request.code,
     stdin: request.stdin,
-    timeoutMs: timeoutSeconds * 1000,
+    timeoutMs,
     maxOutputBytes: settings.max_output_bytes,
     signal: context.signal,
   });
