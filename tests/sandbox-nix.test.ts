@@ -37,6 +37,10 @@ describe("nixshed.lib", () => {
     expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ "relative" ]; }).metadata`)).toThrow(
       /mount relative -> relative: both must be absolute paths/,
     );
+    // A path literal is checked as its string: /etc is the jail's own, however it is written.
+    expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ { source = /etc; } ]; }).metadata`)).toThrow(
+      /mount target \/etc is managed by the jail itself/,
+    );
   });
 
   it("fromToml builds the [environments.<name>] tables with config.example.toml's keys", () => {

@@ -17,12 +17,13 @@ let
       let
         unknown = builtins.attrNames (removeAttrs mount [ "source" "target" "writable" "optional" ]);
       in
-      if unknown != [ ] then fail "mount ${mount.source} has unknown keys: ${builtins.concatStringsSep ", " unknown} (allowed: source, target, writable, optional)"
-      else { target = mount.source; writable = false; optional = false; } // mount
+      if unknown != [ ] then fail "mount ${toString mount.source} has unknown keys: ${builtins.concatStringsSep ", " unknown} (allowed: source, target, writable, optional)"
+      # toString: a path literal (`source = /etc;`) must meet the string checks below, not slip past them.
+      else { writable = false; optional = false; } // mount // { source = toString mount.source; target = toString (mount.target or mount.source); }
     else
       fail "each of mounts must be a path string or { source; target ? source; writable ? false; optional ? false; }";
   mounts = map normaliseMount (args.mounts or [ ]);
-  absolute = m: check (builtins.substring 0 1 (toString m.source) == "/" && builtins.substring 0 1 m.target == "/") "mount ${toString m.source} -> ${m.target}: both must be absolute paths";
+  absolute = m: check (builtins.substring 0 1 m.source == "/" && builtins.substring 0 1 m.target == "/") "mount ${m.source} -> ${m.target}: both must be absolute paths";
   reserved = m: check (!(builtins.elem m.target [ "/" "/nix" "/nix/store" "/proc" "/dev" "/workspace" "/tmp" "/project" "/etc" "/run" "/run/nixshed" ])) "mount target ${m.target} is managed by the jail itself";
   checks =
     [
