@@ -13,7 +13,7 @@ export interface Lookup {
 const CLOSEST = 5;
 
 /** "name", "@scope/name", "name@1.2.3", "@scope/name@1.2.3". */
-export function splitSpec(spec: string): { name: string; version?: string } {
+function splitSpec(spec: string): { name: string; version?: string } {
   const at = spec.indexOf("@", 1);
   return at < 0 ? { name: spec } : { name: spec.slice(0, at), version: spec.slice(at + 1) };
 }

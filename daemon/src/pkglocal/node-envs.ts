@@ -56,7 +56,7 @@ function nodeManager(projectRoot: string): string {
 }
 
 /** Member directories named by package.json `workspaces` or pnpm-workspace.yaml `packages`. */
-export function workspaceDirs(projectRoot: string): string[] {
+function workspaceDirs(projectRoot: string): string[] {
   const patterns = [...packageJsonWorkspaces(projectRoot), ...pnpmWorkspaces(projectRoot)];
   const dirs = new Set<string>();
   const budget = { listings: MAX_GLOB_LISTINGS };
