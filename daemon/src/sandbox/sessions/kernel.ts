@@ -5,7 +5,7 @@
 // call (os._exit, `exit`, process.exit) is reported with its exit code.
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
-import { DRAIN_MS, limitHitIn, type LimitHit } from "../../common/jail.js";
+import { DRAIN_MS, limitHitIn, type JailResult } from "../../common/jail.js";
 import { CappedOutput } from "../../common/output.js";
 import type { Environment } from "../../discovery/types.js";
 import { kernelStdio, type KernelLauncher, type LaunchedKernel } from "./launcher.js";
@@ -25,20 +25,12 @@ export interface KernelCall {
   signal?: AbortSignal;
 }
 
-export interface KernelOutcome {
-  stdout: string;
-  stderr: string;
-  exitCode: number | null;
-  durationMs: number;
-  timedOut: boolean;
-  cancelled: boolean;
-  truncated: { stdout: number; stderr: number };
+/** A call's result, shaped as a one-off run's (no signal: the kernel outlives its calls), and what became of the kernel. */
+export interface KernelOutcome extends Omit<JailResult, "signal"> {
   /** alive: state kept; interrupted: stopped by SIGINT, state kept; dead: the kernel is gone. */
   kernel: "alive" | "interrupted" | "dead";
   /** Why the kernel is gone, when it is. */
   ended?: string;
-  /** The jail limit that stopped the kernel, when one did. */
-  limitHit?: LimitHit;
 }
 
 type Done = Extract<KernelReply, { kind: "done" }>;
