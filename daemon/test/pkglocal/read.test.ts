@@ -65,6 +65,13 @@ describe("confinement", () => {
     await expect(read(trap, path)).rejects.toThrow(/outside|relative to the package/);
   });
 
+  it("says a missing file is missing, and how to see what there is", async () => {
+    await expect(read(trap, "lib/missing.js")).rejects.toMatchObject({
+      message: "lib/missing.js: no such file in trap@1.0.0",
+      hint: expect.stringContaining("lists its files"),
+    });
+  });
+
   it("allows a symlink that stays inside the package", async () => {
     const page = await read(trap, "alias.js", { endLine: 1 });
     expect(page.binary ? "" : page.text).toBe("line 1\n");
