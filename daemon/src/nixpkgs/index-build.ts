@@ -10,7 +10,8 @@ import { COMMON_ATTRS, KNOWN_PROGRAMS } from "./common-tools.js";
 import { compareVersions, familyFactor, familyOf, setVersion, splitAttr } from "./package-sets.js";
 import { nameWords, normalizeName, squashName, stem, textTerms } from "./text.js";
 
-export const FLAG = { broken: 1, unfree: 2, insecure: 4, noDescription: 8, common: 16 } as const;
+/** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
+export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16 } as const;
 
 /** Fields of a package's details, in the order they are stored (the attribute path is kept apart). */
 export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
@@ -77,7 +78,6 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.broken ? FLAG.broken : 0) |
       (entry.unfree ? FLAG.unfree : 0) |
       (entry.insecure ? FLAG.insecure : 0) |
-      (entry.description ? 0 : FLAG.noDescription) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
     const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
     factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
