@@ -4,7 +4,7 @@ import { readTextPage, type NotRegular, type Page } from "../common/text-page.js
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
-import { packageTree, type PackageTree } from "./package-tree.js";
+import { DISTRIBUTION_INFO, packageTree, type PackageTree } from "./package-tree.js";
 import { shownPath } from "./project-path.js";
 import type { PackageRecord } from "./types.js";
 
@@ -47,6 +47,6 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
 
 /** Where a package lives, relative to the project when inside it. */
 export function packageLocation(pkg: PackageRecord, projectRoot: string): string {
-  const member = pkg.members?.find((each) => !/\.(dist-info|egg-info)$/.test(each)) ?? pkg.members?.[0];
+  const member = pkg.members?.find((each) => !DISTRIBUTION_INFO.test(each)) ?? pkg.members?.[0];
   return shownPath(member ? `${pkg.root}/${member}` : pkg.root, projectRoot);
 }

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { readTextPage } from "../common/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
+import { README } from "./package-tree.js";
 import { readMetadataBody } from "./python-metadata.js";
 import { listNames } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
@@ -26,7 +27,7 @@ export async function readmeExcerpt(pkg: PackageRecord): Promise<Excerpt | undef
     const body = safely(() => readMetadataBody(resolveInPackage(pkg, `${distInfo}/METADATA`)));
     if (body) return cut(`${distInfo}/METADATA`, body);
   }
-  const readme = listNames(pkg.root).find((name) => /^readme(\.(md|rst|txt|markdown))?$/i.test(name));
+  const readme = listNames(pkg.root).find((name) => README.test(name));
   return readme ? excerpt(pkg, readme, README_LINES) : undefined;
 }
 

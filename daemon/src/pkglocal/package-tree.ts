@@ -44,7 +44,9 @@ const JUNK = new Set([
 ]);
 /** Python's build junk; Node packages often ship their real code in build/. */
 const PYTHON_JUNK = new Set(["build", ".eggs", "htmlcov"]);
-const README = /^readme(\.(md|rst|txt|markdown))?$/i;
+export const README = /^readme(\.(md|rst|txt|markdown))?$/i;
+/** A Python distribution's own metadata directory (RECORD, METADATA), beside its code. */
+export const DISTRIBUTION_INFO = /\.(dist-info|egg-info)$/;
 
 function kindOf(language: Language, name: string, inMetadataDir: boolean): string | undefined {
   if (README.test(name)) return "readme";
@@ -79,7 +81,7 @@ export function packageTree(pkg: PackageRecord, maxFiles: number): PackageTree {
   for (const start of starts) {
     const real = realpathOf(start.real);
     if (!real || !isWithin(real, bounds)) continue;
-    const metadata = /\.(dist-info|egg-info)$/.test(start.shown);
+    const metadata = DISTRIBUTION_INFO.test(start.shown);
     if (isDirectory(real)) queue.push({ shown: start.shown, real, metadata });
     else consider(start.shown, real, basename(start.shown), false);
   }
@@ -93,7 +95,7 @@ export function packageTree(pkg: PackageRecord, maxFiles: number): PackageTree {
       const real = join(dir.real, entry.name);
       if (entry.isDirectory()) {
         if (!JUNK.has(entry.name) && !(pkg.language === "python" && PYTHON_JUNK.has(entry.name))) {
-          queue.push({ shown, real, metadata: dir.metadata || /\.(dist-info|egg-info)$/.test(entry.name) });
+          queue.push({ shown, real, metadata: dir.metadata || DISTRIBUTION_INFO.test(entry.name) });
         }
       } else if (entry.isFile()) {
         consider(shown, real, entry.name, dir.metadata);
