@@ -1,4 +1,4 @@
-// An expected failure of the core, with what to do about it; tools.ts hands it to the agent as is.
+// An expected failure of the core, with what to do about it; tool-support.ts's core() hands it to the agent as a ToolError.
 export class PkgLocalError extends Error {
   constructor(
     message: string,

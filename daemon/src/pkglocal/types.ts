@@ -4,7 +4,7 @@ export type Language = "python" | "node";
 /** An environment the scan read: a site-packages directory or a node_modules directory. */
 export interface FoundEnvironment {
   language: Language;
-  /** How it was found: venv, virtual_env, uv, poetry, pipenv, hatch, nix, config, node_modules, workspace. */
+  /** How it was found: venv, virtual_env, uv, poetry, pipenv, hatch, nix, pythonpath, config, node_modules, workspace, ancestor. */
   kind: string;
   /** The venv or project directory for people to recognise (absolute). */
   path: string;
