@@ -20,7 +20,6 @@ let
     mapAttrsToList = f: attrs: map (name: f name attrs.${name}) (builtins.attrNames attrs);
     getName = x: x.pname or (builtins.parseDrvName x.name).name;
     getVersion = x: x.version or (builtins.parseDrvName x.name).version;
-    isDerivation = x: builtins.isAttrs x && (x.type or null) == "derivation";
   };
 
   # nixpkgs' runCommand, without stdenv: the build script runs under the host's bash with the
@@ -152,7 +151,6 @@ in
   tree = debian { pname = "tree"; };
   nodejs = debian { pname = "nodejs"; programs = [ "node" ]; };
   bubblewrap = debian { pname = "bubblewrap"; };
-  util-linux = debian { pname = "util-linux"; };
 
   # Not nixpkgs: the host directories Debian's binaries need, as `mounts` entries.
   hostMounts = [
