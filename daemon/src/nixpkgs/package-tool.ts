@@ -42,8 +42,9 @@ export function packageRun(tool: InstalledTool, args: string[] = []) {
 /** The description of a tool not given one: the package's, shortened, and the program it runs. */
 function packageSummary(index: NixpkgsIndex | undefined, attr: string, program?: string): string {
   const id = index ? index.lookup(attr) : -1;
-  const description = id >= 0 ? index!.record(id).description : "";
-  const runs = program ?? (id >= 0 ? index!.record(id).mainProgram : "");
+  const record = id >= 0 ? index!.record(id) : undefined;
+  const description = record?.description ?? "";
+  const runs = program ?? record?.mainProgram ?? "";
   const short = description.length > 64 ? `${description.slice(0, 63).trimEnd()}…` : description;
   return `${short || `nixpkgs ${attr}`}${runs ? ` (runs ${runs})` : ""}`;
 }
