@@ -83,8 +83,9 @@ export class PackageRunner {
         "Write large input to a project file and pass its path, or raise sandbox.max_stdin_bytes.",
       );
     }
-    const timeoutSeconds = request.timeoutSeconds ?? config.nixpkgs.run_timeout_seconds;
-    this.checkTimeout(timeoutSeconds);
+    // A limit asked for above the maximum is refused; the configured default is only capped by it.
+    if (request.timeoutSeconds !== undefined) this.checkTimeout(request.timeoutSeconds);
+    const timeoutSeconds = request.timeoutSeconds ?? Math.min(config.nixpkgs.run_timeout_seconds, config.sandbox.max_timeout_seconds);
     this.checkAttr(request.attr);
     const permissions = this.permissions(request.attr);
     const realised = await realise(

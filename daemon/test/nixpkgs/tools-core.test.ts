@@ -68,6 +68,13 @@ describe("the runner's per-call limits", () => {
   it("let a call at the limits through to realising the package", async () => {
     await expect(runner.execute({ attr: "jq", stdin: "x".repeat(2048), timeoutSeconds: 5 })).rejects.toThrow(/no nixpkgs to realise packages from/);
   });
+
+  it("cap nixpkgs.run_timeout_seconds at sandbox.max_timeout_seconds rather than refuse a call that asked for no limit", async () => {
+    const capped = configSchema.parse({ sandbox: { max_timeout_seconds: 5 }, nixpkgs: { run_timeout_seconds: 60 } });
+    const capping = new PackageRunner({ config: capped, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), index: () => undefined });
+    await expect(capping.execute({ attr: "jq" })).rejects.toThrow(/no nixpkgs to realise packages from/);
+    await expect(capping.execute({ attr: "jq", timeoutSeconds: 60 })).rejects.toThrow(/above the limit of 5/);
+  });
 });
 
 describe("attribute paths", () => {
