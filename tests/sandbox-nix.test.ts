@@ -30,6 +30,17 @@ describe("nixshed.lib", () => {
     );
   });
 
+  it("mkSandbox accepts exactly mkEnvironment's arguments", () => {
+    const environmentArgs: string[] = evaluate(`builtins.attrNames (builtins.functionArgs nixshed.lib.mkEnvironment)`);
+    let valid: string[] = [];
+    try {
+      evaluate(`(nixshed.lib.mkSandbox { inherit pkgs; name = "data"; interpreter = "python"; bogus = 1; }).metadata`);
+    } catch (error) {
+      valid = /valid: ([\w, ]+)/.exec(String(error))?.[1]?.split(", ") ?? [];
+    }
+    expect([...valid].sort()).toEqual([...environmentArgs].sort());
+  });
+
   it("mkEnvironment says which argument is wrong and what is allowed", () => {
     expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "ruby"; }).metadata`)).toThrow(
       /environment "data": interpreter must be one of "bash", "python", "node", not "ruby"/,
