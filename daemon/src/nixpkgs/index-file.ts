@@ -2,7 +2,7 @@
 // Written once by the builder; read with one read into one buffer, sections viewed in place (no
 // parsing beyond the small header), so loading 130k packages costs milliseconds. The last section
 // (the packages' details) stays on disk and is read per result shown.
-import { openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 
 const MAGIC = Buffer.from("NIXSHEDX");
 export const INDEX_FORMAT_VERSION = 2;
@@ -63,13 +63,22 @@ export interface IndexFile {
  * a fresh allocation gives.
  */
 export function readIndexFile(path: string, onDisk: string): IndexFile {
-  // The descriptor stays open for the life of the index: details are read through it.
+  // The descriptor stays open for the life of the index (details are read through it), unless the file is refused.
   let fd: number;
   try {
     fd = openSync(path, "r");
   } catch (error) {
     throw new IndexFormatError(`${path}: cannot open: ${(error as Error).message}`);
   }
+  try {
+    return readSections(path, fd, onDisk);
+  } catch (error) {
+    closeSync(fd);
+    throw error;
+  }
+}
+
+function readSections(path: string, fd: number, onDisk: string): IndexFile {
   const head = Buffer.alloc(MAGIC.length + 4);
   readSync(fd, head, 0, head.length, 0);
   if (!isIndexFile(head)) throw new IndexFormatError(`${path}: not a nixshed nixpkgs index`);

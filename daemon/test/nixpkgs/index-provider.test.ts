@@ -95,11 +95,15 @@ describe("where the index comes from", () => {
       ["corrupt", Buffer.concat([Buffer.from("NIXSHEDX\x05\x00\x00\x00"), Buffer.from('{"formatVersion":1}')]), /corrupt/],
       ["truncated", good.subarray(0, 2000), /truncated/],
     ];
+    const openFiles = () => readdirSync("/proc/self/fd").length;
+    const before = openFiles();
     for (const [name, bytes, message] of cases) {
       writeFileSync(join(dir, name), bytes);
       const provider = new IndexProvider(planIndex({ configured: join(dir, name), cacheDir: dir }), () => {});
-      expect(() => provider.get()).toThrow(message);
+      // Each search asks again; a refused file is not left open.
+      for (let call = 0; call < 3; call++) expect(() => provider.get()).toThrow(message);
     }
+    expect(openFiles()).toBe(before);
   });
 
   it("keys the cache of a nixpkgs tree by its store hash, of another tree by its path and time", () => {
