@@ -1,13 +1,7 @@
-// An expected filesystem failure, worded for the agent: what went wrong and what to do instead.
-// The fs core knows nothing of MCP; tools.ts turns these into isError results.
-export class FsError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
+import { ExpectedError } from "../common/expected-error.js";
+
+/** An expected filesystem failure, worded for the agent: what went wrong and what to do instead. */
+export class FsError extends ExpectedError {}
 
 /** The errno code of a Node error, if it has one. */
 export function errnoOf(error: unknown): string | undefined {

@@ -7,7 +7,7 @@ import type { Config } from "../config/schema.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
-import { errnoOf, FsError } from "./errors.js";
+import { errnoOf } from "./errors.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { readContent } from "./read.js";
@@ -44,7 +44,6 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
       return await work(signal);
     } catch (error) {
       if (timeout.aborted) throw new ToolError(`timed out after ${config.timeout_seconds} s`, "narrow the path, glob or pattern");
-      if (error instanceof FsError) throw new ToolError(error.message, error.hint);
       // The system said no (EACCES, ENOSPC, …): the agent's problem to hear about, not a bug.
       if (errnoOf(error)) throw new ToolError((error as Error).message);
       throw error;

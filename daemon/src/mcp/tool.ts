@@ -4,17 +4,11 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { ExpectedError } from "../common/expected-error.js";
 import type { Logger } from "../common/log.js";
 
-/** An expected failure: its message (and hint) go to the agent as they are. */
-export class ToolError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
+/** An expected failure of a tool itself: its message (and hint) go to the agent as they are. */
+export class ToolError extends ExpectedError {}
 
 export interface ToolCallContext {
   signal: AbortSignal;
@@ -83,7 +77,7 @@ export function registerTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
           structuredContent: result as Record<string, unknown>,
         };
       } catch (error) {
-        if (error instanceof ToolError) return errorResult(error.message, error.hint);
+        if (error instanceof ExpectedError) return errorResult(error.message, error.hint);
         if (extra.signal.aborted) return errorResult(`${tool.name}: cancelled`);
         log.error(`${tool.name}: ${(error as Error).stack ?? error}`);
         return errorResult(`${tool.name}: internal error: ${(error as Error).message}`, "This is a nixshed bug; please report it.");

@@ -1,9 +1,4 @@
-// An expected failure of the core, with what to do about it; tool-support.ts's core() hands it to the agent as a ToolError.
-export class PkgLocalError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
+import { ExpectedError } from "../common/expected-error.js";
+
+/** An expected failure of the pkg-local core, with what to do about it. */
+export class PkgLocalError extends ExpectedError {}

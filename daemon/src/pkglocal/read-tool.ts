@@ -6,7 +6,7 @@ import { findPackage } from "./lookup.js";
 import type { PackageIndex } from "./package-index.js";
 import { describePackage, packageLocation, readPackageFile } from "./package-read.js";
 import { entryShape } from "./scan-tool.js";
-import { core, noEnvironment } from "./tool-support.js";
+import { noEnvironment } from "./tool-support.js";
 
 const excerptShape = z.object({ path: z.string(), text: z.string(), more: z.boolean() });
 
@@ -54,7 +54,7 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run(args, call) {
-      const found = await core(() => index.scan());
+      const found = await index.scan();
       if (found.environments.length === 0) {
         throw noEnvironment(["python", "node"], found);
       }
@@ -87,9 +87,7 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
         };
       }
       const path = args.path;
-      const page = await core(() =>
-        readPackageFile(pkg, { path, startLine: args.start_line, endLine: args.end_line, maxBytes: settings.max_read_bytes, signal: call.signal }),
-      );
+      const page = await readPackageFile(pkg, { path, startLine: args.start_line, endLine: args.end_line, maxBytes: settings.max_read_bytes, signal: call.signal });
       if (page.binary) return { ...base, path, binary: { size: page.size } };
       return {
         ...base,

@@ -5,7 +5,7 @@ import { defineTool } from "../mcp/tool.js";
 import type { PackageIndex } from "./package-index.js";
 import { packageLocation } from "./package-read.js";
 import { shownPath } from "./project-path.js";
-import { core, missingMessage, noEnvironment } from "./tool-support.js";
+import { missingMessage, noEnvironment } from "./tool-support.js";
 import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
 
 const DEFAULT_LIMIT = 500;
@@ -96,7 +96,7 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ language = "all", filter, limit = DEFAULT_LIMIT }) {
-      const found = await core(() => index.scan());
+      const found = await index.scan();
       const languages: Language[] = language === "all" ? ["python", "node"] : [language];
       const present = languages.filter((each) => found.environments.some((environment) => environment.language === each));
       if (present.length === 0) {

@@ -1,7 +1,6 @@
-// What both tools share: turning the core's expected failures into tool errors, and the error for
-// a project without the environments asked about, with how to make one.
+// What both tools share: the error for a project without the environments asked about, with how
+// to make one.
 import { ToolError } from "../mcp/tool.js";
-import { PkgLocalError } from "./errors.js";
 import type { ProjectPackages } from "./package-index.js";
 import type { Language } from "./types.js";
 
@@ -16,14 +15,4 @@ export function missingMessage(language: Language, found: ProjectPackages): stri
 
 export function noEnvironment(languages: Language[], found: ProjectPackages): ToolError {
   return new ToolError(languages.map((each) => missingMessage(each, found)).join("\n"), languages.map((each) => HOW_TO_CREATE[each]).join("\n"));
-}
-
-/** Runs core code, handing its expected failures (PkgLocalError) to the agent as tool errors. */
-export async function core<T>(run: () => T | Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof PkgLocalError) throw new ToolError(error.message, error.hint);
-    throw error;
-  }
 }

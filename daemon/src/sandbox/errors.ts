@@ -1,9 +1,4 @@
-// An expected failure of the sandbox core: tools.ts turns it into a ToolError for the agent.
-export class SandboxError extends Error {
-  constructor(
-    message: string,
-    readonly hint?: string,
-  ) {
-    super(message);
-  }
-}
+import { ExpectedError } from "../common/expected-error.js";
+
+/** An expected failure of the sandbox core. */
+export class SandboxError extends ExpectedError {}

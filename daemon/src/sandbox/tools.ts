@@ -6,7 +6,6 @@ import type { JailResult } from "../common/jail.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import { describeEnvironment, effectiveAccess, pickEnvironment } from "./environments.js";
-import { SandboxError } from "./errors.js";
 import { runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
@@ -85,16 +84,11 @@ ${listing}`,
         openWorldHint: [...environments.values()].some((env) => env.network),
       },
       async run(args, call) {
-        try {
-          const env = pickEnvironment(environments, args.env);
-          const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
-          const context = { settings: ctx.config.sandbox, projectRoot: ctx.projectRoot, signal: call.signal };
-          if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
-          return toOutput(await runCode(env, request, context));
-        } catch (error) {
-          if (error instanceof SandboxError) throw new ToolError(error.message, error.hint);
-          throw error;
-        }
+        const env = pickEnvironment(environments, args.env);
+        const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
+        const context = { settings: ctx.config.sandbox, projectRoot: ctx.projectRoot, signal: call.signal };
+        if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
+        return toOutput(await runCode(env, request, context));
       },
       render,
     });
