@@ -9,6 +9,7 @@
 //   delete); its parent directory, symlinks resolved, must be inside a root.
 import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { isInside } from "../common/path-inside.js";
 import { errnoOf, FsError } from "./errors.js";
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
@@ -30,13 +31,6 @@ export interface Resolved {
   exists: boolean;
   /** "entry" only: the final component is itself a symlink. */
   isSymlink: boolean;
-}
-
-/** `child` equals `parent` or lies below it, compared by whole components. */
-export function isInside(child: string, parent: string): boolean {
-  if (child === parent) return true;
-  const prefix = parent.endsWith(sep) ? parent : parent + sep;
-  return child.startsWith(prefix);
 }
 
 export async function makeRoot(path: string): Promise<Root> {

@@ -1,7 +1,8 @@
 // Keeps every read inside the package: the realpath of what is read must lie within the realpath
 // of the package's directory (or, for a Python distribution, of one of its own entries in
 // site-packages). A symlink leading out of the package, or `..`, is refused.
-import { isAbsolute, join, normalize, sep } from "node:path";
+import { isAbsolute, join, normalize } from "node:path";
+import { isInside } from "../common/path-inside.js";
 import { PkgLocalError } from "./errors.js";
 import { realpathOf } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
@@ -17,7 +18,7 @@ export function packageBounds(pkg: PackageRecord): string[] {
 }
 
 export function isWithin(path: string, bounds: string[]): boolean {
-  return bounds.some((bound) => path === bound || path.startsWith(bound.endsWith(sep) ? bound : bound + sep));
+  return bounds.some((bound) => isInside(path, bound));
 }
 
 /** The real path of `path` (relative to the package root), refused unless it stays in the package. */
