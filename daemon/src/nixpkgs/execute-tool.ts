@@ -7,7 +7,7 @@ import type { Execution, PackageRunner } from "./execute.js";
 import { packageRun } from "./package-tool.js";
 import { decodeAttr, TOOL_PREFIX } from "./tool-names.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
-import { asTool, progressOf, runAnnotations, TIMED_OUT } from "./tool-support.js";
+import { progressOf, runAnnotations, TIMED_OUT } from "./tool-support.js";
 
 const runOutput = {
   package: z.string(),
@@ -40,24 +40,23 @@ export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStd
     },
     output: runOutput,
     annotations: runAnnotations,
-    run: (args, call) =>
-      asTool(async () => {
-        // An installed tool's name runs that tool; another nixpkgs_ name decodes to its attribute.
-        const installed = tools.packageTool(args.package);
-        const attr = args.package.startsWith(TOOL_PREFIX) ? decodeAttr(args.package.slice(TOOL_PREFIX.length)) : args.package;
-        const execution = await runner.execute(
-          installed
-            ? {
-                ...packageRun(installed, args.args),
-                ...(args.program ? { program: args.program } : {}),
-                stdin: args.stdin,
-                timeoutSeconds: args.timeout_seconds ?? installed.timeoutSeconds,
-              }
-            : { attr, args: args.args, stdin: args.stdin, program: args.program, timeoutSeconds: args.timeout_seconds },
-          { signal: call.signal, progress: progressOf(call) },
-        );
-        return toOutput(execution);
-      }),
+    run: async (args, call) => {
+      // An installed tool's name runs that tool; another nixpkgs_ name decodes to its attribute.
+      const installed = tools.packageTool(args.package);
+      const attr = args.package.startsWith(TOOL_PREFIX) ? decodeAttr(args.package.slice(TOOL_PREFIX.length)) : args.package;
+      const execution = await runner.execute(
+        installed
+          ? {
+              ...packageRun(installed, args.args),
+              ...(args.program ? { program: args.program } : {}),
+              stdin: args.stdin,
+              timeoutSeconds: args.timeout_seconds ?? installed.timeoutSeconds,
+            }
+          : { attr, args: args.args, stdin: args.stdin, program: args.program, timeoutSeconds: args.timeout_seconds },
+        { signal: call.signal, progress: progressOf(call) },
+      );
+      return toOutput(execution);
+    },
     render: renderRun,
   });
 }

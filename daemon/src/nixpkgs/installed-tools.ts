@@ -7,7 +7,6 @@ import { NixpkgsError } from "./errors.js";
 import type { PackageRunner } from "./execute.js";
 import type { InstalledRegistry, InstalledTool } from "./installed.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
-import { asTool } from "./tool-support.js";
 
 /** Whether two tool definitions run the same thing the same way. */
 function sameTool(a: Omit<InstalledTool, "name">, b: Omit<InstalledTool, "name">): boolean {
@@ -46,27 +45,26 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     },
     output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args) =>
-      asTool(() => {
-        runner.checkAttr(args.package);
-        if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
-        const wanted: Omit<InstalledTool, "name"> = {
-          attr: args.package,
-          ...(args.program ? { program: args.program } : {}),
-          ...(args.description ? { description: args.description } : {}),
-          ...(args.default_args?.length ? { defaultArgs: args.default_args } : {}),
-          ...(args.timeout_seconds ? { timeoutSeconds: args.timeout_seconds } : {}),
-        };
-        // An everyday tool already runs the package's usual program.
-        const same = tools.packageTools().find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
-        const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
-        if (same) return { name: same.name, package: same.attr, already_installed: true, note };
-        const tool = { name: tools.freeName(args.package), ...wanted };
-        registry.add(tool);
-        // Registering a tool on a connected server sends notifications/tools/list_changed.
-        tools.addPackage(tool);
-        return { name: tool.name, package: tool.attr, already_installed: false, note };
-      }),
+    run: async (args) => {
+      runner.checkAttr(args.package);
+      if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
+      const wanted: Omit<InstalledTool, "name"> = {
+        attr: args.package,
+        ...(args.program ? { program: args.program } : {}),
+        ...(args.description ? { description: args.description } : {}),
+        ...(args.default_args?.length ? { defaultArgs: args.default_args } : {}),
+        ...(args.timeout_seconds ? { timeoutSeconds: args.timeout_seconds } : {}),
+      };
+      // An everyday tool already runs the package's usual program.
+      const same = tools.packageTools().find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
+      const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
+      if (same) return { name: same.name, package: same.attr, already_installed: true, note };
+      const tool = { name: tools.freeName(args.package), ...wanted };
+      registry.add(tool);
+      // Registering a tool on a connected server sends notifications/tools/list_changed.
+      tools.addPackage(tool);
+      return { name: tool.name, package: tool.attr, already_installed: false, note };
+    },
     render: (result) => `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.package}. ${result.note}`,
   });
 }
@@ -79,18 +77,17 @@ export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry
     input: { name: z.string().describe("The tool's name, e.g. nixpkgs_ripgrep") },
     output: { removed: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args) =>
-      asTool(() => {
-        if (!registry.get(args.name)) {
-          const hint = tools.packageTool(args.name)?.common
-            ? "It is an everyday tool from config nixpkgs.common_tools; change the config to drop it."
-            : `Installed: ${registry.all().map((tool) => tool.name).join(", ") || "none"}.`;
-          throw new NixpkgsError(`no installed tool '${args.name}'`, hint);
-        }
-        registry.remove(args.name);
-        tools.removePackage(args.name);
-        return { removed: args.name };
-      }),
+    run: async (args) => {
+      if (!registry.get(args.name)) {
+        const hint = tools.packageTool(args.name)?.common
+          ? "It is an everyday tool from config nixpkgs.common_tools; change the config to drop it."
+          : `Installed: ${registry.all().map((tool) => tool.name).join(", ") || "none"}.`;
+        throw new NixpkgsError(`no installed tool '${args.name}'`, hint);
+      }
+      registry.remove(args.name);
+      tools.removePackage(args.name);
+      return { removed: args.name };
+    },
     render: (result) => `Removed ${result.removed}.`,
   });
 }

@@ -6,7 +6,7 @@ import { defineTool } from "../mcp/tool.js";
 import type { Execution, PackageRunner } from "./execute.js";
 import type { NixpkgsIndex } from "./index.js";
 import type { InstalledTool } from "./installed.js";
-import { asTool, progressOf, runAnnotations, TIMED_OUT } from "./tool-support.js";
+import { progressOf, runAnnotations, TIMED_OUT } from "./tool-support.js";
 
 /** A package tool; `common` marks the everyday ones, offered from config rather than installed. */
 export type PackageToolSpec = InstalledTool & { common?: boolean };
@@ -58,13 +58,11 @@ export function packageTool(tool: PackageToolSpec, runner: PackageRunner, index:
     input: toolArgs,
     output: briefOutput,
     annotations: runAnnotations,
-    run: (args, call) =>
-      asTool(async () =>
-        toBrief(
-          await runner.execute(
-            { ...packageRun(tool, args.args), stdin: args.stdin, timeoutSeconds: tool.timeoutSeconds },
-            { signal: call.signal, progress: progressOf(call) },
-          ),
+    run: async (args, call) =>
+      toBrief(
+        await runner.execute(
+          { ...packageRun(tool, args.args), stdin: args.stdin, timeoutSeconds: tool.timeoutSeconds },
+          { signal: call.signal, progress: progressOf(call) },
         ),
       ),
     render: renderBrief,

@@ -5,7 +5,6 @@ import type { IndexProvider } from "./index-provider.js";
 import { renderResults } from "./render.js";
 import { MAX_LIMIT, searchIndex } from "./search.js";
 import { hostSystem } from "./system.js";
-import { asTool } from "./tool-support.js";
 
 export function searchTool(provider: IndexProvider) {
   return defineTool({
@@ -37,16 +36,15 @@ export function searchTool(provider: IndexProvider) {
       ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args) =>
-      asTool(() => ({
-        query: args.query,
-        results: searchIndex(provider.get(), args.query, {
-          limit: args.limit,
-          includeBroken: args.include_broken,
-          includeUnfree: args.include_unfree,
-          platform: args.platform ?? hostSystem(),
-        }).map(({ score: _score, ...result }) => result),
-      })),
+    run: async (args) => ({
+      query: args.query,
+      results: searchIndex(provider.get(), args.query, {
+        limit: args.limit,
+        includeBroken: args.include_broken,
+        includeUnfree: args.include_unfree,
+        platform: args.platform ?? hostSystem(),
+      }).map(({ score: _score, ...result }) => result),
+    }),
     render: (result) => renderResults(result.query, result.results),
   });
 }
