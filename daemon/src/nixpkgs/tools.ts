@@ -49,6 +49,11 @@ export const nixpkgsCapability: Capability = {
 
     // The order is the tools/list order; everyday tools take their names before installed ones.
     tools.add(searchTool(provider));
+    // Execution runs in a bubblewrap jail, which exists on Linux only: elsewhere, search alone.
+    if (process.platform !== "linux") {
+      ctx.log.info("nixpkgs: no bubblewrap on this platform, so only nixpkgs_search is offered");
+      return { close: async () => provider.close() };
+    }
     tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes));
     offerEverydayTools(tools, ctx.config.nixpkgs, provider.peek(), ctx.log);
     restoreInstalledTools(tools, registry, ctx.log);
