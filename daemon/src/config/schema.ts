@@ -84,7 +84,7 @@ const pkglocalSchema = z
       .describe("Extra Python environments: venvs, site-packages dirs or Nix Python env prefixes (relative to the project)"),
     node_modules: z.array(z.string()).default([]).describe("Extra node_modules directories (relative to the project)"),
     max_tree_entries: z.number().int().min(10).default(400).describe("Files listed in one package tree"),
-    max_read_bytes: bytes.default(262144).describe("Byte budget of one read_package call"),
+    max_read_bytes: bytes.default(262144).describe("Byte budget of one page of a package file (read_package with a path)"),
   })
   .prefault({});
 
