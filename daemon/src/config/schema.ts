@@ -2,6 +2,7 @@
 // Layers (files, environment, flags) are merged by ./load.ts and validated against this schema
 // once at startup; config.example.toml is kept in sync with it by a test.
 import { z } from "zod";
+import { DEFAULT_PROTECTED_PATHS } from "../common/protected-paths.js";
 
 const seconds = (max: number) => z.number().int().min(1).max(max);
 const bytes = z.number().int().min(1024);
@@ -107,6 +108,10 @@ export const configSchema = z.strictObject({
   metadata: z.string().default("").describe("Metadata store path made by lib.mkMetadata"),
   state_dir: z.string().default("").describe("Persistent state (empty: $XDG_STATE_HOME/nixshed)"),
   cache_dir: z.string().default("").describe("Caches (empty: $XDG_CACHE_HOME/nixshed)"),
+  protected_paths: z
+    .array(z.string().min(1))
+    .default([...DEFAULT_PROTECTED_PATHS])
+    .describe("Project paths the host runs or obeys: the fs tools never change them and read-write jails see them read-only"),
   fs: fsSchema,
   sandbox: sandboxSchema,
   nixpkgs: nixpkgsSchema,

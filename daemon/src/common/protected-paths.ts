@@ -1,0 +1,76 @@
+// Protected paths: project files the host executes or obeys without anyone reading them (git hooks
+// and config, direnv, editor tasks, MCP and nixshed config). Neither the fs tools nor a read-write
+// jail may change them; this file holds the one list and the one rule for both.
+//
+// Matching is done on the project-relative path after `..` and symlinks are resolved (the caller's
+// job), by whole components, folded so that a case-insensitive or normalising filesystem
+// (macOS, Windows shares) is no way around it: `.GIT/Hooks`, `.git/hooks\u200c` and `.envrc.` all
+// count as protected. Folding can only make the rule refuse more, never less.
+
+/** The default list: git metadata git executes or obeys (objects and refs stay writable so `git commit` works), direnv, editor and agent config, nixshed's own. */
+export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
+  ".git/hooks",
+  ".git/config",
+  ".git/info",
+  ".envrc",
+  ".direnv",
+  ".vscode",
+  ".idea",
+  ".zed",
+  ".cursor",
+  ".claude",
+  ".mcp.json",
+  ".nixshed.toml",
+];
+
+/** Code points some filesystems ignore in names (HFS+), the trick of git's CVE-2014-9390. */
+const IGNORABLE = /[\u00ad\u034f\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]/gu;
+
+/** One name as a case-insensitive, normalising filesystem would see it. */
+function fold(name: string): string {
+  // Windows drops trailing dots and spaces.
+  return name.normalize("NFC").replace(IGNORABLE, "").toLowerCase().replace(/[. ]+$/u, "") || name;
+}
+
+/** The folded components of a project-relative path ("" and "." dropped; a leading "./" or "/" means the root). */
+function components(path: string): string[] {
+  return path
+    .split(/[/\\]/u)
+    .filter((part) => part !== "" && part !== ".")
+    .map(fold);
+}
+
+/** Whether `path` starts with all of `prefix`'s components. */
+const startsWith = (path: string[], prefix: string[]) => prefix.length <= path.length && prefix.every((part, index) => path[index] === part);
+
+/** Git metadata below the root's own `.git` entries: a nested repository's `DIR/.git`, submodules' and worktrees' git directories. */
+function nestedGitDirectory(parts: string[]): string | undefined {
+  const nested = parts.indexOf(".git", 1);
+  if (nested !== -1) return `${parts.slice(0, nested + 1).join("/")} (a nested repository's git metadata)`;
+  if (parts[0] === ".git" && (parts[1] === "modules" || parts[1] === "worktrees")) return `.git/${parts[1]} (submodule and worktree git metadata)`;
+  return undefined;
+}
+
+/**
+ * The protected entry that `path` (project-relative, `..` and symlinks already resolved) is, lies
+ * under, or contains (moving or deleting `.git` takes `.git/hooks` along; a file written at `.git`
+ * would point git at hooks elsewhere); undefined when the path is free to change. When the list
+ * protects parts of `.git`, the git metadata of nested repositories, submodules and worktrees is
+ * protected whole. The project root itself is never refused here.
+ */
+export function protectedEntry(path: string, list: readonly string[]): string | undefined {
+  const parts = components(path);
+  if (parts.length === 0) return undefined;
+  const listed = list.find((entry) => {
+    const protectedParts = components(entry);
+    if (protectedParts.length === 0) return false;
+    return startsWith(parts, protectedParts) || startsWith(protectedParts, parts);
+  });
+  if (listed !== undefined) return listed;
+  return list.some((entry) => components(entry)[0] === ".git") ? nestedGitDirectory(parts) : undefined;
+}
+
+/** The one-line refusal the fs tools give. */
+export function protectedMessage(path: string, entry: string): string {
+  return `${path}: is protected (${entry} is in protected_paths: the host runs or obeys it), so nixshed does not change it`;
+}
