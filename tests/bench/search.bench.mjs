@@ -1,0 +1,61 @@
+// nixpkgs search quality and latency on the real catalog: hit@1, hit@5 and MRR (first accepted
+// answer within the top 10) per query kind for each query set, then warm nixpkgs_search latency
+// over MCP, as an agent sees it (stdio, JSON-RPC, rendering included). Needs `npm run build` first.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { REPO, CLI, formatMs, percentile, printTable, serve, timeTool } from "./support.mjs";
+
+const CATALOG = join(REPO, "../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br");
+const SETS = [
+  ["dev", "nixpkgs-queries-dev.json"],
+  ["held-out", "nixpkgs-queries-held-out.json"],
+  ["CI", "nixpkgs-queries.json"],
+  ["broad", "nixpkgs-queries-broad.json"],
+].map(([name, file]) => ({ name, queries: JSON.parse(readFileSync(join(REPO, "tests/fixtures", file), "utf8")).queries }));
+const DEPTH = 10;
+
+export default async function bench() {
+  const index = join(mkdtempSync(join(tmpdir(), "nixshed-bench-search-")), "nixpkgs.idx");
+  execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", index], { stdio: "ignore" });
+  const { NixpkgsIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/index.js")).href);
+  const { searchIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/search.js")).href);
+  const loaded = NixpkgsIndex.load(index);
+  const rankOf = ({ query, expect }) => {
+    const results = searchIndex(loaded, query, { limit: DEPTH, platform: "x86_64-linux" });
+    const at = results.findIndex((r) => expect.includes(r.attr) || r.alsoIn.some((attr) => expect.includes(attr)));
+    return at < 0 ? Infinity : at + 1;
+  };
+
+  const rows = [["set", "kind", "queries", "hit@1", "hit@5", "MRR"]];
+  const pct = (n, of) => `${((100 * n) / of).toFixed(1)}%`;
+  for (const { name, queries } of SETS) {
+    const ranks = queries.map((q) => ({ kind: q.kind ?? "-", rank: rankOf(q) }));
+    const kinds = [...new Set(ranks.map((r) => r.kind))].sort();
+    for (const kind of [...(kinds.length > 1 ? kinds : []), "all"]) {
+      const of = ranks.filter((r) => kind === "all" || r.kind === kind).map((r) => r.rank);
+      const mrr = of.reduce((sum, rank) => sum + 1 / rank, 0) / of.length;
+      rows.push([name, kind, of.length, pct(of.filter((r) => r === 1).length, of.length), pct(of.filter((r) => r <= 5).length, of.length), mrr.toFixed(3)]);
+    }
+  }
+  printTable(rows);
+
+  await latencyOverMcp(index, SETS.flatMap((set) => set.queries.map((q) => q.query)));
+}
+
+/** Every query once to warm up, then each timed through nixpkgs_search as a client calls it. */
+async function latencyOverMcp(index, queries) {
+  const scratch = mkdtempSync(join(tmpdir(), "nixshed-bench-search-serve-"));
+  const { client } = await serve(
+    ["--nixpkgs-index", index, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache"), "--project", scratch],
+    { stderr: "ignore" },
+  );
+  for (const query of queries) await timeTool(client, "nixpkgs_search", { query });
+  const times = [];
+  for (const query of queries) times.push(...(await timeTool(client, "nixpkgs_search", { query })).times);
+  await client.close();
+  const ms = (value) => formatMs(value, 2);
+  console.log(`warm nixpkgs_search over MCP, ${times.length} queries: p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, max ${ms(Math.max(...times))}`);
+}
