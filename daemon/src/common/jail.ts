@@ -11,6 +11,7 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import type { Writable } from "node:stream";
 import type { ProjectAccess } from "../config/schema.js";
 import { openCapture } from "./output.js";
+import { requireStorePath } from "./store.js";
 
 export type LimitHit = "memory" | "processes";
 
@@ -86,9 +87,13 @@ export function jailEnv(access: JailAccess, host: NodeJS.ProcessEnv = process.en
   return env;
 }
 
-/** Starts a jail program in a process group of its own, so that stopJail reaches all of it. */
+/**
+ * Starts a jail program in a process group of its own, so that stopJail reaches all of it. The
+ * host runs only what Nix built: the program must resolve inside the store (NotInStore otherwise),
+ * and what was checked is what starts.
+ */
 export function spawnJail(program: string, args: string[], env: Record<string, string>, stdio: StdioOptions): ChildProcess {
-  return spawn(program, args, { env, stdio, detached: true });
+  return spawn(requireStorePath(program, "jail program"), args, { env, stdio, detached: true });
 }
 
 const exited = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
@@ -131,6 +136,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   if ((call.code === undefined) === (call.argv === undefined)) {
     throw new Error("runInJail: give exactly one of code and argv");
   }
+  const program = requireStorePath(runPath(call.artifact), "jail program");
   const [stdout, stderr] = await Promise.all([openCapture(call.maxOutputBytes), openCapture(call.maxOutputBytes)]);
   const env = jailEnv(call);
   const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
@@ -139,7 +145,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
     stdio.push("pipe");
   }
   const started = performance.now();
-  const child = spawnJail(runPath(call.artifact), call.argv ? ["--", ...call.argv] : [], env, stdio);
+  const child = spawnJail(program, call.argv ? ["--", ...call.argv] : [], env, stdio);
   // The child has its own copies; ours would keep the streams open.
   stdout.writer.destroy();
   stderr.writer.destroy();

@@ -1,9 +1,11 @@
-// Reads and checks one environment artifact: its metadata.json must match the schema the Nix side
-// writes (nix/lib/mkEnvironment.nix) and its bin/run must be executable. Anything else is a reason
-// to skip it, said in one line.
-import { accessSync, constants, readFileSync, realpathSync } from "node:fs";
+// Reads and checks one environment artifact: it must resolve inside the Nix store (the host runs
+// its bin/run), its metadata.json must match the schema the Nix side writes
+// (nix/lib/mkEnvironment.nix) and its bin/run must be executable. Anything else is a reason to skip
+// it, said in one line.
+import { accessSync, constants, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { NotInStore, requireStorePath, storeDir } from "../common/store.js";
 import type { EnvironmentMetadata } from "./types.js";
 
 const positive = z.number().int().positive();
@@ -21,14 +23,19 @@ const metadataSchema = z.object({
 
 export class InvalidArtifact extends Error {}
 
-/** The artifact's resolved store path and its metadata; throws InvalidArtifact saying why not. */
-export function readArtifact(path: string): { artifact: string; metadata: EnvironmentMetadata } {
-  let artifact: string;
+/** The path's realpath inside the store, or InvalidArtifact saying why not. */
+export function storePathOf(path: string, what: string, store: string): string {
   try {
-    artifact = realpathSync(path);
-  } catch {
-    throw new InvalidArtifact(`${path}: does not exist (a dangling link? rebuild it or remove it)`);
+    return requireStorePath(path, what, store);
+  } catch (error) {
+    if (error instanceof NotInStore) throw new InvalidArtifact(error.message);
+    throw error;
   }
+}
+
+/** The artifact's resolved store path and its metadata; throws InvalidArtifact saying why not. */
+export function readArtifact(path: string, store: string = storeDir()): { artifact: string; metadata: EnvironmentMetadata } {
+  const artifact = storePathOf(path, "artifact", store);
   let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(join(artifact, "metadata.json"), "utf8"));
@@ -45,5 +52,7 @@ export function readArtifact(path: string): { artifact: string; metadata: Enviro
   } catch {
     throw new InvalidArtifact(`${path}: bin/run is missing or not executable`);
   }
+  // The artifact is immutable, but a link inside it may still lead out of the store.
+  storePathOf(join(artifact, "bin", "run"), "bin/run", store);
   return { artifact, metadata: parsed.data };
 }

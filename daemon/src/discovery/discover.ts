@@ -2,20 +2,38 @@
 //
 // Order, later overriding earlier by name: the metadata's environments (the presets), then the
 // sandbox directories /etc/nixshed/sandboxes, $XDG_CONFIG_HOME/nixshed/sandboxes and config
-// `sandbox.dirs`, each entry a link to an artifact. An invalid entry is skipped; overrides and
-// skips are logged and kept as notes for `doctor`.
+// `sandbox.dirs`, each entry a link to an artifact. Everything read must resolve inside the Nix
+// store: the metadata path, every artifact, the pinned nixpkgs, the library and the index it names
+// (see ../common/store.ts). An invalid entry is skipped; overrides and skips are logged and kept as
+// notes for `doctor`.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { z } from "zod";
 import type { Logger } from "../common/log.js";
+import { storeDir } from "../common/store.js";
 import type { LoadedConfig } from "../config/load.js";
-import { InvalidArtifact, readArtifact } from "./artifact.js";
+import { InvalidArtifact, readArtifact, storePathOf } from "./artifact.js";
 import type { Discovery, Environment, NixpkgsInfo } from "./types.js";
 
 export interface DiscoverOptions {
   env?: NodeJS.ProcessEnv;
   /** The system-wide sandbox directory (tests point it elsewhere). */
   systemDir?: string;
+  /** The Nix store directory (default: NIX_STORE_DIR of `env`, else /nix/store). */
+  storeDir?: string;
+}
+
+/** environments.json and nixpkgs.json as lib.mkMetadata writes them. */
+const environmentsSchema = z.object({ environments: z.record(z.string(), z.object({ artifact: z.string() })).default({}) });
+const pinnedSchema = z.object({ source: z.string().nullish() });
+
+/** A JSON file of the metadata through its schema; the error names the file and the first problem. */
+function readJson<T>(file: string, schema: z.ZodType<T>): T {
+  const parsed = schema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new Error(`${issue.path.join(".") || "(root)"}: ${issue.message}`);
 }
 
 /** The sandbox directories in the order they are read (later ones override earlier ones). */
@@ -29,34 +47,49 @@ function sandboxDirs(loaded: LoadedConfig, options: DiscoverOptions = {}): strin
   ];
 }
 
-function readMetadata(path: string, found: Map<string, Environment>, nixpkgs: NixpkgsInfo, note: (line: string) => void): void {
-  let listed: { environments?: Record<string, { artifact?: string }> };
+function readMetadata(given: string, store: string, found: Map<string, Environment>, nixpkgs: NixpkgsInfo, note: (line: string) => void): void {
+  let path: string;
+  let listed: z.infer<typeof environmentsSchema>;
   try {
-    listed = JSON.parse(readFileSync(join(path, "environments.json"), "utf8"));
+    path = storePathOf(given, "metadata", store);
+    listed = readJson(join(path, "environments.json"), environmentsSchema);
   } catch (error) {
-    note(`metadata ${path}: cannot read environments.json (${(error as Error).message}); is it built by lib.mkMetadata?`);
+    const reason = error instanceof InvalidArtifact ? error.message : `metadata ${given}: cannot read environments.json (${(error as Error).message})`;
+    note(`${reason}; is it built by lib.mkMetadata?`);
     return;
   }
-  for (const [name, entry] of Object.entries(listed.environments ?? {})) {
+  for (const [name, entry] of Object.entries(listed.environments)) {
     try {
-      const { artifact, metadata } = readArtifact(entry.artifact ?? "");
+      const { artifact, metadata } = readArtifact(entry.artifact, store);
       found.set(metadata.name, { ...metadata, artifact, origin: "metadata" });
     } catch (error) {
       if (!(error instanceof InvalidArtifact)) throw error;
       note(`metadata environment ${name} skipped: ${error.message}`);
     }
   }
-  try {
-    const pinned = JSON.parse(readFileSync(join(path, "nixpkgs.json"), "utf8")) as { source?: string | null };
-    if (pinned.source) nixpkgs.source = pinned.source;
-  } catch {
-    // Optional: the metadata carries no pinned nixpkgs.
+  // What else the metadata carries, each only as a store path.
+  const carried = (what: string, entryPath: string, keep: (real: string) => void) => {
+    try {
+      keep(storePathOf(entryPath, what, store));
+    } catch (error) {
+      if (!(error instanceof InvalidArtifact)) throw error;
+      note(`metadata ${what} skipped: ${error.message}`);
+    }
+  };
+  const pinnedFile = join(path, "nixpkgs.json");
+  if (existsSync(pinnedFile)) {
+    try {
+      const { source } = readJson(pinnedFile, pinnedSchema);
+      if (source) carried("pinned nixpkgs", source, (real) => (nixpkgs.source = real));
+    } catch (error) {
+      note(`metadata ${pinnedFile} skipped: ${(error as Error).message}`);
+    }
   }
-  if (existsSync(join(path, "nixpkgs-index"))) nixpkgs.index = join(path, "nixpkgs-index");
-  if (existsSync(join(path, "lib"))) nixpkgs.lib = join(path, "lib");
+  if (existsSync(join(path, "nixpkgs-index"))) carried("nixpkgs index", join(path, "nixpkgs-index"), (real) => (nixpkgs.index = real));
+  if (existsSync(join(path, "lib"))) carried("library", join(path, "lib"), (real) => (nixpkgs.lib = real));
 }
 
-function readSandboxDir(dir: string, found: Map<string, Environment>, log: Logger, notes: string[], note: (line: string) => void): void {
+function readSandboxDir(dir: string, store: string, found: Map<string, Environment>, log: Logger, notes: string[], note: (line: string) => void): void {
   let entries: string[];
   try {
     entries = readdirSync(dir).sort();
@@ -65,7 +98,7 @@ function readSandboxDir(dir: string, found: Map<string, Environment>, log: Logge
   }
   for (const entry of entries) {
     try {
-      const { artifact, metadata } = readArtifact(join(dir, entry));
+      const { artifact, metadata } = readArtifact(join(dir, entry), store);
       const previous = found.get(metadata.name);
       if (previous) {
         const line = `sandbox ${metadata.name} from ${dir} overrides the one from ${previous.origin}`;
@@ -88,9 +121,10 @@ export async function discover(loaded: LoadedConfig, log: Logger, options: Disco
     log.warn(line);
     notes.push(line);
   };
+  const store = options.storeDir ?? storeDir(options.env);
   const metadataPath = loaded.config.metadata || undefined;
-  if (metadataPath) readMetadata(metadataPath, environments, nixpkgs, note);
-  for (const dir of sandboxDirs(loaded, options)) readSandboxDir(dir, environments, log, notes, note);
+  if (metadataPath) readMetadata(metadataPath, store, environments, nixpkgs, note);
+  for (const dir of sandboxDirs(loaded, options)) readSandboxDir(dir, store, environments, log, notes, note);
   log.debug(`environments: ${[...environments.keys()].join(", ") || "none"}`);
   return { ...(metadataPath ? { metadataPath } : {}), environments, nixpkgs, notes };
 }

@@ -1,16 +1,22 @@
-// Discovery against artifacts made by hand: what is served, what overrides what, and that an
-// invalid entry is skipped with a note that says why instead of failing startup.
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+// Discovery against artifacts made by hand and added to the Nix store: what is served, what
+// overrides what, that an invalid entry is skipped with a note that says why instead of failing
+// startup, and that nothing outside the store is served however it is named.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../src/common/log.js";
 import { loadConfig } from "../../src/config/load.js";
 import { discover } from "../../src/discovery/discover.js";
+import { addToStore } from "../support/nix-store.js";
 
 const root = mkdtempSync(join(tmpdir(), "nixshed-discovery-"));
+mkdirSync(join(root, "source"));
+writeFileSync(join(root, "source", "default.nix"), "{ ... }: { }\n");
+const source = addToStore(join(root, "source"));
 
-function artifact(dir: string, name: string, overrides: Record<string, unknown> = {}): string {
+/** A hand-made artifact directory, outside the store. */
+function artifactDir(dir: string, name: string, overrides: Record<string, unknown> = {}): string {
   const path = join(root, dir);
   mkdirSync(join(path, "bin"), { recursive: true });
   const metadata = {
@@ -30,14 +36,18 @@ function artifact(dir: string, name: string, overrides: Record<string, unknown> 
   return path;
 }
 
+/** The same, as a store path. */
+const artifact = (dir: string, name: string, overrides: Record<string, unknown> = {}) => addToStore(artifactDir(dir, name, overrides));
+
 function metadataPath(environments: Record<string, string>): string {
   const path = join(root, `metadata-${Object.keys(environments).join("-")}`);
   mkdirSync(path);
   const entries = Object.fromEntries(Object.entries(environments).map(([name, artifact]) => [name, { artifact, metadata: {} }]));
   writeFileSync(join(path, "environments.json"), JSON.stringify({ schemaVersion: 1, environments: entries }));
-  writeFileSync(join(path, "nixpkgs.json"), JSON.stringify({ source: "/nix/store/x-source", rev: "abc" }));
+  writeFileSync(join(path, "nixpkgs.json"), JSON.stringify({ source: source, rev: "abc" }));
   mkdirSync(join(path, "lib"));
-  return path;
+  writeFileSync(join(path, "lib", "default.nix"), "{ }\n");
+  return addToStore(path);
 }
 
 async function run(metadata: string, dirs: string[]) {
@@ -60,7 +70,7 @@ describe("discover", () => {
     const { found } = await run(metadata, []);
     expect([...found.environments.keys()].sort()).toEqual(["python", "shell"]);
     expect(found.environments.get("python")).toMatchObject({ interpreter: "python", artifact: python, origin: "metadata" });
-    expect(found.nixpkgs).toEqual({ source: "/nix/store/x-source", lib: join(metadata, "lib") });
+    expect(found.nixpkgs).toEqual({ source, lib: join(metadata, "lib") });
     expect(found.notes).toEqual([]);
   });
 
@@ -80,10 +90,11 @@ describe("discover", () => {
     symlinkSync(join(root, "nowhere"), join(dir, "dangling"));
     symlinkSync(artifact("bad-schema", "data", { interpreter: "ruby" }), join(dir, "bad"));
     mkdirSync(join(root, "empty-artifact"));
-    symlinkSync(join(root, "empty-artifact"), join(dir, "empty"));
-    const noRun = artifact("no-run", "norun");
+    writeFileSync(join(root, "empty-artifact", "README"), "nothing\n");
+    symlinkSync(addToStore(join(root, "empty-artifact")), join(dir, "empty"));
+    const noRun = artifactDir("no-run", "norun");
     chmodSync(join(noRun, "bin", "run"), 0o644);
-    symlinkSync(noRun, join(dir, "norun"));
+    symlinkSync(addToStore(noRun), join(dir, "norun"));
     symlinkSync(artifact("data", "data"), join(dir, "data"));
     const { found } = await run(metadata, [dir]);
     expect(found.environments.has("data")).toBe(true);
@@ -96,8 +107,47 @@ describe("discover", () => {
   });
 
   it("notes a metadata path that is not one", async () => {
-    const { found } = await run(join(root, "shell"), []);
+    const { found } = await run(artifact("not-metadata", "shell"), []);
     expect(found.environments.size).toBe(0);
     expect(found.notes[0]).toMatch(/cannot read environments.json/);
+  });
+
+  it("serves nothing outside the store: not an artifact, not a bin/run leading out, not a metadata path", async () => {
+    const dir = join(root, "sandboxes-outside");
+    mkdirSync(dir);
+    const outside = artifactDir("outside", "shell");
+    symlinkSync(outside, join(dir, "shell"));
+    const leaking = join(root, "leaking");
+    mkdirSync(join(leaking, "bin"), { recursive: true });
+    writeFileSync(join(leaking, "metadata.json"), JSON.stringify(JSON.parse(readFileSync(join(outside, "metadata.json"), "utf8"))));
+    symlinkSync(join(outside, "bin", "run"), join(leaking, "bin", "run"));
+    symlinkSync(addToStore(leaking), join(dir, "leaking"));
+    const { found } = await run(metadata, [dir]);
+    expect(found.environments.get("shell")).toMatchObject({ origin: "metadata" });
+    expect(found.notes.find((note) => note.includes("/sandboxes-outside/shell"))).toMatch(
+      new RegExp(`not in the Nix store /nix/store \\(it resolves to ${outside}\\)`),
+    );
+    expect(found.notes.find((note) => note.includes("/bin/run"))).toMatch(/bin\/run .* is not in the Nix store/);
+
+    const handMade = join(root, "metadata-by-hand");
+    mkdirSync(handMade);
+    writeFileSync(join(handMade, "environments.json"), JSON.stringify({ environments: { shell: { artifact: outside } } }));
+    const byHand = await run(handMade, []);
+    expect(byHand.found.environments.size).toBe(0);
+    expect(byHand.found.notes[0]).toMatch(/^metadata .*metadata-by-hand is not in the Nix store/);
+  });
+
+  it("takes no pinned nixpkgs, library or index that leads out of the store", async () => {
+    const path = join(root, "metadata-leading-out");
+    mkdirSync(path);
+    writeFileSync(join(path, "environments.json"), JSON.stringify({ environments: {} }));
+    writeFileSync(join(path, "nixpkgs.json"), JSON.stringify({ source: join(root, "source") }));
+    symlinkSync(join(root, "source"), join(path, "lib"));
+    writeFileSync(join(root, "index.idx"), "NIXSHEDIDX");
+    symlinkSync(join(root, "index.idx"), join(path, "nixpkgs-index"));
+    const { found } = await run(addToStore(path), []);
+    expect(found.nixpkgs).toEqual({});
+    expect(found.notes).toHaveLength(3);
+    expect(found.notes.every((note) => /not in the Nix store/.test(note))).toBe(true);
   });
 });

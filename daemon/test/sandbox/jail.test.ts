@@ -1,14 +1,20 @@
 // The jail runner against a stand-in artifact whose bin/run is a plain shell script: what the runner
 // itself promises (code on its own descriptor, stdin, bounded output, the tree killed at the
 // timeout with partial output kept, limit lines recognised), independent of Nix and bwrap.
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { jailEnv, runInJail } from "../../src/common/jail.js";
 import { CappedOutput } from "../../src/common/output.js";
+import { addToStore } from "../support/nix-store.js";
 
+/** A stand-in artifact made by hand and added to the store (the host runs nothing else). */
 function fakeArtifact(script: string): string {
+  return addToStore(handMadeArtifact(script));
+}
+
+function handMadeArtifact(script: string): string {
   const dir = mkdtempSync(join(tmpdir(), "nixshed-jail-"));
   mkdirSync(join(dir, "bin"));
   writeFileSync(join(dir, "bin", "run"), `#!/bin/bash\n${script}\n`);
@@ -67,6 +73,17 @@ describe("runInJail", () => {
 
   it("rejects a missing artifact with its path", async () => {
     await expect(runInJail({ ...base, artifact: "/nonexistent", code: "" })).rejects.toThrow("/nonexistent/bin/run");
+  });
+
+  it("runs nothing outside the store, not even through a link from inside it", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "nixshed-jail-")), "ran");
+    const outside = handMadeArtifact(`touch ${marker}`);
+    await expect(runInJail({ ...base, artifact: outside, code: "" })).rejects.toThrow(/jail program .*\/bin\/run is not in the Nix store/);
+    const linking = mkdtempSync(join(tmpdir(), "nixshed-jail-"));
+    mkdirSync(join(linking, "bin"));
+    symlinkSync(join(outside, "bin", "run"), join(linking, "bin", "run"));
+    await expect(runInJail({ ...base, artifact: addToStore(linking), code: "" })).rejects.toThrow(`(it resolves to ${join(outside, "bin", "run")})`);
+    expect(existsSync(marker)).toBe(false);
   });
 });
 
