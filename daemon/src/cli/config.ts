@@ -1,4 +1,5 @@
 import { describeConfig } from "../config/load.js";
+import { trustStatus } from "../config/trust.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
 
 export const configCommand: Command = {
@@ -6,19 +7,24 @@ export const configCommand: Command = {
   summary: "print the effective configuration and where each value came from",
   help: `Usage: nixshed config [--json] [flags]
 
-  --json   print JSON: {files, values: [{key, value, source}]}
+  --json   print JSON: {projectRoot, files, trust, values: [{key, value, source}]}
 
 ${commonHelp}`,
   options: { json: { type: "boolean" } },
   async run(values) {
     const { loaded } = loadFromFlags(values);
     const rows = describeConfig(loaded);
+    const { trust } = loaded;
     if (values.json) {
-      process.stdout.write(`${JSON.stringify({ projectRoot: loaded.projectRoot, files: loaded.files, values: rows }, null, 2)}\n`);
+      process.stdout.write(`${JSON.stringify({ projectRoot: loaded.projectRoot, files: loaded.files, trust, values: rows }, null, 2)}\n`);
       return EXIT.ok;
     }
     process.stdout.write(`# project root: ${loaded.projectRoot}\n`);
     for (const file of loaded.files) process.stdout.write(`# ${file.found ? "read" : "absent"}: ${file.path}\n`);
+    if (trust) {
+      const status = trustStatus(trust);
+      process.stdout.write(`${[status.detail, status.fix].filter(Boolean).join("\n").replace(/^/gm, "# ")}\n`);
+    }
     for (const row of rows) process.stdout.write(`${row.key} = ${JSON.stringify(row.value)}  # ${row.source}\n`);
     return EXIT.ok;
   },

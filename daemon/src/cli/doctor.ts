@@ -2,6 +2,7 @@
 import { probeHost } from "../common/host.js";
 import { runInJail } from "../common/jail.js";
 import type { LoadedConfig } from "../config/load.js";
+import { trustStatus } from "../config/trust.js";
 import { discover } from "../discovery/discover.js";
 import type { Discovery } from "../discovery/types.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
@@ -55,6 +56,7 @@ ${commonHelp}`,
     for (const file of loaded.files) {
       checks.push({ name: "config file", ok: true, detail: `${file.found ? "read" : "absent"}: ${file.path}` });
     }
+    if (loaded.trust) checks.push({ name: "project config", ...trustStatus(loaded.trust) });
     const discovery = await discover(loaded, log);
     checks.push({
       name: "environments",

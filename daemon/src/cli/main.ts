@@ -21,6 +21,7 @@ const commands: Record<string, () => Promise<Command>> = {
   config: async () => (await import("./config.js")).configCommand,
   index: async () => (await import("./index.js")).indexCommand,
   search: async () => (await import("./search.js")).searchCommand,
+  trust: async () => (await import("./trust.js")).trustCommand,
 };
 
 async function usage(): Promise<string> {

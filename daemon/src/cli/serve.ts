@@ -29,6 +29,9 @@ ${commonHelp}`,
     const { createLogger } = await import("../common/log.js");
     const loaded = validateLayers(layers);
     log = createLogger(loaded.config.log_level);
+    const { trustWarning } = await import("../config/trust.js");
+    const untrusted = trustWarning(loaded.trust);
+    if (untrusted) log.warn(untrusted);
     // A stray rejection in one tool's code must not take the whole server (and its sessions) down.
     process.on("unhandledRejection", (reason) => log?.error(`unhandled rejection (a nixshed bug): ${(reason as Error)?.stack ?? reason}`));
     const { buildServer, instructionsFor, serveStdio } = await import("../server.js");

@@ -1,11 +1,15 @@
-// The configuration layers, read and merged but not yet validated: built-in defaults < /etc <
-// XDG user file < the project's .nixshed.toml < --config FILE < NIXSHED_* variables < flags.
-// Every value remembers the layer it came from. Free of zod on purpose: `serve` reads the layers
-// before the schema library has loaded (see ../mcp/initialize-cache.ts); ./load.ts validates.
+// The configuration layers, read but not yet validated: built-in defaults < /etc < XDG user file <
+// the project's .nixshed.toml < --config FILE < NIXSHED_* variables < flags. Every value remembers
+// the layer it came from; relative paths are made absolute per layer (./paths.ts). The project file
+// is untrusted unless `nixshed trust` recorded its content in the trust store (./trust-store.ts);
+// ./load.ts then keeps only its narrowing values (./trust.ts). Free of zod on purpose: `serve`
+// reads the layers before the schema library has loaded (see ../mcp/initialize-cache.ts).
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { isWithin, resolveLayerPaths } from "./paths.js";
+import { isTrusted, sha256, trustStoreDir } from "./trust-store.js";
 
 export class ConfigError extends Error {}
 
@@ -13,6 +17,19 @@ export interface Layer {
   /** Where the values came from: a file path, `env NAME`, `flag --name`. */
   source: string;
   values: Record<string, unknown>;
+  /** Set on the layer read from the project's .nixshed.toml. */
+  project?: true;
+}
+
+/** The project's .nixshed.toml and whether the user trusted this exact content. */
+export interface ProjectFile {
+  path: string;
+  sha256: string;
+  trusted: boolean;
+  /** The trust store consulted (and the one `nixshed trust` writes). */
+  trustStore: string;
+  /** Why no trust record can count, when none can (the store lies inside the project). */
+  problem?: string;
 }
 
 export interface ConfigFile {
@@ -62,13 +79,14 @@ export function xdg(env: NodeJS.ProcessEnv, name: string, fallback: string): str
   return value && value.startsWith("/") ? value : join(homedir(), fallback);
 }
 
-/** nixshed's state or cache directory: the configured one (relative to the project root) or the XDG one. */
-export function nixshedDir(kind: "state" | "cache", configured: string, projectRoot: string, env: NodeJS.ProcessEnv): string {
+/** nixshed's state or cache directory: the configured one (already absolute, see ./paths.ts) or the XDG one. */
+export function nixshedDir(kind: "state" | "cache", configured: unknown, env: NodeJS.ProcessEnv): string {
+  if (typeof configured === "string" && configured !== "") return configured;
   const fallback = kind === "state" ? xdg(env, "XDG_STATE_HOME", ".local/state") : xdg(env, "XDG_CACHE_HOME", ".cache");
-  return resolve(projectRoot, configured || join(fallback, "nixshed"));
+  return join(fallback, "nixshed");
 }
 
-function readTomlLayer(path: string): Layer {
+function readTomlLayer(path: string): Layer & { text: string } {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -76,7 +94,7 @@ function readTomlLayer(path: string): Layer {
     throw new ConfigError(`${path}: cannot read: ${(error as Error).message}`);
   }
   try {
-    return { source: path, values: parseToml(text) as Record<string, unknown> };
+    return { source: path, values: resolveLayerPaths(parseToml(text) as Record<string, unknown>, dirname(path)), text };
   } catch (error) {
     throw new ConfigError(`${path}: invalid TOML: ${(error as Error).message}`);
   }
@@ -100,7 +118,7 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
   node[path[path.length - 1]!] = value;
 }
 
-function envLayers(env: NodeJS.ProcessEnv): Layer[] {
+function envLayers(env: NodeJS.ProcessEnv, cwd: string): Layer[] {
   return Object.entries(env)
     .filter(([name, value]) => name.startsWith(ENV_PREFIX) && !NON_CONFIG_ENV.test(name) && value !== undefined)
     .sort(([a], [b]) => a.localeCompare(b))
@@ -108,15 +126,15 @@ function envLayers(env: NodeJS.ProcessEnv): Layer[] {
       const path = name.slice(ENV_PREFIX.length).toLowerCase().split("__");
       const values = {};
       setPath(values, path, parseScalar(value!));
-      return { source: `env ${name}`, values };
+      return { source: `env ${name}`, values: resolveLayerPaths(values, cwd) };
     });
 }
 
-function flagLayers(flags: FlagValue[]): Layer[] {
+function flagLayers(flags: FlagValue[], cwd: string): Layer[] {
   return flags.map(({ key, value, flag }) => {
     const values = {};
     setPath(values, key.split("."), value);
-    return { source: `flag ${flag}`, values };
+    return { source: `flag ${flag}`, values: resolveLayerPaths(values, cwd) };
   });
 }
 
@@ -146,24 +164,58 @@ export function sourceOf(dotted: string, provenance: Map<string, string>): strin
   return "default";
 }
 
+/** Layers merged in order, later wins, unvalidated, with the layer that set each dotted key (leaf or table). */
+export function mergeLayers(layers: Layer[]): { merged: Record<string, unknown>; provenance: Map<string, string> } {
+  const merged: Record<string, unknown> = {};
+  const provenance = new Map<string, string>();
+  for (const layer of layers) mergeInto(merged, layer, provenance);
+  return { merged, provenance };
+}
+
 export interface Layers {
   projectRoot: string;
   files: ConfigFile[];
-  /** All layers merged, later wins, unvalidated. */
-  merged: Record<string, unknown>;
-  /** Dotted key (leaf or table) → the last layer that set it. */
-  provenance: Map<string, string>;
+  /** In order of precedence, lowest first; the project's is marked. */
+  layers: Layer[];
+  project?: ProjectFile;
+  /** Where trust records live: in the state directory the trusted layers choose. */
+  trustStore: string;
   env: NodeJS.ProcessEnv;
+}
+
+/** The layers that count before trust is decided: all but an untrusted project file. */
+export const trustedLayers = ({ layers, project }: Layers): Layer[] => layers.filter((layer) => !layer.project || project?.trusted);
+
+/**
+ * The project file's trust: the store is in the state directory the trusted layers choose (the
+ * project cannot name it), and a store inside the project tree counts for nothing, since anything
+ * in the tree may have been written by the project or its jails.
+ */
+function projectTrust(path: string, text: string, projectRoot: string, trustStore: string): ProjectFile {
+  const digest = sha256(text);
+  let real = trustStore;
+  for (let dir = trustStore; ; dir = dirname(dir)) {
+    if (existsSync(dir)) {
+      real = join(realpathSync(dir), trustStore.slice(dir.length));
+      break;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  if (isWithin(real, projectRoot)) {
+    return { path, sha256: digest, trusted: false, trustStore, problem: `the trust store ${trustStore} lies inside the project, which may have written it` };
+  }
+  return { path, sha256: digest, trusted: isTrusted(trustStore, path, digest), trustStore };
 }
 
 export function collectLayers(options: LoadOptions = {}): Layers {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const projectRoot = findProjectRoot(cwd, options.project);
+  const projectPath = join(projectRoot, ".nixshed.toml");
   const candidates = [
     options.systemConfig ?? "/etc/nixshed/config.toml",
     join(xdg(env, "XDG_CONFIG_HOME", ".config"), "nixshed", "config.toml"),
-    join(projectRoot, ".nixshed.toml"),
+    projectPath,
   ];
   const files: ConfigFile[] = candidates.map((path) => ({ path, found: existsSync(path) }));
   if (options.configFile) {
@@ -171,13 +223,11 @@ export function collectLayers(options: LoadOptions = {}): Layers {
     if (!existsSync(path)) throw new ConfigError(`--config ${options.configFile}: no such file`);
     files.push({ path, found: true });
   }
-  const layers = [
-    ...files.filter((file) => file.found).map((file) => readTomlLayer(file.path)),
-    ...envLayers(env),
-    ...flagLayers(options.flags ?? []),
-  ];
-  const merged: Record<string, unknown> = {};
-  const provenance = new Map<string, string>();
-  for (const layer of layers) mergeInto(merged, layer, provenance);
-  return { projectRoot, files, merged, provenance, env };
+  const read = files.filter((file) => file.found).map((file) => readTomlLayer(file.path));
+  const projectLayer = read.find((layer) => layer.source === projectPath);
+  if (projectLayer) projectLayer.project = true;
+  const layers: Layer[] = [...read.map(({ source, values, project }) => ({ source, values, ...(project ? { project } : {}) })), ...envLayers(env, cwd), ...flagLayers(options.flags ?? [], cwd)];
+  const trustStore = trustStoreDir(nixshedDir("state", mergeLayers(layers.filter((layer) => !layer.project)).merged.state_dir, env));
+  const project = projectLayer && projectTrust(projectPath, projectLayer.text, projectRoot, trustStore);
+  return { projectRoot, files, layers, ...(project ? { project } : {}), trustStore, env };
 }

@@ -1,10 +1,14 @@
-// Loads the configuration once: the layers (./layers.ts) validated against the schema
-// (./schema.ts). Errors name the file (or variable, or flag), the key and what is allowed.
-import { collectLayers, ConfigError, isTable, nixshedDir, sourceOf, type ConfigFile, type Layers, type LoadOptions } from "./layers.js";
+// Loads the configuration once: the layers (./layers.ts), an untrusted project file narrowed to
+// what it may set (./trust.ts), validated against the schema (./schema.ts). Errors name the file
+// (or variable, or flag), the key and what is allowed.
+import { dirname } from "node:path";
+import { ConfigError, collectLayers, isTable, mergeLayers, nixshedDir, sourceOf, type ConfigFile, type Layer, type Layers, type LoadOptions } from "./layers.js";
 import { configSchema, type Config } from "./schema.js";
 import { allowedKeys } from "./shape.js";
+import { narrowProjectValues, trustCommand, type ProjectTrust } from "./trust.js";
 
 export { ConfigError, findProjectRoot, type LoadOptions } from "./layers.js";
+export type { ProjectTrust } from "./trust.js";
 
 export interface LoadedConfig {
   config: Config;
@@ -14,35 +18,62 @@ export interface LoadedConfig {
   files: ConfigFile[];
   /** Dotted key (leaf or table) → the last layer that set it; leaves absent here are defaults. */
   provenance: Map<string, string>;
+  /** The project's .nixshed.toml: trusted or not, and what was ignored. Absent without one. */
+  trust?: ProjectTrust;
 }
 
 export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   return validateLayers(collectLayers(options));
 }
 
-/** Validates merged layers against the schema; errors name the layer, the key and what is allowed. */
-export function validateLayers({ projectRoot, files, merged, provenance, env }: Layers): LoadedConfig {
+/** The merged layers validated; errors name the layer, the key and what is allowed. */
+function validate(layers: Layer[]): { config: Config; provenance: Map<string, string> } {
+  const { merged, provenance } = mergeLayers(layers);
   const result = configSchema.safeParse(merged);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => {
-      const base = issue.path.join(".");
-      if (issue.code === "unrecognized_keys") {
-        const allowed = allowedKeys(configSchema, issue.path as (string | number)[]).join(", ");
-        return issue.keys
-          .map((key) => {
-            const dotted = base ? `${base}.${key}` : key;
-            return `${sourceOf(dotted, provenance)}: unknown key \`${dotted}\` (allowed ${base ? `in [${base}]` : "at the top level"}: ${allowed})`;
-          })
-          .join("\n");
-      }
-      return `${sourceOf(base, provenance)}: \`${base}\`: ${issue.message}`;
-    });
-    throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(see config.example.toml for every key)`);
+  if (result.success) return { config: result.data, provenance };
+  const problems = result.error.issues.map((issue) => {
+    const base = issue.path.join(".");
+    if (issue.code === "unrecognized_keys") {
+      const allowed = allowedKeys(configSchema, issue.path as (string | number)[]).join(", ");
+      return issue.keys
+        .map((key) => {
+          const dotted = base ? `${base}.${key}` : key;
+          return `${sourceOf(dotted, provenance)}: unknown key \`${dotted}\` (allowed ${base ? `in [${base}]` : "at the top level"}: ${allowed})`;
+        })
+        .join("\n");
+    }
+    return `${sourceOf(base, provenance)}: \`${base}\`: ${issue.message}`;
+  });
+  throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(see config.example.toml for every key)`);
+}
+
+/**
+ * Validates the layers. An untrusted project file keeps only the values that narrow what the
+ * trusted layers (alone, defaults included) allow; the rest is dropped and listed in `trust`.
+ */
+export function validateLayers(layers: Layers): LoadedConfig {
+  const { projectRoot, files, project, env } = layers;
+  let trust: ProjectTrust | undefined;
+  let effective = layers.layers;
+  if (project) {
+    const stateDir = dirname(layers.trustStore);
+    const command = trustCommand(projectRoot, stateDir, nixshedDir("state", "", env));
+    const problem = project.problem ? { problem: project.problem } : {};
+    trust = { file: project.path, trusted: project.trusted, ignored: [], command, ...problem };
+    if (!project.trusted) {
+      const { config: trusted } = validate(layers.layers.filter((layer) => !layer.project));
+      effective = layers.layers.map((layer) => {
+        if (!layer.project) return layer;
+        const { kept, ignored } = narrowProjectValues(layer.values, trusted, projectRoot);
+        trust!.ignored = ignored;
+        return { ...layer, values: kept };
+      });
+    }
   }
-  const config = result.data;
-  const stateDir = nixshedDir("state", config.state_dir, projectRoot, env);
-  const cacheDir = nixshedDir("cache", config.cache_dir, projectRoot, env);
-  return { config, projectRoot, stateDir, cacheDir, files, provenance };
+  const { config, provenance } = validate(effective);
+  const stateDir = nixshedDir("state", config.state_dir, env);
+  const cacheDir = nixshedDir("cache", config.cache_dir, env);
+  return { config, projectRoot, stateDir, cacheDir, files, provenance, ...(trust ? { trust } : {}) };
 }
 
 /** Every leaf of the effective configuration with the layer it came from, for `nixshed config`. */

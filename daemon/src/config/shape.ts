@@ -48,3 +48,11 @@ export function allowedKeys(root: AnySchema, path: (string | number)[]): string[
   const node = schema ? nodeOf(schema) : undefined;
   return node?.kind === "table" ? Object.keys(node.keys) : [];
 }
+
+/** Every leaf key of the schema, dotted, with `*` for any entry of a table of entries (`nixpkgs.permissions.*.network`). */
+export function leafPatterns(schema: AnySchema, prefix: string[] = []): string[] {
+  const node = nodeOf(schema);
+  if (node.kind === "table") return Object.entries(node.keys).flatMap(([key, child]) => leafPatterns(child, [...prefix, key]));
+  if (node.kind === "record") return leafPatterns(node.value, [...prefix, "*"]);
+  return [prefix.join(".")];
+}

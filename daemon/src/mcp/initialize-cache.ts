@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { nixshedDir, type Layers } from "../config/layers.js";
+import { mergeLayers, nixshedDir, trustedLayers, type Layers } from "../config/layers.js";
 import { VERSION } from "../version.js";
 
 export interface InitializeCache {
@@ -25,10 +25,10 @@ function buildStamp(): string {
 }
 
 export function openInitializeCache(layers: Layers): InitializeCache {
-  const configured = typeof layers.merged.cache_dir === "string" ? layers.merged.cache_dir : "";
-  const dir = join(nixshedDir("cache", configured, layers.projectRoot, layers.env), "initialize");
+  // Only trusted layers choose where this cache lives: a planted answer is an answer we would send.
+  const dir = join(nixshedDir("cache", mergeLayers(trustedLayers(layers)).merged.cache_dir, layers.env), "initialize");
   const file = join(dir, `${sha256(layers.projectRoot).slice(0, 16)}.json`);
-  const key = sha256(JSON.stringify([buildStamp(), layers.merged]));
+  const key = sha256(JSON.stringify([buildStamp(), layers.layers, layers.project]));
   let instructions: string | undefined;
   try {
     const stored = JSON.parse(readFileSync(file, "utf8")) as { key?: string; instructions?: unknown };

@@ -33,9 +33,9 @@ function failure(options: Partial<LoadOptions>): string {
 
 describe("layers", () => {
   it("apply in order, later wins, and each value remembers its layer", () => {
-    writeFileSync(system, 'log_level = "error"\n[fs]\nmax_list_entries = 10\nmax_read_bytes = 2048\ntimeout_seconds = 5\n');
+    writeFileSync(system, 'log_level = "error"\n[fs]\nmax_list_entries = 10\nmax_read_bytes = 4096\ntimeout_seconds = 5\n');
     writeFileSync(join(xdg, "nixshed", "config.toml"), "[fs]\nmax_list_entries = 20\n");
-    writeFileSync(join(project, ".nixshed.toml"), "[fs]\nmax_read_bytes = 4096\n");
+    writeFileSync(join(project, ".nixshed.toml"), "[fs]\nmax_read_bytes = 2048\n");
     const extra = join(base, "extra.toml");
     writeFileSync(extra, "[fs]\ntimeout_seconds = 7\nallow_move = true\n");
     const loaded = load({
@@ -44,7 +44,7 @@ describe("layers", () => {
       flags: [{ key: "fs.allow_move", value: true, flag: "--set fs.allow_move" }],
     });
     expect(loaded.config.log_level).toBe("error");
-    expect(loaded.config.fs).toMatchObject({ max_list_entries: 20, max_read_bytes: 4096, timeout_seconds: 7, read_only: true, allow_move: true });
+    expect(loaded.config.fs).toMatchObject({ max_list_entries: 20, max_read_bytes: 2048, timeout_seconds: 7, read_only: true, allow_move: true });
     const source = Object.fromEntries(describeConfig(loaded).map((row) => [row.key, row.source]));
     expect(source).toMatchObject({
       log_level: system,

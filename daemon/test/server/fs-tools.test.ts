@@ -111,8 +111,9 @@ describe("the fs tools over MCP", () => {
     expect(Date.now() - started).toBeLessThan(5000);
   });
 
-  it("serves extra_roots from the config", async () => {
-    writeFileSync(join(project, ".nixshed.toml"), `[fs]\nextra_roots = ["../elsewhere"]\n`);
+  it("serves extra_roots from the user's config, relative to that file (a project file may not widen)", async () => {
+    mkdirSync(join(base, "config", "nixshed"), { recursive: true });
+    writeFileSync(join(base, "config", "nixshed", "config.toml"), `[fs]\nextra_roots = ["../../elsewhere"]\n`);
     const server = await start();
     const result = await server.call("list_files", { path: join(base, "elsewhere") });
     expect(textOf(result)).toBe(join(base, "elsewhere", "notes.md"));
