@@ -64,6 +64,9 @@ const isSubset = (value: unknown, trusted: unknown) =>
 /** A list that only drops entries of the trusted list. */
 const subset: Rule = { allows: "a subset of the trusted list", accepts: isSubset };
 
+/** A list that may only add entries to the trusted list (more paths protected). */
+const superset: Rule = { allows: "the trusted list plus more entries", accepts: (value, trusted) => isSubset(trusted, value) };
+
 /** Network: false < a list of destinations < true; a list may only drop destinations of a trusted list. */
 const networkRank = (value: unknown) => (value === false ? 0 : Array.isArray(value) ? 1 : value === true ? 2 : -1);
 const lessNetwork: Rule = {
@@ -100,6 +103,7 @@ export const TRUST_RULES: Record<string, Rule> = {
   metadata: trustedOnly,
   state_dir: trustedOnly,
   cache_dir: trustedOnly,
+  protected_paths: superset,
 
   "fs.enabled": only(false),
   "fs.read_only": only(true),

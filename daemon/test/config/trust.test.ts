@@ -43,6 +43,7 @@ describe("trust classification", () => {
     ["pkglocal.python_envs", [".venv", "a/../b"], ["../x"]],
     ["pkglocal.node_modules", ["web/node_modules"], ["/usr/lib/node_modules"]],
     ["state_dir", undefined, "/tmp/state"],
+    ["protected_paths", [...trusted.protected_paths, "secrets"], trusted.protected_paths.slice(1)],
   ];
   const at = (key: string, value: unknown) => key.split(".").reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
 
