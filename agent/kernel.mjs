@@ -31,6 +31,7 @@ const server = repl.start({
   prompt: "",
   useGlobal: true,
   breakEvalOnSigint: true,
+  // @ts-expect-error an option Node's REPL reads (lib/repl.js) that its type declarations omit
   domain: evalDomain,
 });
 

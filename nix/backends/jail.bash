@@ -15,6 +15,8 @@
 # Limits: a fresh cgroup per run (v1 as root, or a systemd scope), else rlimits. The cgroup is
 # removed when the jail ends or bin/run gets SIGTERM/SIGINT/SIGHUP; cgroups left by a bin/run that
 # was SIGKILLed are removed by the next run.
+# The constants come from bubblewrap.nix above this body; traps and `launch &` call functions indirectly.
+# shellcheck disable=SC2154,SC2317
 set -u
 
 fail() {
@@ -122,7 +124,7 @@ if [ "$limits" = cgroup1 ]; then
   # are removed with ours at exit (a program to run, which the jail need not wait for). One named
   # like ours is a dead run's whose pid we got: it goes now, or its limits and counts would be ours.
   for stale in "${memory_cg%/*}"/nixshed-* "${pids_cg%/*}"/nixshed-*; do
-    [ -d "$stale" ] && { [ "${stale##*-}" = $$ ] || ! kill -0 "${stale##*-}" 2>/dev/null; } || continue
+    { [ -d "$stale" ] && { [ "${stale##*-}" = $$ ] || ! kill -0 "${stale##*-}" 2>/dev/null; }; } || continue
     while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$stale/cgroup.procs" 2>/dev/null
     if [ "${stale##*-}" = $$ ]; then remove_cgroup "$stale"; else stale_cgroups+=("$stale"); fi
   done
@@ -162,11 +164,13 @@ launch() {
     cgroup1)
       # "0" in `tasks` moves the calling thread without the global lock that writing a pid to
       # cgroup.procs takes (an RCU grace period, ~10 ms, on every run).
-      echo 0 >"$memory_cg/tasks" && echo 0 >"$pids_cg/tasks" || fail "cannot enter the jail's cgroups"
+      { echo 0 >"$memory_cg/tasks" && echo 0 >"$pids_cg/tasks"; } || fail "cannot enter the jail's cgroups"
       exec "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
       ;;
     systemd)
-      exec systemd-run $([ "$(id -u)" = 0 ] || echo --user) --scope --quiet --collect \
+      local scope=(--scope)
+      [ "$(id -u)" = 0 ] || scope=(--user --scope)
+      exec systemd-run "${scope[@]}" --quiet --collect \
         -p MemoryMax="${memory_mb}M" -p MemorySwapMax=0 -p TasksMax="$max_processes" \
         -- "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
       ;;
@@ -192,7 +196,7 @@ jail_processes() {
     read -r _ ppid _ <<<"$rest"
     parent_of[${stat//[^0-9]/}]=$ppid
   done
-  while [ $changed = 1 ]; do
+  while [ "$changed" = 1 ]; do
     changed=0
     for pid in "${!parent_of[@]}"; do
       [ -n "${inside[${parent_of[$pid]}]-}" ] && [ -z "${inside[$pid]-}" ] && inside[$pid]=1 && changed=1

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Installs the workspace's npm dependencies exactly as package-lock.json pins them into OUT/node_modules,
 # normalised so the result is byte-for-byte reproducible: the builder of the fixed-output derivation
 # (npm-deps.nix) and the hash refresher (update-npm-deps-hash.sh) both run this one script.

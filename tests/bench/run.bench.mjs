@@ -36,6 +36,7 @@ export default async function bench() {
 
   const { client } = await serve(["--metadata", metadata, "--log-level", "error"]);
   const run = await measure("run over MCP (shell, echo hi)", async () => {
+    /** @type {any} */
     const result = await client.callTool({ name: "run", arguments: { env: "shell", code: "echo hi" } });
     if (result.isError || result.structuredContent.stdout !== "hi\n") throw new Error(`run failed: ${JSON.stringify(result)}`);
   });

@@ -19,6 +19,7 @@ const measure = async (label, count, once, options) => printPercentiles(label, a
 export default async function bench() {
   const { client } = await serve(["--metadata", buildHarness(), "--log-level", "error"]);
   const call = async (args) => {
+    /** @type {any} */
     const result = await client.callTool({ name: "run", arguments: args });
     if (result.isError || result.structuredContent.exit_code !== 0) throw new Error(`run failed: ${JSON.stringify(result)}`);
   };

@@ -22,6 +22,9 @@ export function buildHarness() {
 /**
  * Spawns an MCP server over stdio and connects the SDK's Client, as a real client does; `ms` is the
  * time the connection (initialize) took. Only PATH and HOME are passed on, plus `env`.
+ * @param {string} command
+ * @param {string[]} args
+ * @param {{ cwd?: string, env?: Record<string, string>, stderr?: import("node:child_process").IOType }} [options]
  */
 export async function connect(command, args, { cwd, env = {}, stderr = "inherit" } = {}) {
   const transport = new StdioClientTransport({ command, args, cwd, env: { PATH: process.env.PATH ?? "", HOME: homedir(), ...env }, stderr });
@@ -48,6 +51,7 @@ export async function timeCalls(count, once, { warmup = 0 } = {}) {
 
 /** Times `repeat` calls of one tool (after `warmup` untimed ones); a tool error stops the bench. */
 export async function timeTool(client, name, args, { repeat = 1, warmup = 0 } = {}) {
+  /** @type {any} the last call's result, as the tool returned it */
   let result;
   const times = await timeCalls(
     repeat,

@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Stand-in for nixpkgs' makeWrapper: a shell script wrapper; knows --add-flags, --prefix/--suffix
 # VAR SEP VALUE, --set and --set-default VAR VALUE.
 makeWrapper() {

@@ -63,6 +63,7 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   const rest = explicit ? argv.slice(1) : argv;
+  // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs assignment below (control-flow typing)
   let parsed;
   try {
     parsed = parseArgs({ args: rest, options: { ...commonOptions, ...named.options }, allowPositionals: true, strict: true });

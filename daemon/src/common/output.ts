@@ -123,7 +123,8 @@ function captureSocketDir(): string {
   if (socketDir) return socketDir;
   const dir = mkdtempSync(join(tmpdir(), "nixshed-capture-"));
   process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
-  return (socketDir = dir);
+  socketDir = dir;
+  return dir;
 }
 let socketCount = 0;
 

@@ -146,7 +146,8 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
     if (stop !== undefined || position >= size) break;
     request.signal?.throwIfAborted();
     // Kept lines point into the chunk they came from: one buffer is reused only while nothing is kept.
-    const into = kept.length === 0 ? (spare ??= Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(CHUNK);
+    spare ??= Buffer.allocUnsafe(CHUNK);
+    const into = kept.length === 0 ? spare : Buffer.allocUnsafe(CHUNK);
     const { bytesRead } = await handle.read(into, 0, CHUNK, position);
     if (bytesRead === 0) break;
     position += bytesRead;

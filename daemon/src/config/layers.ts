@@ -76,7 +76,7 @@ export function findProjectRoot(cwd: string, explicit?: string): string {
 
 export function xdg(env: NodeJS.ProcessEnv, name: string, fallback: string): string {
   const value = env[name];
-  return value && value.startsWith("/") ? value : join(homedir(), fallback);
+  return value?.startsWith("/") ? value : join(homedir(), fallback);
 }
 
 /** nixshed's state or cache directory: the configured one (already absolute, see ./paths.ts) or the XDG one. */
@@ -112,8 +112,8 @@ export function parseScalar(raw: string): unknown {
 function setPath(target: Record<string, unknown>, path: string[], value: unknown): void {
   let node = target;
   for (const key of path.slice(0, -1)) {
-    const next = node[key];
-    node = (next && typeof next === "object" && !Array.isArray(next) ? next : (node[key] = {})) as Record<string, unknown>;
+    if (!isTable(node[key])) node[key] = {};
+    node = node[key] as Record<string, unknown>;
   }
   node[path[path.length - 1]!] = value;
 }
@@ -145,9 +145,9 @@ function mergeInto(target: Record<string, unknown>, layer: Layer, provenance: Ma
   for (const [key, value] of Object.entries(values)) {
     const dotted = prefix ? `${prefix}.${key}` : key;
     if (isTable(value)) {
-      const child = isTable(target[key]) ? target[key] : (target[key] = {});
+      if (!isTable(target[key])) target[key] = {};
       provenance.set(dotted, layer.source);
-      mergeInto(child as Record<string, unknown>, layer, provenance, dotted, value);
+      mergeInto(target[key] as Record<string, unknown>, layer, provenance, dotted, value);
     } else {
       target[key] = value;
       provenance.set(dotted, layer.source);

@@ -3,7 +3,7 @@
 // what went wrong and what to do instead; cancellation reaches the handler as an AbortSignal.
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import type { z } from "zod";
 import { ExpectedError } from "../common/expected-error.js";
 import type { Logger } from "../common/log.js";
 

@@ -101,7 +101,8 @@ export class IndexProvider {
     if (plan.kind === "none") throw new NixpkgsError(plan.reason);
     if (plan.kind === "load" || existsSync(plan.path)) {
       try {
-        return (this.index = NixpkgsIndex.load(plan.path));
+        this.index = NixpkgsIndex.load(plan.path);
+        return this.index;
       } catch (error) {
         if (error instanceof IndexFormatError) throw new NixpkgsError(error.message, "Build the index again with `nixshed index build`.");
         throw error;

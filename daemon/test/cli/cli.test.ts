@@ -95,7 +95,10 @@ describe("nixshed", () => {
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
     // Once tools/list is answered the server is fully up, its signal handlers in place.
     let out = "";
-    await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => (out += chunk).includes('"id":2') && resolve()));
+    await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes('"id":2')) resolve();
+      }));
     child.kill("SIGTERM");
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);

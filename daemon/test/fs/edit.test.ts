@@ -25,7 +25,7 @@ describe("edit_file", () => {
   it("shows the closest lines when the text is not found", async () => {
     const f = await fixture({ "m.js": source });
     const failure = editFile(f.confinement, "m.js", [{ old_text: "function b() {\n    return 1;", new_text: "x" }], false, 1 << 20);
-    await expect(failure).rejects.toThrow(/not found\. The closest lines are:\n5: function b\(\) \{\n6:   return 1;/);
+    await expect(failure).rejects.toThrow(/not found\. The closest lines are:\n5: function b\(\) \{\n6: {3}return 1;/);
   });
 
   it("applies all edits or none", async () => {

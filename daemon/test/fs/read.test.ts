@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { readContent, type ReadItem } from "../../src/fs/read.js";
 import { fixture, never } from "./fixture.js";
 
-const numbered = (count: number) => Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n") + "\n";
+const numbered = (count: number) => `${Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n")}\n`;
 
 describe("read_content", () => {
   it("reads several files, each with its line count", async () => {
@@ -35,7 +35,7 @@ describe("read_content", () => {
   });
 
   it("shares the budget across files and reports the files it could not reach", async () => {
-    const f = await fixture({ "a.txt": "x".repeat(1500) + "\n", "b.txt": "y".repeat(1500) + "\n", "c.txt": "z\n" });
+    const f = await fixture({ "a.txt": `${"x".repeat(1500)}\n`, "b.txt": `${"y".repeat(1500)}\n`, "c.txt": "z\n" });
     const items = await readContent(f.confinement, { paths: ["a.txt", "b.txt", "c.txt"] }, 2048, never);
     expect(items[0]!.total_lines).toBe(1);
     expect(items[1]).toMatchObject({ content: "", next_start_line: 1 });
@@ -43,20 +43,20 @@ describe("read_content", () => {
   });
 
   it("cuts a single line longer than the whole budget instead of never returning it", async () => {
-    const f = await fixture({ "min.js": "m".repeat(5000) + "\nnext\n" });
+    const f = await fixture({ "min.js": `${"m".repeat(5000)}\nnext\n` });
     const [item] = await readContent(f.confinement, { paths: ["min.js"] }, 1024, never);
     expect(item).toMatchObject({ line_cut: true, end_line: 1, next_start_line: 2 });
     expect(item!.content!.length).toBe(1024);
   });
 
   it("cuts a long line between characters, never inside one", async () => {
-    const f = await fixture({ "wide.txt": "é".repeat(1000) + "\n" });
+    const f = await fixture({ "wide.txt": `${"é".repeat(1000)}\n` });
     const [item] = await readContent(f.confinement, { paths: ["wide.txt"] }, 51, never);
     expect(item).toMatchObject({ content: "é".repeat(25), line_cut: true, next_start_line: 2 });
   });
 
   it("pages through a file of many chunks without losing or repeating a byte", async () => {
-    const f = await fixture({ "big.txt": "x".repeat(300_000) + "\n" + numbered(50_000) });
+    const f = await fixture({ "big.txt": `${"x".repeat(300_000)}\n${numbered(50_000)}` });
     const [first] = await readContent(f.confinement, { paths: ["big.txt"] }, 100_000, never);
     expect(first).toMatchObject({ content: "x".repeat(100_000), line_cut: true, next_start_line: 2 });
     const pages: string[] = [];

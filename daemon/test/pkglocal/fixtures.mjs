@@ -108,7 +108,7 @@ function distInfo(site, name, version, files, extra = {}) {
   const record = [...Object.keys(files), ...["METADATA", "RECORD", ...Object.keys(extra)].map((file) => `${info}/${file}`)];
   for (const [path, text] of Object.entries(files)) write(join(site, path), text);
   write(join(site, info, "METADATA"), `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\nSummary: ${name} for tests\n\n# ${name}\n\nThe README of ${name}.\n`);
-  write(join(site, info, "RECORD"), record.map((path) => `${path},,`).join("\n") + "\n");
+  write(join(site, info, "RECORD"), `${record.map((path) => `${path},,`).join("\n")}\n`);
   for (const [file, text] of Object.entries(extra)) write(join(site, info, file), text);
 }
 

@@ -37,8 +37,8 @@ function trapProject() {
   const pkg = join(root, "node_modules/trap");
   write(join(root, "secret.txt"), "secret\n");
   write(join(pkg, "package.json"), JSON.stringify({ name: "trap", version: "1.0.0", main: "index.js" }));
-  write(join(pkg, "index.js"), Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join("\n") + "\n");
-  write(join(pkg, "long.js"), "x".repeat(10_000) + "\nshort\n");
+  write(join(pkg, "index.js"), `${Array.from({ length: 100 }, (_, index) => `line ${index + 1}`).join("\n")}\n`);
+  write(join(pkg, "long.js"), `${"x".repeat(10_000)}\nshort\n`);
   write(join(pkg, "logo.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]));
   write(join(pkg, "node_modules/dep/index.js"), "nested\n");
   write(join(pkg, "lib/__pycache__/x.pyc"), "junk");
@@ -153,7 +153,7 @@ describe("paging", () => {
 
   it("cuts a long line between characters, never inside one", async () => {
     const { trap } = trapProject();
-    write(join(trap.root, "wide.js"), "é".repeat(100) + "\n");
+    write(join(trap.root, "wide.js"), `${"é".repeat(100)}\n`);
     const page = await read(trap, "wide.js", { maxBytes: 51 });
     expect(page.binary ? "" : page.text).toBe("é".repeat(25));
   });

@@ -78,9 +78,9 @@ describe("on an npm project", () => {
   });
 
   it("read_package refuses a path out of the package and names the closest packages for a typo", async () => {
-    const escape = await server.call("read_package", { package: "ms", path: "../debug/package.json" });
-    expect(escape.isError).toBe(true);
-    expect(textOf(escape)).toContain("outside ms@2.1.3");
+    const outside = await server.call("read_package", { package: "ms", path: "../debug/package.json" });
+    expect(outside.isError).toBe(true);
+    expect(textOf(outside)).toContain("outside ms@2.1.3");
     const typo = await server.call("read_package", { package: "exprss" });
     expect(typo.isError).toBe(true);
     expect(textOf(typo)).toMatch(/closest: express/);

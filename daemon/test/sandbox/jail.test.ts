@@ -54,7 +54,7 @@ describe("runInJail", () => {
     const result = await runInJail({ ...base, artifact, code: "", maxOutputBytes: 1000 });
     expect(result.truncated.stdout).toBe(100_004 - 1000);
     expect(result.stdout.startsWith("x".repeat(500))).toBe(true);
-    expect(result.stdout.endsWith("x".repeat(496) + "END\n")).toBe(true);
+    expect(result.stdout.endsWith(`${"x".repeat(496)}END\n`)).toBe(true);
   });
 
   it("stops on abort", async () => {

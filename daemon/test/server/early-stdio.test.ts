@@ -19,7 +19,10 @@ async function session(project: string, cache: string): Promise<{ id: unknown; r
   await new Promise((resolve) => setTimeout(resolve, 50));
   child.stdin.write(initialize.slice(40) + line({ method: "notifications/initialized" }) + line({ id: 2, method: "tools/list" }));
   let out = "";
-  await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => (out += chunk).includes('"id":2') && resolve()));
+  await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => {
+        out += chunk;
+        if (out.includes('"id":2')) resolve();
+      }));
   // Anything more (a second initialize reply) would come right behind.
   await new Promise((resolve) => setTimeout(resolve, 200));
   child.kill();

@@ -124,7 +124,11 @@ export class Kernel {
     const stderr = new CappedOutput(call.maxOutputBytes);
     let reply: Done | undefined;
     const replied = new Promise<void>((resolve) => {
-      this.awaiting = { id, resolve: (done) => ((reply = done), resolve()) };
+      const onReply = (done: Done) => {
+        reply = done;
+        resolve();
+      };
+      this.awaiting = { id, resolve: onReply };
     });
     const finished = Promise.all([replied, this.stdout.begin(marker, stdout), this.stderr.begin(marker, stderr)]).then(() => "finished" as const);
     this.requests.write(encodeRequest({ id, marker, code: Buffer.from(call.code), stdin: Buffer.from(call.stdin ?? "") }));
@@ -132,8 +136,14 @@ export class Kernel {
     let timedOut = false;
     let cancelled = false;
     const stopped = new Promise<"stop">((resolve) => {
-      const timer = setTimeout(() => ((timedOut = true), resolve("stop")), call.timeoutMs);
-      const onAbort = () => ((cancelled = true), resolve("stop"));
+      const timer = setTimeout(() => {
+        timedOut = true;
+        resolve("stop");
+      }, call.timeoutMs);
+      const onAbort = () => {
+        cancelled = true;
+        resolve("stop");
+      };
       call.signal?.addEventListener("abort", onAbort, { once: true });
       if (call.signal?.aborted) onAbort();
       void finished.then(() => {

@@ -4,7 +4,7 @@
 // call ended) are given to the next call (the newest of them, within the cap): they reach neither
 // the protocol nor a wrong call's middle. Reads land in one reused buffer (see common/output.ts).
 import type { Socket } from "node:net";
-import { CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../common/output.js";
+import { type CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../common/output.js";
 
 interface OpenCall {
   marker: Buffer;

@@ -42,8 +42,7 @@ export class ReplyParser {
 
   push(chunk: Buffer): void {
     this.pending += chunk.toString("utf8");
-    let newline: number;
-    while ((newline = this.pending.indexOf("\n")) >= 0) {
+    for (let newline = this.pending.indexOf("\n"); newline >= 0; newline = this.pending.indexOf("\n")) {
       const line = this.pending.slice(0, newline);
       this.pending = this.pending.slice(newline + 1);
       this.onReply(parseReply(line));
