@@ -33,7 +33,7 @@ async function serverRole() {
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
-  parentPort.postMessage(server.address().port);
+  parentPort.postMessage(/** @type {import("node:net").AddressInfo} */ (server.address()).port);
 }
 
 /** One request, through the proxy's socket (CONNECT first) or straight to the server; resolves to the bytes received. */
@@ -46,7 +46,10 @@ function request({ port, proxy, path }) {
     let pending = Buffer.alloc(0);
     socket.on("connect", () => socket.write(proxy ? `CONNECT 127.0.0.1:${port} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n` : get));
     socket.on("data", (chunk) => {
-      if (tunnelled) return void (received += chunk.length);
+      if (tunnelled) {
+        received += chunk.length;
+        return;
+      }
       pending = Buffer.concat([pending, chunk]);
       const end = pending.indexOf("\r\n\r\n");
       if (end < 0) return;

@@ -24,6 +24,7 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
 ];
 
 /** Code points some filesystems ignore in names (HFS+), the trick of git's CVE-2014-9390. */
+// biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is removed on its own, combining or not
 const IGNORABLE = /[\u00ad\u034f\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]/gu;
 
 /** One name as a case-insensitive, normalising filesystem would see it. */

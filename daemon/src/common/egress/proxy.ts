@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Logger } from "../log.js";
 import { nonPublicKind } from "./addresses.js";
-import { AllowList, normalHost } from "./destinations.js";
+import { type AllowList, normalHost } from "./destinations.js";
 import type { EgressDecision } from "./report.js";
 
 /** Resolves a host name to its addresses (the daemon's resolver; tests inject their own). */
