@@ -44,7 +44,7 @@ stdenvNoCC.mkDerivation {
     rm -rf node_modules/.bin "node_modules/$(node -p 'require("./daemon/package.json").name')"
     find node_modules -type d -empty -delete
     mkdir -p "$out/lib/nixshed/daemon"
-    cp -r package.json node_modules "$out/lib/nixshed/"
+    cp -r package.json config.example.toml node_modules "$out/lib/nixshed/"
     cp -r daemon/package.json daemon/dist "$out/lib/nixshed/daemon/"
     # ripgrep and bubblewrap are ours, first on PATH; nix goes last so that a user's own nix (the one
     # matching their nix daemon) wins and ours is only the fallback.

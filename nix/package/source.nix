@@ -32,6 +32,8 @@ in
     ++ [
       "daemon/tsconfig.json"
       "daemon/src"
+      # `nixshed config --example` prints it.
+      "config.example.toml"
     ]
   );
   # What lib.mkMetadata ships as `lib` for run time: the Nix library and the session kernels.

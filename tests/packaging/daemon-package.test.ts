@@ -38,6 +38,9 @@ describe("nix/package through the harness", () => {
     const daemon = build("daemon");
     const version = JSON.parse(readFileSync(`${repo}/daemon/package.json`, "utf8")).version;
     expect(execFileSync(`${daemon}/bin/nixshed`, ["--version"], { encoding: "utf8", env: { PATH: "/usr/bin:/bin" } }).trim()).toBe(version);
+    expect(execFileSync(`${daemon}/bin/nixshed`, ["config", "--example"], { encoding: "utf8", env: { PATH: "/usr/bin:/bin" } })).toBe(
+      readFileSync(`${repo}/config.example.toml`, "utf8"),
+    );
     const wrapper = readFileSync(`${daemon}/bin/nixshed`, "utf8");
     expect(wrapper).toMatch(/ripgrep\/bin/);
     expect(() => readFileSync(`${daemon}/lib/nixshed/node_modules/typescript/package.json`)).toThrow();

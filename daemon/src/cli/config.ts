@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describeConfig } from "../config/load.js";
 import { trustStatus } from "../config/trust.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
@@ -7,11 +9,13 @@ export const configCommand: Command = {
   summary: "print the effective configuration and where each value came from",
   help: `Usage: nixshed config [--json] [flags]
 
-  --json   print JSON: {projectRoot, files, trust, values: [{key, value, source}]}
+  --json      print JSON: {projectRoot, files, trust, values: [{key, value, source}]}
+  --example   print config.example.toml: every key with its default and what it means
 
 ${commonHelp}`,
-  options: { json: { type: "boolean" } },
+  options: { json: { type: "boolean" }, example: { type: "boolean" } },
   async run(values) {
+    if (values.example) return printExample();
     const { loaded } = loadFromFlags(values);
     const rows = describeConfig(loaded);
     const { trust } = loaded;
@@ -29,3 +33,19 @@ ${commonHelp}`,
     return EXIT.ok;
   },
 };
+
+/** The example ships beside the daemon: the repository root in a checkout, lib/nixshed in the Nix package. */
+const EXAMPLE = fileURLToPath(new URL("../../../config.example.toml", import.meta.url));
+
+function printExample(): number {
+  let text: string;
+  try {
+    text = readFileSync(EXAMPLE, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    process.stderr.write(`nixshed config: this installation carries no config.example.toml (looked for ${EXAMPLE}); see the README\n`);
+    return EXIT.failure;
+  }
+  process.stdout.write(text);
+  return EXIT.ok;
+}

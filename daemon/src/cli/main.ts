@@ -4,6 +4,7 @@
 import module from "node:module";
 import { parseArgs } from "node:util";
 import { ConfigError } from "../config/layers.js";
+import { closest } from "../config/suggest.js";
 import { VERSION } from "../version.js";
 import { commonOptions, EXIT, UsageError, type Command } from "./base.js";
 
@@ -34,8 +35,21 @@ Usage: nixshed [COMMAND] [flags]
 Commands:
 ${loaded.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`).join("\n")}
 
+Flags:
+  -V, --version  print the version
+  -h, --help     this help
+
 Run \`nixshed COMMAND --help\` for a command's flags. Without a command, nixshed serves.
+\`nixshed config --example\` prints every configuration key, documented.
 `;
+}
+
+/** parseArgs' error in one line; an unknown flag names the closest known one. */
+function flagError(error: NodeJS.ErrnoException, names: string[]): string {
+  const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-{1,2}[^'=]+)/.exec(error.message)?.[1] : undefined;
+  if (!unknown) return error.message;
+  const near = closest(unknown.replace(/^-+/, ""), names);
+  return `unknown flag ${unknown}${near ? `; did you mean --${near}?` : ""}`;
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -51,7 +65,8 @@ async function main(argv: string[]): Promise<number> {
   const name = explicit ? argv[0]! : "serve";
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
-    process.stderr.write(`nixshed: unknown command '${argv[0]}'\n\n${await usage()}`);
+    const near = closest(name, Object.keys(commands));
+    process.stderr.write(`nixshed: unknown command '${argv[0]}'${near ? `; did you mean '${near}'?` : ""}\n\n${await usage()}`);
     return EXIT.usage;
   }
   const named = await load();
@@ -63,12 +78,13 @@ async function main(argv: string[]): Promise<number> {
     });
   }
   const rest = explicit ? argv.slice(1) : argv;
+  const options = { ...commonOptions, ...named.options };
   // biome-ignore lint/suspicious/noImplicitAnyLet: TypeScript types it from the parseArgs assignment below (control-flow typing)
   let parsed;
   try {
-    parsed = parseArgs({ args: rest, options: { ...commonOptions, ...named.options }, allowPositionals: true, strict: true });
+    parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`nixshed ${named.name}: ${(error as Error).message}\n\n${named.help}\n`);
+    process.stderr.write(`nixshed ${named.name}: ${flagError(error as NodeJS.ErrnoException, Object.keys(options))}\n\n${named.help}\n`);
     return EXIT.usage;
   }
   if (parsed.values.help) {

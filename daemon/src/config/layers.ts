@@ -7,7 +7,7 @@
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { parse as parseToml } from "smol-toml";
+import { parse as parseToml, type TomlError } from "smol-toml";
 import { isWithin, resolveLayerPaths } from "./paths.js";
 import { isTrusted, sha256, trustStoreDir } from "./trust-store.js";
 
@@ -19,6 +19,8 @@ export interface Layer {
   values: Record<string, unknown>;
   /** Set on the layer read from the project's .nixshed.toml. */
   project?: true;
+  /** A file layer's text, to find the line of a key for errors. */
+  text?: string;
 }
 
 /** The project's .nixshed.toml and whether the user trusted this exact content. */
@@ -96,7 +98,10 @@ function readTomlLayer(path: string): Layer & { text: string } {
   try {
     return { source: path, values: resolveLayerPaths(parseToml(text) as Record<string, unknown>, dirname(path)), text };
   } catch (error) {
-    throw new ConfigError(`${path}: invalid TOML: ${(error as Error).message}`);
+    // smol-toml says where: "Invalid TOML document: <what>\n\n<the lines around it>".
+    const { line, column, message } = error as TomlError;
+    const where = line ? `${path}:${line}:${column}` : path;
+    throw new ConfigError(`${where}: invalid TOML: ${message.replace(/^Invalid TOML document: /, "")}`.trimEnd());
   }
 }
 
@@ -226,7 +231,7 @@ export function collectLayers(options: LoadOptions = {}): Layers {
   const read = files.filter((file) => file.found).map((file) => readTomlLayer(file.path));
   const projectLayer = read.find((layer) => layer.source === projectPath);
   if (projectLayer) projectLayer.project = true;
-  const layers: Layer[] = [...read.map(({ source, values, project }) => ({ source, values, ...(project ? { project } : {}) })), ...envLayers(env, cwd), ...flagLayers(options.flags ?? [], cwd)];
+  const layers: Layer[] = [...read, ...envLayers(env, cwd), ...flagLayers(options.flags ?? [], cwd)];
   const trustStore = trustStoreDir(nixshedDir("state", mergeLayers(layers.filter((layer) => !layer.project)).merged.state_dir, env));
   const project = projectLayer && projectTrust(projectPath, projectLayer.text, projectRoot, trustStore);
   return { projectRoot, files, layers, ...(project ? { project } : {}), trustStore, env };

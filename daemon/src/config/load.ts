@@ -4,7 +4,9 @@
 import { dirname } from "node:path";
 import { ConfigError, collectLayers, isTable, mergeLayers, nixshedDir, sourceOf, type ConfigFile, type Layer, type Layers, type LoadOptions } from "./layers.js";
 import { configSchema, type Config } from "./schema.js";
+import { lineOfKey } from "./key-line.js";
 import { allowedKeys } from "./shape.js";
+import { closest } from "./suggest.js";
 import { narrowProjectValues, trustCommand, type ProjectTrust } from "./trust.js";
 
 export { ConfigError, findProjectRoot, type LoadOptions } from "./layers.js";
@@ -26,25 +28,35 @@ export function loadConfig(options: LoadOptions = {}): LoadedConfig {
   return validateLayers(collectLayers(options));
 }
 
-/** The merged layers validated; errors name the layer, the key and what is allowed. */
+/** The merged layers validated; errors name the layer (with the line, for a file), the key and what is allowed. */
 function validate(layers: Layer[]): { config: Config; provenance: Map<string, string> } {
   const { merged, provenance } = mergeLayers(layers);
   const result = configSchema.safeParse(merged);
   if (result.success) return { config: result.data, provenance };
+  const texts = new Map(layers.flatMap((layer) => (layer.text === undefined ? [] : [[layer.source, layer.text] as const])));
+  const where = (dotted: string) => {
+    const source = sourceOf(dotted, provenance);
+    const text = texts.get(source);
+    const line = text === undefined ? undefined : lineOfKey(text, dotted);
+    return line === undefined ? source : `${source}:${line}`;
+  };
   const problems = result.error.issues.map((issue) => {
     const base = issue.path.join(".");
     if (issue.code === "unrecognized_keys") {
-      const allowed = allowedKeys(configSchema, issue.path as (string | number)[]).join(", ");
+      const allowedHere = allowedKeys(configSchema, issue.path as (string | number)[]);
+      const allowed = `allowed ${base ? `in [${base}]` : "at the top level"}: ${allowedHere.join(", ")}`;
       return issue.keys
         .map((key) => {
           const dotted = base ? `${base}.${key}` : key;
-          return `${sourceOf(dotted, provenance)}: unknown key \`${dotted}\` (allowed ${base ? `in [${base}]` : "at the top level"}: ${allowed})`;
+          const near = closest(key, allowedHere);
+          const hint = near ? `did you mean \`${base ? `${base}.${near}` : near}\`? ` : "";
+          return `${where(dotted)}: unknown key \`${dotted}\` (${hint}${allowed})`;
         })
         .join("\n");
     }
-    return `${sourceOf(base, provenance)}: \`${base}\`: ${issue.message}`;
+    return `${where(base)}: \`${base}\`: ${issue.message}`;
   });
-  throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(see config.example.toml for every key)`);
+  throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(\`nixshed config --example\` prints every key, documented)`);
 }
 
 /**

@@ -37,6 +37,35 @@ describe("nixshed", () => {
     const help = nixshed(["--help"]);
     expect(help.code).toBe(0);
     expect(help.stdout).toMatch(/^Commands:$/m);
+    expect(help.stdout).toMatch(/^ {2}-V, --version +print the version$/m);
+  });
+
+  it("prints the documented example configuration, whatever the configuration in force", () => {
+    writeFileSync(join(project, ".nixshed.toml"), "[fs\n");
+    const example = nixshed(["config", "--example"]);
+    expect(example.code).toBe(0);
+    expect(example.stdout).toBe(readFileSync(new URL("../../../config.example.toml", import.meta.url), "utf8"));
+  });
+
+  it("names the closest command, flag or config key on a typo", () => {
+    expect(nixshed(["doctr"]).stderr).toContain("unknown command 'doctr'; did you mean 'doctor'?");
+    expect(nixshed(["config", "--projct", "."])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown flag --projct; did you mean --project?") });
+    expect(nixshed(["search", "--nixpkgs-idx", "x", "jq"]).stderr).toContain("did you mean --nixpkgs-index?");
+    expect(nixshed(["config", "--set", "sandbox.max_timout_seconds=5"]).stderr).toContain(
+      "flag --set sandbox.max_timout_seconds: unknown key `sandbox.max_timout_seconds` (did you mean `sandbox.max_timeout_seconds`? allowed in [sandbox]:",
+    );
+    expect(nixshed(["config"], { NIXSHED_LOG_LEVLE: "debug" }).stderr).toContain("did you mean `log_level`?");
+  });
+
+  it("gives the line of a config error in a file", () => {
+    const user = join(home, "user.toml");
+    writeFileSync(user, '# comment\n[fs]\nread_only = true\n\n[sandbox.sessions]\nmax_sessions = "many"\n');
+    expect(nixshed(["config", "--config", user]).stderr).toContain(`${user}:6: \`sandbox.sessions.max_sessions\`: Invalid input: expected number`);
+    const file = join(project, ".nixshed.toml");
+    writeFileSync(file, 'log_level = "info"\n[fs]\nread_only = tru\n');
+    expect(nixshed(["config"]).stderr).toMatch(new RegExp(`${file}:3:\\d+: invalid TOML: `));
+    writeFileSync(file, '[fs]\nread_only = true\n[nixpkgs.permissions.curl]\nnetwrok = false\n');
+    expect(nixshed(["config"]).stderr).toContain(`${file}:4: unknown key \`nixpkgs.permissions.curl.netwrok\` (did you mean \`nixpkgs.permissions.curl.network\`?`);
   });
 
   it("runs as the npm bin, an executable committed before any build", () => {
@@ -67,7 +96,7 @@ describe("nixshed", () => {
     const result = nixshed(["config"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(join(project, ".nixshed.toml"));
-    expect(result.stderr).toContain("unknown key `fs.read_olny` (allowed in [fs]: enabled, read_only");
+    expect(result.stderr).toContain(`${join(project, ".nixshed.toml")}:2: unknown key \`fs.read_olny\` (did you mean \`fs.read_only\`? allowed in [fs]: enabled, read_only`);
     const fromEnv = nixshed(["serve"], { NIXSHED_LOG_LEVEL: "loud" });
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);

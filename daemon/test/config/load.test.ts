@@ -85,7 +85,7 @@ describe("errors name the layer, the key and what is allowed", () => {
     const message = failure({});
     expect(message).toContain(file);
     expect(message).toContain("unknown key `fs.read_olny`");
-    expect(message).toMatch(/allowed in \[fs\]: enabled, read_only, /);
+    expect(message).toMatch(/did you mean `fs.read_only`\? allowed in \[fs\]: enabled, read_only, /);
   });
 
   it("a bad enum value from the environment", () => {
@@ -104,7 +104,7 @@ describe("errors name the layer, the key and what is allowed", () => {
 
   it("invalid TOML, with the file", () => {
     writeFileSync(system, "[fs\n");
-    expect(failure({})).toContain(`${system}: invalid TOML`);
+    expect(failure({})).toContain(`${system}:1:4: invalid TOML: `);
   });
 
   it("a value out of range", () => {
