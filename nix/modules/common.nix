@@ -50,7 +50,8 @@ in
       description = ''
         Configuration written to {file}`${configFile}`; the keys are those of
         `config.example.toml` in the nixshed repository. Later layers (the user's file, the
-        project's `.nixshed.toml`, `NIXSHED_*` variables, flags) still override it.
+        project's `.nixshed.toml` (only to narrow, unless trusted with `nixshed trust`), `NIXSHED_*`
+        variables, flags) still override it.
       '';
     };
 

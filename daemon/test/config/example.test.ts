@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { isTable } from "../../src/config/layers.js";
 import { configSchema } from "../../src/config/schema.js";
 import { nodeOf } from "../../src/config/shape.js";
+import { TRUST_RULES } from "../../src/config/trust.js";
 
 const text = readFileSync(new URL("../../../config.example.toml", import.meta.url), "utf8");
 const lines = text.split("\n");
@@ -67,5 +68,12 @@ describe("config.example.toml", () => {
       const node = nodeOf(record.value);
       if (node.kind === "table") expect(Object.keys(entry).sort(), record.path.join(".")).toEqual(Object.keys(node.keys).sort());
     }
+  });
+
+  it("names every key only trusted layers may set, as config/trust.ts classifies them", () => {
+    const line = lines.find((each) => each.startsWith("# Only trusted layers may set: "));
+    const listed = line?.replace(/^# Only trusted layers may set: /, "").replace(/\.$/, "").split(", ");
+    const trustedOnly = Object.entries(TRUST_RULES).filter(([, rule]) => rule.allows === undefined).map(([key]) => key);
+    expect(listed?.sort()).toEqual(trustedOnly.sort());
   });
 });
