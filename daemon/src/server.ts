@@ -11,6 +11,7 @@ import type { Discovery } from "./discovery/types.js";
 import { fsCapability } from "./fs/tools.js";
 import type { EarlyStdio } from "./mcp/early-stdio.js";
 import { SERVER_CAPABILITIES, SERVER_INFO } from "./mcp/identity.js";
+import { compactToolList } from "./mcp/tool-list.js";
 import { nixpkgsCapability } from "./nixpkgs/tools.js";
 import { pkglocalCapability } from "./pkglocal/tools.js";
 import { sandboxCapability } from "./sandbox/tools.js";
@@ -52,6 +53,7 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
     const closer = await capability.register(ctx);
     if (closer) closers.push(closer);
   }
+  compactToolList(mcp);
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {
