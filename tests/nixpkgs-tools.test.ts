@@ -64,8 +64,7 @@ source = "${FIXTURE}"
 index = "${index}"
 nix_options = ["--option", "substituters", ""]
 build_timeout_seconds = 8
-common_tools = "replace"
-tools = ["jq", "no-such-package"]
+tools = ["no-such-package"]
 
 [nixpkgs.permissions.coreutils]
 network = true
@@ -114,10 +113,10 @@ describe("nixpkgs_execute", () => {
     expect(textOf(await server.call("nixpkgs_execute", { package: "coreutils", program: "nope" }))).toMatch(/no program 'nope'[\s\S]*\becho\b/);
   });
 
-  it("refuses an unknown attribute with close matches", async () => {
+  it("refuses an unknown attribute in one line, with close matches", async () => {
     const result = await server.call("nixpkgs_execute", { package: "ripgre" });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/no nixpkgs attribute 'ripgre'[\s\S]*ripgrep/);
+    expect(textOf(result)).toMatch(/^no package `ripgre` in this nixpkgs; did you mean ripgrep\b.*\?$/);
   });
 
   it("stops the program at its run timeout and caps its output like run", async () => {
@@ -167,26 +166,52 @@ describe("nixpkgs_execute", () => {
 });
 
 describe("everyday and installed tools", () => {
-  it("offers the configured everyday tools that the index knows, with minimal schemas", async () => {
+  it("names the everyday packages the index knows in nixpkgs_execute's description, without a tool each", async () => {
     const { tools } = await server.client.listTools();
-    const jq = tools.find((tool) => tool.name === "nixpkgs_jq")!;
-    expect(Object.keys(jq.inputSchema.properties ?? {}).sort()).toEqual(["args", "stdin"]);
-    expect(jq.description).toBe("Lightweight and flexible command-line JSON processor (runs jq)");
-    expect(tools.some((tool) => tool.name.includes("no-such-package"))).toBe(false);
-    expect(server.stderr()).toMatch(/not in the index.*no-such-package/);
-    expect((await ok("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).stdout).toBe("[1]\n");
+    const execute = tools.find((tool) => tool.name === "nixpkgs_execute")!;
+    expect(execute.description).toMatch(/data: jq\b/);
+    expect(execute.description).toMatch(/search: ripgrep\(rg\)/);
+    expect(execute.description).toMatch(/files: coreutils\(ls…\) .*\btree\b/);
+    expect(execute.description).not.toMatch(/no-such-package|pandoc|fzf/);
+    // Network clients only where packages get the network (here only coreutils does).
+    expect(execute.description).not.toMatch(/\bcurl\b/);
+    expect(server.stderr()).toMatch(/not in the index, not offered: .*no-such-package/);
+    expect(tools.map((tool) => tool.name).filter((name) => name.startsWith("nixpkgs_")).sort()).toEqual([
+      "nixpkgs_execute",
+      "nixpkgs_install_tool",
+      "nixpkgs_list_installed",
+      "nixpkgs_search",
+      "nixpkgs_uninstall_tool",
+    ]);
+    // coreutils may write the project, so nixpkgs_execute may; search and list only read.
+    expect(execute.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true, openWorldHint: true });
+    for (const name of ["nixpkgs_search", "nixpkgs_list_installed"]) expect(tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint).toBe(true);
   });
 
-  it("offers the curated list by default, minus what the index lacks; installing one of them finds it", async () => {
-    const curated = await startServer({ args: [...args, "--set", "nixpkgs.common_tools=default", "--state-dir", join(scratch, "curated-state")] });
+  it('with common_tools = "tools", offers a tool per everyday package; install and list agree on them', async () => {
+    const curated = await startServer({ args: [...args, "--set", "nixpkgs.common_tools=tools", "--state-dir", join(scratch, "curated-state")] });
     try {
-      const names = (await curated.client.listTools()).tools.map((tool) => tool.name);
-      expect(names).toEqual(expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_jq", "nixpkgs_tree"]));
+      const { tools } = await curated.client.listTools();
+      const names = tools.map((tool) => tool.name);
+      expect(names).toEqual(expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_jq", "nixpkgs_tree", "nixpkgs_coreutils"]));
       expect(names).not.toContain("nixpkgs_fzf");
-      expect(curated.stderr()).toMatch(/not in the index, not offered: .*\bfzf\b/);
+      const jq = tools.find((tool) => tool.name === "nixpkgs_jq")!;
+      expect(Object.keys(jq.inputSchema.properties ?? {}).sort()).toEqual(["args", "program", "stdin"]);
+      expect(jq.description).toBe("Lightweight and flexible command-line JSON processor (runs jq)");
+      expect(jq.annotations?.readOnlyHint).toBe(true);
+      expect((await curated.call("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).structuredContent).toMatchObject({ stdout: "[1]\n" });
+      // A package of several programs: the call names one, and without one hears which there are.
+      expect((await curated.call("nixpkgs_coreutils", { program: "echo", args: ["hi"] })).structuredContent).toMatchObject({ stdout: "hi\n" });
+      expect(textOf(await curated.call("nixpkgs_coreutils", {}))).toMatch(/several programs[\s\S]*\becho\b/);
+
       const install = await curated.call("nixpkgs_install_tool", { package: "ripgrep" });
       expect(install.structuredContent).toMatchObject({ name: "nixpkgs_ripgrep", already_installed: true });
+      const listed = (await curated.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string; everyday?: boolean }[] };
+      expect(listed.installed).toContainEqual(expect.objectContaining({ name: "nixpkgs_ripgrep", everyday: true }));
       expect((await curated.call("nixpkgs_ripgrep", { args: ["-c", "a"], stdin: "a\n" })).structuredContent).toMatchObject({ stdout: "1\n" });
+      const uninstall = await curated.call("nixpkgs_uninstall_tool", { name: "nixpkgs_jq" });
+      expect(uninstall.isError).toBe(true);
+      expect(textOf(uninstall)).toMatch(/common_tools/);
     } finally {
       await curated.close();
     }
@@ -223,19 +248,70 @@ describe("everyday and installed tools", () => {
     const names = (await server.client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests"]));
     expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\n" })).stdout).toBe("1\n");
-    const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[]; common: string[] };
+    const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[] };
     expect(listed.installed.map((tool) => tool.name).sort()).toEqual(["nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests", "nixpkgs_ripgrep"]);
-    expect(listed.common).toEqual(["nixpkgs_jq"]);
     expect(JSON.parse(readFileSync(join(scratch, "state", "nixpkgs", "installed-tools.json"), "utf8")).tools).toHaveLength(4);
   });
 
-  it("uninstalls: list_changed, gone; everyday tools are config's to remove", async () => {
+  it("uninstalls: list_changed, gone from the tools and from the list", async () => {
     const before = listChanges;
     expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_ripgrep" })).isError).toBeFalsy();
     expect(await waitFor(() => listChanges > before, 3000)).toBe(true);
     expect((await server.client.listTools()).tools.map((tool) => tool.name)).not.toContain("nixpkgs_ripgrep");
-    const common = await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_jq" });
-    expect(common.isError).toBe(true);
-    expect(textOf(common)).toMatch(/common_tools/);
+    const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[] };
+    expect(listed.installed.map((tool) => tool.name)).not.toContain("nixpkgs_ripgrep");
   });
+});
+
+describe("only the nixpkgs tools that can work here", () => {
+  const nixpkgsTools = async (handle: ServerHandle) =>
+    (await handle.client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith("nixpkgs_"));
+
+  it("without a nixpkgs to realise from: search where there is an index, else nothing", async () => {
+    const base = ["--metadata", harnessMetadata(), "--project", project, "--state-dir", join(scratch, "bare-state"), "--cache-dir", join(scratch, "bare-cache")];
+    const searchOnly = await startServer({ args: [...base, "--set", `nixpkgs.index=${index}`] });
+    try {
+      expect(await nixpkgsTools(searchOnly)).toEqual(["nixpkgs_search"]);
+    } finally {
+      await searchOnly.close();
+    }
+    const none = await startServer({ args: base });
+    try {
+      expect(await nixpkgsTools(none)).toEqual([]);
+    } finally {
+      await none.close();
+    }
+  });
+
+  it("while the index builds: a failed evaluation is one line (nix's trace only in the debug log); the index ready, the list changes", async () => {
+    const handle = await startServer({
+      args: [
+        "--metadata", harnessMetadata(), "--project", project, "--state-dir", join(scratch, "building-state"), "--cache-dir", join(scratch, "building-cache"),
+        "--set", `nixpkgs.source=${FIXTURE}`, "--set", "nixpkgs.tools=[\"no-such-package\"]", "--log-level", "debug",
+      ],
+    });
+    let changes = 0;
+    handle.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    try {
+      const before = (await handle.client.listTools()).tools.find((tool) => tool.name === "nixpkgs_execute")!;
+      // Not yet checked against an index: the configured package is named.
+      expect(before.description).toMatch(/no-such-package/);
+      // Read-only: no package here may write the project or use the network.
+      expect(before.annotations?.readOnlyHint).toBe(true);
+      const result = await handle.call("nixpkgs_execute", { package: "no-such-package" });
+      expect(result.isError).toBe(true);
+      expect(textOf(result).split("\n")[0]).toBe("no package `no-such-package` in this nixpkgs");
+      expect(textOf(result)).not.toMatch(/error:|trace|\.nix:/);
+      expect(handle.stderr()).toMatch(/attribute 'no-such-package' missing/);
+      // The failed call started the index build; once it is ready the description drops the package.
+      expect(await waitFor(() => changes > 0, 120_000)).toBe(true);
+      const after = (await handle.client.listTools()).tools.find((tool) => tool.name === "nixpkgs_execute")!;
+      expect(after.description).not.toMatch(/no-such-package/);
+      expect(after.description).toMatch(/data: jq\b/);
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
 });

@@ -65,10 +65,10 @@ const nixpkgsSchema = z
     network: z.boolean().default(false).describe("Network for executed packages unless permissions say otherwise"),
     permissions: z.record(z.string(), permissionSchema).default({}).describe("Per-attribute overrides"),
     common_tools: z
-      .enum(["default", "extend", "replace", "off"])
-      .default("default")
-      .describe("default: the curated list; extend: it plus `tools`; replace: only `tools`; off: none"),
-    tools: z.array(z.string()).default([]).describe("Attributes pre-registered as tools (see common_tools)"),
+      .enum(["execute", "tools", "off"])
+      .default("execute")
+      .describe("The everyday packages (curated list plus `tools`). execute: named in nixpkgs_execute's description; tools: also one tool each; off: neither"),
+    tools: z.array(z.string()).default([]).describe("Attributes added to the everyday packages (see common_tools)"),
     nix_options: z
       .array(z.string())
       .default([])

@@ -1,130 +1,98 @@
-// The curated everyday packages: pre-registered as tools (config nixpkgs.common_tools), ranked a
-// little higher in searches, and (with a few others) the source of the main program names that the
-// channel's metadata lacks ("rg" is ripgrep's program). `program` is given only where it differs from the attribute.
+// The curated everyday packages, grouped by purpose: named in nixpkgs_execute's description so that
+// the usual programs need no search (config nixpkgs.common_tools), ranked a little higher in
+// searches, and (with a few others) the source of the main program names the channel's metadata
+// lacks ("rg" is ripgrep's program). Curated for a jail: batch programs that read and write files,
+// no TUIs, pagers or watchers; the network group is named only where packages get the network.
+// `program` is given only where it differs from the attribute; `several` marks a package whose
+// programs are all useful, so that a call names one (coreutils: program "sort").
 
 export interface CommonTool {
   attr: string;
   program?: string;
+  several?: true;
 }
 
-export const COMMON_TOOLS: readonly CommonTool[] = [
-  // search
-  { attr: "ripgrep", program: "rg" },
-  { attr: "fd" },
-  { attr: "fzf" },
-  { attr: "silver-searcher", program: "ag" },
-  { attr: "ugrep" },
-  { attr: "ast-grep" },
-  { attr: "gnugrep", program: "grep" },
-  { attr: "findutils", program: "find" },
-  // data
-  { attr: "jq" },
-  { attr: "yq-go", program: "yq" },
-  { attr: "miller", program: "mlr" },
-  { attr: "gojq" },
-  { attr: "jless" },
-  { attr: "dasel" },
-  { attr: "qsv" },
-  { attr: "csvkit", program: "csvlook" },
-  { attr: "sqlite", program: "sqlite3" },
-  { attr: "duckdb" },
-  { attr: "xmlstarlet" },
-  { attr: "htmlq" },
-  { attr: "gron" },
-  { attr: "visidata", program: "vd" },
-  // files and text
-  { attr: "bat" },
-  { attr: "eza" },
-  { attr: "tree" },
-  { attr: "hexyl" },
-  { attr: "file" },
-  { attr: "coreutils", program: "ls" },
-  { attr: "gnused", program: "sed" },
-  { attr: "gawk", program: "awk" },
-  { attr: "diffutils", program: "diff" },
-  { attr: "gnupatch", program: "patch" },
-  { attr: "dos2unix" },
-  { attr: "sd" },
-  { attr: "dust" },
-  { attr: "duf" },
-  { attr: "ncdu" },
-  { attr: "rsync" },
-  { attr: "entr" },
-  { attr: "watchexec" },
-  { attr: "tokei" },
-  { attr: "scc" },
-  { attr: "hyperfine" },
-  { attr: "pandoc" },
-  { attr: "glow" },
-  { attr: "poppler-utils", program: "pdftotext" },
-  { attr: "qpdf" },
-  { attr: "imagemagick", program: "magick" },
-  { attr: "ffmpeg" },
-  { attr: "exiftool" },
-  { attr: "graphviz", program: "dot" },
-  // archives
-  { attr: "gnutar", program: "tar" },
-  { attr: "gzip" },
-  { attr: "xz" },
-  { attr: "zstd" },
-  { attr: "unzip" },
-  { attr: "zip" },
-  { attr: "p7zip", program: "7z" },
-  { attr: "ouch" },
-  // network
-  { attr: "curl" },
-  { attr: "wget" },
-  { attr: "httpie", program: "http" },
-  { attr: "xh" },
-  { attr: "dig" },
-  { attr: "nmap" },
-  { attr: "netcat-openbsd", program: "nc" },
-  { attr: "socat" },
-  { attr: "openssh", program: "ssh" },
-  { attr: "openssl" },
-  { attr: "iperf", program: "iperf3" },
-  // dev
-  { attr: "git" },
-  { attr: "gh" },
-  { attr: "delta" },
-  { attr: "lazygit" },
-  { attr: "difftastic", program: "difft" },
-  { attr: "shellcheck" },
-  { attr: "shfmt" },
-  { attr: "gnumake", program: "make" },
-  { attr: "cmake" },
-  { attr: "just" },
-  { attr: "direnv" },
-  { attr: "universal-ctags", program: "ctags" },
-  { attr: "go" },
-  { attr: "gdb" },
-  { attr: "strace" },
-  { attr: "valgrind" },
-  { attr: "kubectl" },
-  { attr: "k9s" },
-  { attr: "terraform" },
-  { attr: "awscli2", program: "aws" },
-  { attr: "docker-compose" },
-  { attr: "prettier" },
-  { attr: "ruff" },
-  { attr: "yamllint" },
-  // system
-  { attr: "htop" },
-  { attr: "btop" },
-  { attr: "bottom", program: "btm" },
-  { attr: "procs" },
-  { attr: "lsof" },
-  { attr: "psmisc", program: "killall" },
-  { attr: "pv" },
-  { attr: "tmux" },
-  { attr: "tldr" },
-  { attr: "bc" },
-  { attr: "age" },
-  { attr: "gnupg", program: "gpg" },
+export interface CommonGroup {
+  purpose: string;
+  /** Of use only with the network. */
+  network?: true;
+  tools: readonly CommonTool[];
+}
+
+const t = (attr: string, program?: string): CommonTool => (program ? { attr, program } : { attr });
+/** A package of many programs; `program` is the one search knows it by. */
+const many = (attr: string, program: string): CommonTool => ({ attr, program, several: true });
+
+export const COMMON_GROUPS: readonly CommonGroup[] = [
+  { purpose: "search", tools: [t("ripgrep", "rg"), t("fd"), t("ugrep"), t("ast-grep")] },
+  {
+    purpose: "data",
+    tools: [
+      t("jq"), t("yq-go", "yq"), t("miller", "mlr"), many("csvkit", "csvlook"), t("qsv"), t("dasel"), t("gron"),
+      t("jc"), t("sqlite", "sqlite3"), t("duckdb"), t("xmlstarlet"), t("htmlq"),
+    ],
+  },
+  {
+    purpose: "docs",
+    tools: [
+      t("pandoc"), many("poppler-utils", "pdftotext"), t("qpdf"), t("ghostscript_headless", "gs"), t("mupdf-headless", "mutool"), t("typst"),
+      t("tesseract"), t("hunspell"),
+    ],
+  },
+  {
+    purpose: "media",
+    tools: [
+      t("imagemagick", "magick"), t("ffmpeg"), t("sox"), t("exiftool"), t("graphviz", "dot"), t("librsvg", "rsvg-convert"),
+      t("optipng"), t("pngquant"), t("jpegoptim"), t("qrencode"), t("zbar", "zbarimg"),
+    ],
+  },
+  {
+    purpose: "files",
+    tools: [
+      many("coreutils", "ls"), many("findutils", "find"), t("gnugrep", "grep"), t("gnused", "sed"), t("gawk", "awk"), many("diffutils", "diff"),
+      t("gnupatch", "patch"), t("file"), t("tree"), t("dos2unix"), t("sd"), t("moreutils", "sponge"), t("rsync"), t("hexyl"),
+      t("tokei"), t("scc"),
+    ],
+  },
+  {
+    purpose: "archives",
+    tools: [t("gnutar", "tar"), t("gzip"), t("xz"), t("zstd"), t("bzip2"), t("brotli"), t("lz4"), t("unzip"), t("zip"), t("p7zip", "7z")],
+  },
+  {
+    purpose: "dev",
+    tools: [
+      t("git"), t("delta"), t("difftastic", "difft"), t("gnumake", "make"), t("cmake"), t("just"), t("universal-ctags", "ctags"),
+      t("hyperfine"), t("valgrind"), t("go"), t("gcc"),
+    ],
+  },
+  {
+    purpose: "lint/format",
+    tools: [
+      t("shellcheck"), t("shfmt"), t("ruff"), t("prettier"), t("biome"), t("nixfmt"), t("taplo"),
+      t("yamllint"), t("hadolint"), t("actionlint"), t("clang-tools", "clang-format"), t("stylua"), t("typos"),
+    ],
+  },
+  { purpose: "crypto/math", tools: [t("openssl"), t("age"), t("gnupg", "gpg"), t("bc")] },
+  {
+    purpose: "network",
+    network: true,
+    tools: [
+      t("curl"), t("wget"), t("xh"), t("httpie", "http"), t("dig"), t("nmap"), t("netcat-openbsd", "nc"), t("gh"), t("awscli2", "aws"),
+      t("rclone"), t("yt-dlp"),
+    ],
+  },
 ];
 
-/** Well-known packages outside the everyday list whose program is not named like them. */
+export const COMMON_TOOLS: readonly CommonTool[] = COMMON_GROUPS.flatMap((group) => group.tools);
+
+/** Well-known packages outside the everyday list (TUIs and others a jail has no use for) whose program is not named like them. */
 const OTHER_PROGRAMS: Record<string, string> = {
+  "silver-searcher": "ag",
+  visidata: "vd",
+  openssh: "ssh",
+  iperf: "iperf3",
+  bottom: "btm",
+  psmisc: "killall",
   nodejs: "node",
   neovim: "nvim",
   openjdk: "java",

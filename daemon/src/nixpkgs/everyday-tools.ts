@@ -1,28 +1,40 @@
-// The everyday package tools offered at startup (config nixpkgs.common_tools and nixpkgs.tools),
-// minus the packages the index lacks when it is at hand (it is not built for this).
-import type { Logger } from "../common/log.js";
+// The everyday set: the curated groups plus config nixpkgs.tools, minus what cannot work here (a
+// package the index lacks, when the index is at hand; the network group unless packages get the
+// network). nixpkgs_execute names it in its description; with common_tools = "tools" each package
+// is also a tool of its own.
 import type { Config } from "../config/schema.js";
-import { COMMON_TOOLS, type CommonTool } from "./common-tools.js";
+import { COMMON_GROUPS, type CommonGroup, type CommonTool } from "./common-tools.js";
 import type { NixpkgsIndex } from "./index.js";
-import type { NixpkgsToolSet } from "./tool-set.js";
 
-/** The packages to offer: the curated list, config nixpkgs.tools, both or neither. */
-function everydayPackages({ common_tools: mode, tools }: Config["nixpkgs"]): CommonTool[] {
-  const own = tools.map((attr) => ({ attr }));
-  if (mode === "off") return [];
-  if (mode === "replace") return own;
-  if (mode === "extend") return [...COMMON_TOOLS, ...own.filter((tool) => !COMMON_TOOLS.some((c) => c.attr === tool.attr))];
-  return [...COMMON_TOOLS];
+export interface EverydaySet {
+  groups: { purpose: string; tools: CommonTool[] }[];
+  /** Configured or curated attributes the index lacks (not offered). */
+  missing: string[];
 }
 
-export function offerEverydayTools(tools: NixpkgsToolSet, settings: Config["nixpkgs"], index: NixpkgsIndex | undefined, log: Logger): void {
+export function everydaySet(
+  { common_tools: mode, tools }: Config["nixpkgs"],
+  index: NixpkgsIndex | undefined,
+  hasNetwork: (attr: string) => boolean,
+): EverydaySet {
+  if (mode === "off") return { groups: [], missing: [] };
+  const curated = new Set(COMMON_GROUPS.flatMap((group) => group.tools.map((tool) => tool.attr)));
+  const own: CommonGroup = { purpose: "configured", tools: tools.filter((attr) => !curated.has(attr)).map((attr) => ({ attr })) };
   const missing: string[] = [];
-  for (const common of everydayPackages(settings)) {
-    if (index && index.lookup(common.attr) < 0) {
-      missing.push(common.attr);
-      continue;
+  const usable = (group: CommonGroup) => (tool: CommonTool) => {
+    if (index && index.lookup(tool.attr) < 0) {
+      missing.push(tool.attr);
+      return false;
     }
-    tools.addPackage({ name: tools.freeName(common.attr), attr: common.attr, program: common.program, common: true });
-  }
-  if (missing.length > 0) log.info(`nixpkgs: common tools not in the index, not offered: ${missing.join(", ")}`);
+    return !group.network || hasNetwork(tool.attr);
+  };
+  const groups = [...COMMON_GROUPS, own]
+    .map((group) => ({ purpose: group.purpose, tools: group.tools.filter(usable(group)) }))
+    .filter((group) => group.tools.length > 0);
+  return { groups, missing };
+}
+
+/** "data: jq yq-go miller … · files: coreutils… …": attributes by purpose; "…" marks a package of several programs, of which a call names one. */
+export function describeEveryday(set: EverydaySet): string {
+  return set.groups.map((group) => `${group.purpose}: ${group.tools.map((tool) => `${tool.attr}${tool.several ? "…" : ""}`).join(" ")}`).join(" · ");
 }

@@ -1,5 +1,6 @@
 // nixpkgs_execute: a program of any nixpkgs package run once in a jail, without installing it; a
-// package tool's name runs that tool's package and program.
+// package tool's name runs that tool's package and program. Its description names the everyday
+// packages (everyday-tools.ts), so that the usual ones need no search first.
 import { z } from "zod";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool } from "../mcp/tool.js";
@@ -7,7 +8,7 @@ import type { Execution, PackageRunner } from "./execute.js";
 import { packageRun } from "./package-tool.js";
 import { decodeAttr, TOOL_PREFIX } from "./tool-names.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
-import { progressOf, runAnnotations, TIMED_OUT } from "./tool-support.js";
+import { progressOf, runAnnotations, TIMED_OUT, type RunPermissions } from "./tool-support.js";
 
 const runOutput = {
   package: z.string(),
@@ -25,21 +26,29 @@ function renderRun(output: RunOutput): string {
   return renderStreams([facts.join(" · ")], output);
 }
 
-export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStdinBytes: number) {
+export const EXECUTE = "nixpkgs_execute";
+
+/** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
+export function executeDescription(everyday: string): string {
+  const intro = "Run any nixpkgs package's program once in a jail (first use builds it: maybe minutes). args is an array, no shell; the project is /project.";
+  return everyday ? `${intro} Everyday packages, no search needed (… = several programs: pass program):\n${everyday}` : intro;
+}
+
+/** `permissions`: those of every package it may run (the defaults and each configured one), for its annotations. */
+export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStdinBytes: number, everyday: string, permissions: RunPermissions[]) {
   return defineTool({
-    name: "nixpkgs_execute",
+    name: EXECUTE,
     title: "Run a nixpkgs package once",
-    description:
-      "Run a program of any nixpkgs package once in a jail, without installing it (built on first use; may take minutes). Args are an array, never a shell string. The project is at /project; network is off unless configured.",
+    description: executeDescription(everyday),
     input: {
-      package: z.string().describe("Attribute path, e.g. ripgrep or python3Packages.black (or an installed tool's name)"),
-      args: z.array(z.string()).optional().describe("Arguments (an array, no shell)"),
+      package: z.string().describe("Attribute path, e.g. jq or python3Packages.black (or an installed tool's name)"),
+      args: z.array(z.string()).optional().describe("Arguments"),
       stdin: z.string().optional().describe(`Standard input (at most ${maxStdinBytes} bytes)`),
-      program: z.string().optional().describe("Program to run (default: the package's main program)"),
-      timeout_seconds: z.number().int().min(1).optional().describe("Run time limit (the build has its own)"),
+      program: z.string().optional().describe("Program to run (default: the main one)"),
+      timeout_seconds: z.number().int().min(1).optional().describe("Run time limit (not the build's)"),
     },
     output: runOutput,
-    annotations: runAnnotations,
+    annotations: runAnnotations(permissions),
     run: async (args, call) => {
       // An installed tool's name runs that tool; another nixpkgs_ name decodes to its attribute.
       const installed = tools.packageTool(args.package);
@@ -47,8 +56,7 @@ export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStd
       const execution = await runner.execute(
         installed
           ? {
-              ...packageRun(installed, args.args),
-              ...(args.program ? { program: args.program } : {}),
+              ...packageRun(installed, args.args, args.program),
               stdin: args.stdin,
               timeoutSeconds: args.timeout_seconds ?? installed.timeoutSeconds,
             }

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { runInJail, type JailResult } from "../common/jail.js";
 import type { Config, ProjectAccess } from "../config/schema.js";
 import type { NixpkgsInfo } from "../discovery/types.js";
-import { NixpkgsError } from "./errors.js";
+import { NixCommandError, NixpkgsError } from "./errors.js";
 import type { NixpkgsIndex } from "./index.js";
 import { chooseProgram } from "./program.js";
 import { realise, type NixpkgsSource } from "./realise.js";
@@ -37,6 +37,8 @@ export interface ExecuteContext {
   cacheDir: string;
   /** The index when it is ready; undefined while it builds (the attribute is then not checked). */
   index(): NixpkgsIndex | undefined;
+  /** nix's raw output of a failed realisation goes here (the daemon's debug log), not to the agent. */
+  debug?(message: string): void;
 }
 
 const ACCESS_ORDER: ProjectAccess[] = ["none", "ro", "rw"];
@@ -59,6 +61,18 @@ export class PackageRunner {
     };
   }
 
+  /** Why packages cannot be realised here (no nixpkgs, no nixshed library), or undefined when they can. */
+  unavailable(): string | undefined {
+    try {
+      this.source();
+      this.lib();
+      return undefined;
+    } catch (error) {
+      if (error instanceof NixpkgsError) return error.message;
+      throw error;
+    }
+  }
+
   /** Refuses a run time limit above sandbox.max_timeout_seconds, whether asked for per call or per installed tool. */
   checkTimeout(seconds: number): void {
     const max = this.ctx.config.sandbox.max_timeout_seconds;
@@ -70,8 +84,16 @@ export class PackageRunner {
   checkAttr(attr: string): void {
     const index = this.ctx.index();
     if (!index || index.lookup(attr) >= 0 || index.lookupInFamily(attr) >= 0) return;
-    const close = searchIndex(index, attr, { limit: 5, platform: "any", includeBroken: true, includeUnfree: true }).map((r) => r.attr);
-    throw new NixpkgsError(`no nixpkgs attribute '${attr}'`, close.length ? `Close matches: ${close.join(", ")}.` : "Find one with nixpkgs_search.");
+    throw this.missing(attr);
+  }
+
+  /** "no package `x` in this nixpkgs; did you mean …", from the index when it is at hand. */
+  private missing(attr: string): NixpkgsError {
+    const index = this.ctx.index();
+    const close = index ? searchIndex(index, attr, { limit: 5, platform: "any", includeBroken: true, includeUnfree: true }).map((r) => r.attr) : [];
+    return close.length > 0
+      ? new NixpkgsError(`no package \`${attr}\` in this nixpkgs; did you mean ${close.join(", ")}?`)
+      : new NixpkgsError(`no package \`${attr}\` in this nixpkgs`, "Find the attribute with nixpkgs_search.");
   }
 
   async execute(request: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
@@ -97,7 +119,11 @@ export class PackageRunner {
         signal: call.signal,
         progress: call.progress,
       },
-    );
+    ).catch((error: unknown) => {
+      if (!(error instanceof NixCommandError)) throw error;
+      this.ctx.debug?.(`nixpkgs: ${error.message}; nix said:\n${error.trace}`);
+      throw error.kind === "missing" ? this.missing(request.attr) : error;
+    });
     const program = chooseProgram(request.attr, realised, request.program);
     const result = await runInJail({
       artifact: realised.artifact,

@@ -85,6 +85,7 @@ export class IndexProvider {
   private index?: NixpkgsIndex;
   private building?: { startedAt: number; message: string; stop(): void };
   private failure?: NixpkgsError;
+  private readonly readyListeners: ((index: NixpkgsIndex) => void)[] = [];
 
   constructor(
     private readonly plan: IndexPlan,
@@ -138,6 +139,11 @@ export class IndexProvider {
     }
   }
 
+  /** Calls `listener` when a build started by this provider has finished and the index loads. */
+  onReady(listener: (index: NixpkgsIndex) => void): void {
+    this.readyListeners.push(listener);
+  }
+
   close(): void {
     this.building?.stop();
   }
@@ -160,8 +166,11 @@ export class IndexProvider {
     });
     child.once("close", (code) => {
       this.building = undefined;
-      if (code === 0) this.log(`nixpkgs index ready: ${plan.path}`);
-      else this.failure = new NixpkgsError(`index build failed (exit ${code})`, tail.trim().split("\n").slice(-3).join("\n"));
+      if (code === 0) {
+        this.log(`nixpkgs index ready: ${plan.path}`);
+        const index = this.peek();
+        if (index) for (const listener of this.readyListeners) listener(index);
+      } else this.failure = new NixpkgsError(`index build failed (exit ${code})`, tail.trim().split("\n").slice(-3).join("\n"));
     });
     return state;
   }

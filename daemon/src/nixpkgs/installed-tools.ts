@@ -1,5 +1,7 @@
 // nixpkgs_install_tool, nixpkgs_uninstall_tool and nixpkgs_list_installed: the package tools the
-// agent adds at run time, kept in the state dir (installed.ts) and restored at startup.
+// agent adds at run time, kept in the state dir (installed.ts) and restored at startup. One model:
+// the package tools on the server, installed or everyday (config common_tools = "tools"); install
+// finds a tool among them, and list shows each of them, so the two always agree.
 import { z } from "zod";
 import type { Logger } from "../common/log.js";
 import { defineTool } from "../mcp/tool.js";
@@ -34,8 +36,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
   return defineTool({
     name: "nixpkgs_install_tool",
     title: "Install a nixpkgs package as a tool",
-    description:
-      "Add a tool nixpkgs_<name> that runs a nixpkgs package's program in a jail, taking {args?, stdin?}. Kept across restarts. Its name also works as nixpkgs_execute's package.",
+    description: "Add a tool nixpkgs_<name> running a package's program in a jail ({args?, stdin?, program?}), kept across restarts; also a nixpkgs_execute package.",
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep"),
       program: z.string().optional().describe("Program to run (default: the package's main program)"),
@@ -96,28 +97,32 @@ export function listInstalledTool(tools: NixpkgsToolSet, registry: InstalledRegi
   return defineTool({
     name: "nixpkgs_list_installed",
     title: "List installed nixpkgs tools",
-    description: "The tools added by nixpkgs_install_tool, and the everyday package tools offered from config.",
+    description: "The package tools: those nixpkgs_install_tool added and the everyday ones from config.",
     input: {},
     output: {
-      installed: z.array(z.object({ name: z.string(), package: z.string(), program: z.string().optional(), default_args: z.array(z.string()).optional() })),
-      common: z.array(z.string()),
+      installed: z.array(
+        z.object({
+          name: z.string(),
+          package: z.string(),
+          program: z.string().optional(),
+          default_args: z.array(z.string()).optional(),
+          everyday: z.boolean().optional(),
+        }),
+      ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async () => ({
-      installed: registry.all().map((tool) => ({
+      installed: tools.packageTools().map((tool) => ({
         name: tool.name,
         package: tool.attr,
         ...(tool.program ? { program: tool.program } : {}),
         ...(tool.defaultArgs ? { default_args: tool.defaultArgs } : {}),
+        ...(tool.common ? { everyday: true } : {}),
       })),
-      common: tools.packageTools().filter((tool) => tool.common).map((tool) => tool.name),
     }),
     render: (result) =>
-      [
-        result.installed.length
-          ? `Installed: ${result.installed.map((tool) => `${tool.name} (${tool.package}${tool.program ? ` ${tool.program}` : ""})`).join(", ")}`
-          : "Nothing installed.",
-        `Everyday tools: ${result.common.join(", ") || "none"}`,
-      ].join("\n"),
+      result.installed.length
+        ? `Installed: ${result.installed.map((tool) => `${tool.name} (${[tool.package, tool.program, tool.everyday ? "everyday" : ""].filter(Boolean).join(" ")})`).join(", ")}`
+        : "Nothing installed; nixpkgs_execute runs any package without it.",
   });
 }

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ProjectAccess } from "../config/schema.js";
-import { NixpkgsError } from "./errors.js";
+import { nixFailure, NixpkgsError } from "./errors.js";
 import { NIX_FLAGS } from "./evaluate.js";
 
 /** A nixpkgs to realise from: a source tree (`import path { }`) or a flake reference. */
@@ -120,6 +120,7 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     deadline,
     options,
     `evaluating ${request.attr}`,
+    request.attr,
   );
   const evaluated = JSON.parse(evaluation) as Evaluated;
   await runNix(
@@ -129,6 +130,7 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     deadline,
     options,
     `building ${request.attr}`,
+    request.attr,
   );
   realisedHere.add(key);
   const info = { bin: evaluated.bin, mainProgram: evaluated.mainProgram, pname: evaluated.pname };
@@ -167,6 +169,7 @@ function runNix(
   deadline: number,
   options: RealiseOptions,
   what: string,
+  attr: string,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -221,17 +224,10 @@ function runNix(
       } else if (stopped === "cancelled") {
         reject(new NixpkgsError(`${what}: cancelled`));
       } else if (code !== 0) {
-        reject(new NixpkgsError(`${what} failed`, nixErrorSummary(tail)));
+        reject(nixFailure(what, attr, tail));
       } else {
         resolve(stdout);
       }
     });
   });
-}
-
-/** The lines of nix's stderr that say what went wrong. */
-function nixErrorSummary(stderr: string): string {
-  const lines = stderr.split("\n").filter((line) => line.trim() && !line.startsWith("warning:"));
-  const error = lines.findIndex((line) => line.startsWith("error"));
-  return (error >= 0 ? lines.slice(error, error + 6) : lines.slice(-6)).join("\n");
 }

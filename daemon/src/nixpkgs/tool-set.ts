@@ -22,6 +22,12 @@ export class NixpkgsToolSet {
     this.registered.set(tool.name, registerTool(this.server, tool, this.log));
   }
 
+  /** A new description for a registered tool; clients hear of it through list_changed. */
+  describe(name: string, description: string): void {
+    const tool = this.registered.get(name);
+    if (tool && tool.description !== description) tool.update({ description });
+  }
+
   has(name: string): boolean {
     return this.registered.has(name);
   }

@@ -1,11 +1,17 @@
-// Registers the nixpkgs tools: nixpkgs_search, nixpkgs_execute, nixpkgs_install_tool,
-// nixpkgs_uninstall_tool, nixpkgs_list_installed, and one small tool per everyday package
-// (config nixpkgs.common_tools / nixpkgs.tools) and per installed package.
+// Registers the nixpkgs tools that can work here: nixpkgs_search where there is an index (or one to
+// build), and where packages can be realised (a nixpkgs, nixshed's Nix library, bubblewrap)
+// nixpkgs_execute, whose description names the everyday packages, nixpkgs_install_tool,
+// nixpkgs_uninstall_tool, nixpkgs_list_installed and one tool per installed package (and per
+// everyday package with nixpkgs.common_tools = "tools"). When the index becomes ready the everyday
+// set is checked against it and the list changes (clients hear list_changed).
 import type { Capability, ServerContext } from "../capability.js";
+import type { Logger } from "../common/log.js";
+import type { Config } from "../config/schema.js";
 import { NixpkgsError } from "./errors.js";
-import { offerEverydayTools } from "./everyday-tools.js";
+import { describeEveryday, everydaySet } from "./everyday-tools.js";
 import { PackageRunner } from "./execute.js";
-import { executeTool } from "./execute-tool.js";
+import { EXECUTE, executeDescription, executeTool } from "./execute-tool.js";
+import type { NixpkgsIndex } from "./index.js";
 import { IndexProvider, indexSources, planIndex, type IndexPlan } from "./index-provider.js";
 import { InstalledRegistry } from "./installed.js";
 import { installTool, listInstalledTool, restoreInstalledTools, uninstallTool } from "./installed-tools.js";
@@ -23,12 +29,32 @@ function safePlan(ctx: ServerContext): IndexPlan {
   }
 }
 
+/**
+ * Brings nixpkgs_execute's description, and with common_tools = "tools" the everyday package
+ * tools, in line with the everyday set that works here (checked against the index once it is at hand).
+ */
+function offerEveryday(tools: NixpkgsToolSet, runner: PackageRunner, settings: Config["nixpkgs"], index: NixpkgsIndex | undefined, log: Logger): void {
+  const set = everydaySet(settings, index, (attr) => runner.permissions(attr).network);
+  if (set.missing.length > 0) log.info(`nixpkgs: everyday packages not in the index, not offered: ${set.missing.join(", ")}`);
+  tools.describe(EXECUTE, executeDescription(describeEveryday(set)));
+  if (settings.common_tools !== "tools") return;
+  const wanted = new Set(set.groups.flatMap((group) => group.tools.map((tool) => tool.attr)));
+  for (const tool of tools.packageTools()) if (tool.common && !wanted.has(tool.attr)) tools.removePackage(tool.name);
+  const offered = new Set(tools.packageTools().filter((tool) => tool.common).map((tool) => tool.attr));
+  for (const tool of set.groups.flatMap((group) => group.tools)) {
+    if (offered.has(tool.attr)) continue;
+    // A package of several programs gets none by default: a call names the one it wants.
+    tools.addPackage({ name: tools.freeName(tool.attr), attr: tool.attr, ...(tool.program && !tool.several ? { program: tool.program } : {}), common: true });
+  }
+}
+
 export const nixpkgsCapability: Capability = {
   name: "nixpkgs",
   instructions:
-    "nixpkgs_search finds any nixpkgs package; nixpkgs_execute runs one once in a jail (no install); nixpkgs_install_tool makes one a tool of its own. Every nixpkgs_<package> tool runs that package's program jailed: args as an array, project at /project.",
+    "nixpkgs_search finds any nixpkgs package; nixpkgs_execute runs one once in a jail (no install; it names the everyday ones); nixpkgs_install_tool makes one a tool of its own.",
   async register(ctx) {
-    const provider = new IndexProvider(safePlan(ctx), (message) => ctx.log.info(message));
+    const plan = safePlan(ctx);
+    const provider = new IndexProvider(plan, (message) => ctx.log.info(message));
     const runner = new PackageRunner({
       config: ctx.config,
       discovered: ctx.discovery.nixpkgs,
@@ -43,24 +69,31 @@ export const nixpkgsCapability: Capability = {
           throw error;
         }
       },
+      debug: (message) => ctx.log.debug(message),
     });
-    const registry = new InstalledRegistry(ctx.stateDir, (message) => ctx.log.warn(message));
-    const tools = new NixpkgsToolSet(ctx.mcp, ctx.log, (tool) => packageTool(tool, runner, provider.peek()));
+    const settings = ctx.config.nixpkgs;
+    const permissions = (attr: string) => runner.permissions(attr);
+    const tools = new NixpkgsToolSet(ctx.mcp, ctx.log, (tool) => packageTool(tool, runner, permissions(tool.attr), provider.peek()));
+    const close = { close: async () => provider.close() };
 
     // The order is the tools/list order; everyday tools take their names before installed ones.
-    tools.add(searchTool(provider));
-    // Execution runs in a bubblewrap jail, which exists on Linux only: elsewhere, search alone.
-    if (process.platform !== "linux") {
-      ctx.log.info("nixpkgs: no bubblewrap on this platform, so only nixpkgs_search is offered");
-      return { close: async () => provider.close() };
+    if (plan.kind !== "none") tools.add(searchTool(provider));
+    // Execution runs in a bubblewrap jail, which exists on Linux only, and needs a nixpkgs to realise from.
+    const unavailable = process.platform !== "linux" ? "no bubblewrap on this platform" : runner.unavailable();
+    if (unavailable) {
+      ctx.log.info(`nixpkgs: ${unavailable}, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`);
+      return close;
     }
-    tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes));
-    offerEverydayTools(tools, ctx.config.nixpkgs, provider.peek(), ctx.log);
+    const everyone = [permissions(""), ...Object.keys(settings.permissions).map(permissions)];
+    tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes, "", everyone));
+    const index = provider.peek();
+    offerEveryday(tools, runner, settings, index, ctx.log);
+    if (!index) provider.onReady((ready) => offerEveryday(tools, runner, settings, ready, ctx.log));
+    const registry = new InstalledRegistry(ctx.stateDir, (message) => ctx.log.warn(message));
     restoreInstalledTools(tools, registry, ctx.log);
     tools.add(installTool(tools, registry, runner));
     tools.add(uninstallTool(tools, registry));
     tools.add(listInstalledTool(tools, registry));
-
-    return { close: async () => provider.close() };
+    return close;
   },
 };
