@@ -58,21 +58,21 @@ export default async function surfaceBench() {
   execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", index], { stdio: "ignore" });
   const base = ["--metadata", metadata, "--project", project, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
   const withNixpkgs = [...base, "--set", `nixpkgs.source=${FIXTURE}`, "--set", `nixpkgs.index=${index}`];
-  const quiet = { stderr: "ignore" };
+  const quiet = /** @type {const} */ ({ stderr: "ignore" });
 
   const rows = [
-    ["nixshed, default (harness metadata)", await measure(serve(base, quiet))],
-    ["nixshed, with a nixpkgs and its index", await measure(serve(withNixpkgs, quiet))],
-    ['nixshed, nixpkgs.common_tools = "tools"', await measure(serve([...withNixpkgs, "--set", "nixpkgs.common_tools=tools"], quiet))],
+    { label: "nixshed, default (harness metadata)", ...(await measure(serve(base, quiet))) },
+    { label: "nixshed, with a nixpkgs and its index", ...(await measure(serve(withNixpkgs, quiet))) },
+    { label: 'nixshed, nixpkgs.common_tools = "tools"', ...(await measure(serve([...withNixpkgs, "--set", "nixpkgs.common_tools=tools"], quiet))) },
   ];
   const official = officialServer();
-  if (official) rows.push([`official ${OFFICIAL}`, await measure(connect(process.execPath, [official, project], quiet))]);
+  if (official) rows.push({ label: `official ${OFFICIAL}`, ...(await measure(connect(process.execPath, [official, project], quiet))) });
   else console.log(`(${OFFICIAL} could not be installed; its column is left out)`);
 
   console.log(`tools/list result as JSON; tokens estimated as bytes / 4. Budget by default: ≤ ${BUDGET.tools} tools, ≤ ${kb(BUDGET.bytes)}`);
-  printTable([["", "tools", "bytes", "tokens", "largest definitions"], ...rows.map(([label, m]) => [label, m.count, kb(m.bytes), tokens(m.bytes), m.largest.slice(0, 3).map((t) => `${t.name} ${t.bytes}`).join(", ")])]);
-  for (const [label, m] of rows.slice(0, 2)) {
-    const within = m.count <= BUDGET.tools && m.bytes <= BUDGET.bytes;
-    console.log(`${label}: ${within ? "within" : "OVER"} budget`);
-  }
+  printTable([
+    ["", "tools", "bytes", "tokens", "largest definitions (bytes)"],
+    ...rows.map((row) => [row.label, row.count, kb(row.bytes), tokens(row.bytes), row.largest.slice(0, 3).map((tool) => `${tool.name} ${tool.bytes}`).join(", ")]),
+  ]);
+  for (const row of rows.slice(0, 2)) console.log(`${row.label}: ${row.count <= BUDGET.tools && row.bytes <= BUDGET.bytes ? "within" : "OVER"} budget`);
 }

@@ -93,7 +93,7 @@ export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry
   });
 }
 
-export function listInstalledTool(tools: NixpkgsToolSet, registry: InstalledRegistry) {
+export function listInstalledTool(tools: NixpkgsToolSet) {
   return defineTool({
     name: "nixpkgs_list_installed",
     title: "List installed nixpkgs tools",

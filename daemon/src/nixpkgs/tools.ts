@@ -93,7 +93,7 @@ export const nixpkgsCapability: Capability = {
     restoreInstalledTools(tools, registry, ctx.log);
     tools.add(installTool(tools, registry, runner));
     tools.add(uninstallTool(tools, registry));
-    tools.add(listInstalledTool(tools, registry));
+    tools.add(listInstalledTool(tools));
     return close;
   },
 };
