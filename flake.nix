@@ -66,7 +66,9 @@
       );
 
       nixosModules.default = import ./nix/modules/nixos.nix;
-      homeManagerModules.default = import ./nix/modules/home-manager.nix;
+      homeModules.default = import ./nix/modules/home-manager.nix;
+      # The name home-manager's documentation used before homeModules.
+      homeManagerModules = self.homeModules;
 
       # `nix flake check`: the packages, the module evaluations and the NixOS VM tests.
       checks = forEach linux (

@@ -24,6 +24,7 @@ let
   names = map (e: e.name) entries;
   duplicates = builtins.filter (n: builtins.length (builtins.filter (m: m == n) names) > 1) names;
   source = (import ../package/source.nix).library;
+  pinned = if nixpkgs == null then null else import ./nixpkgsSource.nix nixpkgs;
 in
 if !builtins.isList artifacts then
   throw "nixshed.lib.mkMetadata: environments must be a list or an attribute set of artifacts"
@@ -33,7 +34,7 @@ else
   pkgs.runCommand "nixshed-metadata"
     {
       environmentsJson = builtins.toJSON { schemaVersion = 1; environments = builtins.listToAttrs entries; };
-      nixpkgsJson = builtins.toJSON { source = if nixpkgs == null then null else "${nixpkgs}"; rev = if nixpkgs == null then null else nixpkgs.rev or null; };
+      nixpkgsJson = builtins.toJSON { source = pinned; rev = if nixpkgs == null then null else nixpkgs.rev or null; };
       passAsFile = [ "environmentsJson" "nixpkgsJson" ];
     }
     ''

@@ -32,9 +32,13 @@ in
 
     environment.etc = common.files cfg;
 
-    # bubblewrap runs unprivileged, in a new user namespace. Stock NixOS kernels allow that; the
-    # hardened profile turns it off (kernel.unprivileged_userns_clone = 0). Above the profiles'
-    # mkDefault, below anything you set yourself.
-    security.unprivilegedUsernsClone = lib.mkOverride 900 true;
+    # A system built from a flake names its nixpkgs source (lib.nixosSystem sets nixpkgs.flake.source):
+    # that store path is served as it is, where pkgs.path would be hashed into the store again.
+    programs.nixshed.nixpkgs = lib.mkIf ((config.nixpkgs.flake.source or null) != null) (lib.mkDefault config.nixpkgs.flake.source);
+
+    # bubblewrap runs unprivileged, in a new user namespace. Stock kernels allow that and have no
+    # kernel.unprivileged_userns_clone switch at all; the hardened kernel has it, off. Only there is
+    # it turned on: above the hardened profile's mkDefault, below anything you set yourself.
+    security.unprivilegedUsernsClone = lib.mkIf (config.boot.kernelPackages.kernel.isHardened or false) (lib.mkOverride 900 true);
   };
 }

@@ -40,6 +40,8 @@ let
       ../modules/nixos.nix
       common
       {
+        options.boot.kernelPackages = anything;
+        options.nixpkgs.flake.source = mkOption { type = types.nullOr types.str; default = null; };
         options.environment.systemPackages = mkOption { type = types.listOf types.package; default = [ ]; };
         options.environment.etc = files;
         options.security = {
@@ -94,6 +96,8 @@ let
   failedAssertions = config: map (a: a.message) (lib.filter (a: !a.assertion) config.assertions);
 
   system = nixos { };
+  hardened = nixos { boot.kernelPackages.kernel.isHardened = true; };
+  fromFlake = nixos { nixpkgs.flake.source = "/nix/store/00000000000000000000000000000000-source"; };
   noUserns = nixos { security.allowUserNamespaces = false; };
   current = home {
     clients = [ "claude-code" ];
@@ -125,7 +129,11 @@ let
     "nixos: sandbox arguments reach mkSandbox" =
       system.environment.etc."nixshed/sandboxes/data".source.metadata.limits.memoryMb == 128;
     "nixos: package installed" = lib.elem package system.environment.systemPackages;
-    "nixos: unprivileged user namespaces allowed" = system.security.unprivilegedUsernsClone;
+    "nixos: a stock kernel is left alone (it has no unprivileged_userns_clone switch)" = !system.security.unprivilegedUsernsClone;
+    "nixos: a hardened kernel gets unprivileged user namespaces back" = hardened.security.unprivilegedUsernsClone;
+    "nixos: a flake-built system serves its flake's nixpkgs source" =
+      fromFlake.programs.nixshed.nixpkgs == "/nix/store/00000000000000000000000000000000-source";
+    "nixos: otherwise pkgs.path" = system.programs.nixshed.nixpkgs == pkgs.path;
     "nixos: no assertion fails" = failedAssertions system == [ ];
     "nixos: user namespaces off is refused" = lib.length (failedAssertions noUserns) == 1;
     "home: server registered in programs.mcp" =
