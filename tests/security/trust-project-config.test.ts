@@ -2,7 +2,8 @@
 // project file may narrow what nixshed does, never widen it or choose what runs on the host; only a
 // trust record for its exact content (written by `nixshed trust`, in a store the project cannot
 // name) lifts that, and editing the file drops it again.
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "smol-toml";
@@ -118,6 +119,14 @@ network = true
     expect(loaded.trust?.ignored).toEqual([
       { key: "fs.max_list_entries", value: 1001, reason: "an untrusted project may set only a number ≤ the trusted value (trusted: 1000)" },
     ]);
+  });
+
+  it("cannot hang the server with a FIFO or a device as its file", () => {
+    execFileSync("mkfifo", [join(project, ".nixshed.toml")]);
+    expect(() => load()).toThrow(`${join(project, ".nixshed.toml")}: cannot read: not a regular file`);
+    rmSync(join(project, ".nixshed.toml"));
+    symlinkSync("/dev/zero", join(project, ".nixshed.toml"));
+    expect(() => load()).toThrow("not a regular file");
   });
 
   it("cannot plant a trust record in a state directory it names", () => {

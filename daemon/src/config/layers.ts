@@ -91,6 +91,8 @@ export function nixshedDir(kind: "state" | "cache", configured: unknown, env: No
 function readTomlLayer(path: string): Layer & { text: string } {
   let text: string;
   try {
+    // A FIFO or a device (a project can plant either, or a link to one) would block or never end.
+    if (!statSync(path).isFile()) throw new Error("not a regular file");
     text = readFileSync(path, "utf8");
   } catch (error) {
     throw new ConfigError(`${path}: cannot read: ${(error as Error).message}`);

@@ -1,5 +1,6 @@
 // Finds the package an agent names: by its name (Python names compared as pip does), by an import
 // name (PIL finds Pillow), optionally pinned as name@version; and, failing that, the closest names.
+import { editDistance } from "../config/suggest.js";
 import { normalizePythonName } from "./python-metadata.js";
 import type { PackageRecord } from "./types.js";
 
@@ -48,16 +49,4 @@ function closestNames(packages: PackageRecord[], name: string): string[] {
   // Near misses (a typo, a missing prefix) when there are any; else just the few nearest.
   const near = scored.filter(({ distance }) => distance <= Math.max(2, Math.ceil(wanted.length / 3)));
   return (near.length > 0 ? near : scored.slice(0, 3)).slice(0, CLOSEST).map(({ each }) => each);
-}
-
-function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }
