@@ -7,19 +7,16 @@ import type { CatalogEntry } from "./catalog.js";
 import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
 import { encodeIndexFile, type Section } from "./index-file.js";
 import { COMMON_ATTRS, KNOWN_PROGRAMS } from "./common-tools.js";
-import { compareVersions, familyFactor, familyOf, setVersion, splitAttr } from "./package-sets.js";
-import { nameWords, normalizeName, squashName, stem, textTerms } from "./text.js";
+import { findMentions } from "./mentions.js";
+import { establishment, mentionFactor } from "./prominence.js";
+import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
+import { nameWords, normalizeName, squashName, textTerms } from "./text.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16 } as const;
 
 /** Fields of a package's details, in the order they are stored (the attribute path is kept apart). */
 export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
-
-/** pname without the interpreter prefix nixpkgs adds to library packages ("python3.13-requests"). */
-export function plainPname(pname: string): string {
-  return pname.replace(/^(python|perl|ruby|lua|php)[0-9.]*-/, "");
-}
 
 export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   // The channel's metadata has no mainProgram: the curated list knows the well-known ones.
@@ -111,11 +108,13 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     detailOffsets[id + 1] = detailBytes += detail.length;
   });
 
-  // Other packages' descriptions name the ones everybody knows ("a Git client", "ffmpeg bindings").
-  entries.forEach((entry, id) => {
-    if (entry.attr.includes(".")) return;
-    const mentions = Math.max(0, (descriptions.get(stem(plainPname(entry.pname).toLowerCase()))?.length ?? 0) - 1);
-    factor[id] = factor[id]! * Math.min(1.5, 1 + 0.12 * Math.log2(1 + mentions));
+  // Other packages name the ones everybody knows ("a Git client", "ffmpeg bindings", "coc-eslint"),
+  // and what they say of it is searched too, below its own description.
+  const mentions = findMentions(entries);
+  const context = new Map<string, number[]>();
+  entries.forEach((_, id) => {
+    factor[id] = factor[id]! * mentionFactor(mentions.count[id]!);
+    for (const term of mentions.context[id]!) post(context, term, id);
   });
 
   for (const members of groups.values()) {
@@ -155,6 +154,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     ...dictionarySections("name", nameDictionary),
     ...dictionarySections("nameReversed", encodeDictionary(reversed)),
     ...dictionarySections("description", encodeDictionary(descriptions)),
+    ...dictionarySections("context", encodeDictionary(context)),
     // Last: the reader leaves it on disk.
     details: Buffer.concat(details),
   };
@@ -168,19 +168,6 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       families: [...families.keys()],
     },
     sections,
-  );
-}
-
-/**
- * How likely a package is meant, from what the metadata says of how established it is: more
- * maintainers, man pages, several versions kept; a package without a description rarely is.
- */
-function establishment(entry: CatalogEntry, variants: number): number {
-  return (
-    (entry.description ? 1 : 0.8) *
-    (1 + 0.05 * Math.min(entry.maintainers, 4)) *
-    (entry.hasManPages ? 1.25 : 1) *
-    (1 + 0.08 * Math.min(variants - 1, 3))
   );
 }
 

@@ -5,7 +5,7 @@
 import { closeSync, openSync, readSync } from "node:fs";
 
 const MAGIC = Buffer.from("NIXSHEDX");
-export const INDEX_FORMAT_VERSION = 2;
+export const INDEX_FORMAT_VERSION = 3;
 
 export type Section = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 

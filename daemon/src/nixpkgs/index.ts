@@ -21,6 +21,8 @@ export class NixpkgsIndex {
   readonly names: Dictionary;
   readonly namesReversed: Dictionary;
   readonly descriptions: Dictionary;
+  /** What other packages' descriptions say of a package (see mentions.ts). */
+  readonly context: Dictionary;
   private readonly attrs: Buffer;
   private readonly attrOffsets: Uint32Array;
   private readonly detailOffsets: Uint32Array;
@@ -58,6 +60,7 @@ export class NixpkgsIndex {
     this.names = dictionary("name");
     this.namesReversed = dictionary("nameReversed");
     this.descriptions = dictionary("description");
+    this.context = dictionary("context");
   }
 
   record(id: number): PackageRecord {

@@ -9,6 +9,11 @@ export interface AttrParts {
   leaf: string;
 }
 
+/** pname without the interpreter prefix nixpkgs adds to library packages ("python3.13-requests"). */
+export function plainPname(pname: string): string {
+  return pname.replace(/^(python|perl|ruby|lua|php)[0-9.]*-/, "");
+}
+
 export function splitAttr(attr: string): AttrParts {
   const dot = attr.lastIndexOf(".");
   return dot < 0 ? { set: "", leaf: attr } : { set: attr.slice(0, dot), leaf: attr.slice(dot + 1) };

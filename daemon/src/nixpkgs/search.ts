@@ -5,11 +5,11 @@
 // collapse to their newest member; broken/unfree packages and other platforms are hidden unless
 // asked for.
 import { NixpkgsError } from "./errors.js";
-import { FLAG, plainPname } from "./index-build.js";
+import { FLAG } from "./index-build.js";
 import type { NixpkgsIndex, PackageRecord } from "./index.js";
-import { ECOSYSTEM_WORDS, splitAttr } from "./package-sets.js";
+import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "./package-sets.js";
 import { relatedStems } from "./synonyms.js";
-import { normalizeName, squashName, stem, textTerms } from "./text.js";
+import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
 
 export interface SearchOptions {
   limit?: number;
@@ -36,7 +36,14 @@ const WEIGHT = {
   descriptionStem: 1.3,
   descriptionPrefix: 0.6,
   related: 0.5,
+  /** A word other packages use of it (mentions.ts). */
+  context: 0.5,
+  /** How much of a query word a related word or another package's word covers. */
+  relatedShare: 1,
+  contextShare: 0.5,
   typicalWordWeight: 7,
+  /** How much missing a query word costs: the score scales with the covered share to this power. */
+  coverageExponent: 2,
   /** Factor of the family the query names ("python …"). */
   namedEcosystem: 1.2,
   /** Factor of the curated everyday tools. */
@@ -69,12 +76,16 @@ interface Scratch {
   reps: IdList;
   hits: IdList;
   described: IdList;
+  ecosystemHits: IdList;
   total: Float64Array;
   word: Float64Array;
   description: Float64Array;
   matched: Float64Array;
   whole: Float32Array;
   best: Float64Array;
+  ecosystem: Float64Array;
+  share: Float64Array;
+  descriptionShare: Float64Array;
 }
 const scratches = new WeakMap<NixpkgsIndex, Scratch>();
 
@@ -87,12 +98,16 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       reps: new IdList(n),
       hits: new IdList(n),
       described: new IdList(n),
+      ecosystemHits: new IdList(n),
       total: new Float64Array(n),
       word: new Float64Array(n),
       description: new Float64Array(n),
       matched: new Float64Array(n),
       whole: new Float32Array(n),
       best: new Float64Array(n),
+      ecosystem: new Float64Array(n),
+      share: new Float64Array(n),
+      descriptionShare: new Float64Array(n),
     };
     scratches.set(index, scratch);
   }
@@ -103,10 +118,14 @@ function scratchFor(index: NixpkgsIndex): Scratch {
 interface ParsedQuery {
   /** The query without installable syntax. */
   text: string;
-  /** Whole names the query may be (all of it, or what remains once the ecosystem is named). */
+  /** Whole names the query may be, all of it ("ripgrep", "yq go"). */
   wholeKeys: Set<string>;
+  /** Whole names once the ecosystem is named ("python requests" → "requests"): only that ecosystem's packages. */
+  subjectKeys: Set<string>;
   /** Words matched against names and descriptions. */
   contentWords: string[];
+  /** Words naming an ecosystem ("python"): its packages match them, and so does a description saying them. */
+  ecosystemWords: string[];
   /** Families the query names ("python …", "python3Packages …"). */
   familyIds: Set<number>;
 }
@@ -115,19 +134,21 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
   const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
-  const words = [...new Set(text.toLowerCase().split(/[^a-z0-9+#]+/).filter(Boolean))];
+  const words = [...new Set(textWords(text))];
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
   const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
   const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
-  const wholeKeys = new Set<string>();
-  for (const name of [text, subjectWords.join(" ")]) {
-    for (const key of [normalizeName(name), squashName(name), plainPname(normalizeName(name))]) if (key) wholeKeys.add(key);
-  }
+  const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
+  const wholeKeys = new Set(keysOf(text));
+  const subjectKeys = new Set(subjectWords.length < words.length ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
+  const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   return {
     text,
     wholeKeys,
-    contentWords: (subjectWords.length > 0 ? subjectWords : words).filter((w) => textTerms(w).length > 0 || words.length === 1),
+    subjectKeys,
+    contentWords: (subjectWords.length > 0 ? subjectWords : words).filter(meaningful),
+    ecosystemWords: subjectWords.length > 0 ? words.filter((w) => ECOSYSTEM_WORDS[w] && meaningful(w)) : [],
     familyIds: new Set([
       ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
       ...[...familyWords.values()].filter((id) => id >= 0),
@@ -137,14 +158,14 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  const { text, wholeKeys, contentWords, familyIds } = parseQuery(index, query);
+  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
   }
   const mask = platform ? index.platformMask(platform) : undefined;
   const scratch = scratchFor(index);
-  const { total, matched, whole, best, touched, reps } = scratch;
+  const { total, matched, whole, best, ecosystem, touched, reps, ecosystemHits } = scratch;
   const touch = (id: number) => {
     if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
   };
@@ -153,7 +174,8 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   // ("python3" is the pname of every python3.withPackages environment).
   const markWhole = (id: number) => {
     touch(id);
-    whole[id] = wholeKeys.has(normalizeName(splitAttr(index.attr(id)).leaf)) ? 1 : WEIGHT.otherWholeName;
+    const leaf = normalizeName(splitAttr(index.attr(id)).leaf);
+    whole[id] = wholeKeys.has(leaf) || subjectKeys.has(leaf) ? 1 : WEIGHT.otherWholeName;
   };
   let wholeFound = false;
   for (const key of wholeKeys) {
@@ -161,6 +183,16 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     if (term < 0) continue;
     wholeFound = true;
     index.exact.postings(term).forEach(markWhole);
+  }
+  // "python requests" is requests among Python's packages; "python formatter" is not the package named formatter.
+  for (const key of subjectKeys) {
+    const term = index.exact.find(key);
+    if (term < 0) continue;
+    for (const id of index.exact.postings(term)) {
+      if (!familyIds.has(index.family[id]!)) continue;
+      wholeFound = true;
+      markWhole(id);
+    }
   }
   // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
   // the leaf within its family; the exact path, when it exists, is what its group shows.
@@ -175,22 +207,40 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const w of contentWords) {
     const weight = wordWeight(index, w);
     wanted += weight;
-    scoreWord(index, w, weight, scratch, (id, score) => {
+    scoreWord(index, w, weight, scratch, (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
-      matched[id] = matched[id]! + weight;
+      matched[id] = matched[id]! + weight * share;
     });
   }
+  // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
+  // name or description says it; it ranks only what the other words found.
+  let ecosystemWeight = 0;
+  for (const w of ecosystemWords) {
+    const weight = wordWeight(index, w);
+    ecosystemWeight = Math.max(ecosystemWeight, weight);
+    scoreWord(index, w, weight, scratch, (id, score) => {
+      if (ecosystem[id] === 0) ecosystemHits.push(id);
+      ecosystem[id] = Math.max(ecosystem[id]!, score);
+    });
+  }
+  wanted += ecosystemWeight;
 
   for (const id of touched.drain()) {
     const flags = index.flags[id]!;
     const hidden =
       (!options.includeBroken && flags & FLAG.broken) || (!options.includeUnfree && flags & FLAG.unfree) || (mask && !mask[index.platformSet[id]!]);
     if (!hidden) {
+      const inFamily = familyIds.has(index.family[id]!);
+      const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemWeight) : ecosystem[id]!;
+      if (named > 0) {
+        total[id] = total[id]! + named;
+        matched[id] = matched[id]! + ecosystemWeight;
+      }
       const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
-      const factor = familyIds.has(index.family[id]!) ? WEIGHT.namedEcosystem : index.factor[id]!;
+      const factor = inFamily ? WEIGHT.namedEcosystem : index.factor[id]!;
       const common = flags & FLAG.common ? WEIGHT.common : 1;
-      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage * coverage) * factor * common;
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) reps.push(rep);
       if (score > best[rep]!) best[rep] = score;
@@ -200,6 +250,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     whole[id] = 0;
   }
 
+  for (const id of ecosystemHits.drain()) ecosystem[id] = 0;
   const candidates = reps.drain();
   const top = topK(candidates, best, limit, index);
   for (const rep of candidates) best[rep] = 0;
@@ -221,13 +272,20 @@ function wordWeight(index: NixpkgsIndex, word: string): number {
 }
 
 /** Calls `add` once per package with the best way one query word matches it. */
-function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches: Scratch, add: (id: number, score: number) => void): void {
-  const { word: scratch, description, hits, described } = scratches;
+function scoreWord(
+  index: NixpkgsIndex,
+  word: string,
+  weight: number,
+  scratches: Scratch,
+  add: (id: number, score: number, share: number) => void,
+): void {
+  const { word: scratch, description, share, hits, described } = scratches;
   // A common word ("file", "tool") in a name says less than a rare one.
   const rarity = Math.min(1.3, Math.max(0.4, weight / WEIGHT.typicalWordWeight));
-  const offer = (id: number, score: number) => {
+  const offer = (id: number, score: number, matchShare = 1) => {
     if (scratch[id] === 0) hits.push(id);
     if (score > scratch[id]!) scratch[id] = score;
+    if (matchShare > share[id]!) share[id] = matchShare;
   };
   const nameTerm = index.names.find(word);
   if (nameTerm >= 0) {
@@ -248,11 +306,14 @@ function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches:
   // Description: the stem itself, longer words it starts, and related words, each by rarity.
   const descriptions = index.descriptions;
   const idf = (term: number) => Math.log(1 + index.size / descriptions.postings(term).length);
-  const credit = (term: number, weight: number) => {
+  // How much of the word a match covers: its own description says it fully, others' words less.
+  const descriptionShare = scratches.descriptionShare;
+  const credit = (term: number, weight: number, matchShare = 1, postings = descriptions.postings(term)) => {
     const score = weight * idf(term);
-    for (const id of descriptions.postings(term)) {
+    for (const id of postings) {
       if (description[id] === 0) described.push(id);
       if (description[id]! < score) description[id] = score;
+      if (descriptionShare[id]! < matchShare) descriptionShare[id] = matchShare;
     }
   };
   const stemmed = stem(word);
@@ -261,18 +322,22 @@ function scoreWord(index: NixpkgsIndex, word: string, weight: number, scratches:
   if (stemmed.length >= 4) for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) credit(term, WEIGHT.descriptionPrefix);
   for (const related of relatedStems(stemmed)) {
     const term = descriptions.find(related);
-    if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related);
+    if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related, WEIGHT.relatedShare);
   }
+  const context = index.context.find(stemmed);
+  if (own >= 0 && context >= 0) credit(own, WEIGHT.descriptionStem * WEIGHT.context, WEIGHT.contextShare, index.context.postings(context));
   // A word in both the name and the description counts for both, the description half.
   for (const id of described.drain()) {
     const score = description[id]!;
     description[id] = 0;
     if (scratch[id]! > 0) scratch[id] = scratch[id]! + score / 2;
-    else offer(id, score);
+    else offer(id, score, descriptionShare[id]);
+    descriptionShare[id] = 0;
   }
   for (const id of hits.drain()) {
-    add(id, scratch[id]!);
+    add(id, scratch[id]!, share[id]!);
     scratch[id] = 0;
+    share[id] = 0;
   }
 }
 

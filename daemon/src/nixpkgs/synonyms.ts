@@ -48,7 +48,7 @@ const RELATED: Record<string, string[]> = {
   csv: ["tabular", "tsv"],
   spreadsheet: ["csv", "tabular", "excel"],
   pdf: ["document", "postscript"],
-  markdown: ["document", "convert"],
+  markdown: ["document", "markup"],
   database: ["sql", "db"],
   encrypt: ["encryption", "crypto"],
   secret: ["encryption", "password"],

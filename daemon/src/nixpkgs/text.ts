@@ -1,5 +1,6 @@
 // How names and descriptions become search terms. The index builder and the search use the same
 // functions, so a query word and a description word meet exactly when their stems are equal.
+import { joinPhrases } from "./phrases.js";
 
 const STOPWORDS = new Set(
   "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need".split(
@@ -27,10 +28,15 @@ export function squashName(name: string): string {
   return name.toLowerCase().replace(/[^a-z0-9]+/g, "");
 }
 
+/** Lower-case words of free text, known phrases joined ("language server" → "lsp"). */
+export function textWords(text: string): string[] {
+  return joinPhrases(text).split(/[^a-z0-9+#]+/).filter((word) => word.length > 0);
+}
+
 /** Stemmed words of free text, stopwords dropped. */
 export function textTerms(text: string): string[] {
   const terms: string[] = [];
-  for (const word of text.toLowerCase().split(/[^a-z0-9+#]+/)) {
+  for (const word of textWords(text)) {
     const clean = word.replace(/^[+#]+|[+#]+$/g, (edge) => (word === "c++" || word === "c#" || word === "f#" ? edge : ""));
     if (clean.length === 0 || STOPWORDS.has(clean)) continue;
     terms.push(stem(clean));

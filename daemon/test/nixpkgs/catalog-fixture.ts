@@ -45,6 +45,20 @@ export const NIX_ENV_CATALOG = {
     version: "2",
     meta: { description: "A grep you may not share", license: { shortName: "unfree", free: false } },
   },
+  // A formatter named like the word, and the Python one an agent asking for "python formatter" means.
+  formatter: { name: "formatter-1", pname: "formatter", version: "1", meta: { description: "Simple formatter for your desktop" } },
+  "python313Packages.black": {
+    name: "python3.13-black-25.1.0",
+    pname: "python3.13-black",
+    version: "25.1.0",
+    meta: { description: "Uncompromising code formatter" },
+  },
+  "ferris-ls": { name: "ferris-ls-1", pname: "ferris-ls", version: "1", meta: { description: "Language Server Protocol implementation for Rust" } },
+  // A converter whose own description never says "slides"; the packages that name it do.
+  docconv: { name: "docconv-3", pname: "docconv", version: "3", meta: { description: "Conversion between documentation formats" } },
+  "docconv-beamer": { name: "docconv-beamer-1", pname: "docconv-beamer", version: "1", meta: { description: "Filter for presentation slides" } },
+  "reveal-notes": { name: "reveal-notes-1", pname: "reveal-notes", version: "1", meta: { description: "Speaker notes for slides made with docconv" } },
+  "slideshow-viewer": { name: "slideshow-viewer-1", pname: "slideshow-viewer", version: "1", meta: { description: "Shows slides" } },
   "mac-only-tool": { name: "mac-only-tool-1", pname: "mac-only-tool", version: "1", meta: { description: "Resize windows", platforms: ["aarch64-darwin"] } },
 };
 

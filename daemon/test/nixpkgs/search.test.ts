@@ -61,6 +61,21 @@ describe("ranked search", () => {
     expect(attrs("json processors")[0]).toBe("jq");
   });
 
+  it("reads an ecosystem word as the ecosystem: its packages match it, a same-named package elsewhere is no whole-name hit", () => {
+    expect(attrs("python formatter")[0]).toBe("python313Packages.black");
+    expect(attrs("formatter")[0]).toBe("formatter");
+  });
+
+  it("meets a phrase and its short form: 'lsp' finds a language server", () => {
+    expect(attrs("lsp")[0]).toBe("ferris-ls");
+    expect(attrs("rust lsp")[0]).toBe("ferris-ls");
+    expect(attrs("rust language server")[0]).toBe("ferris-ls");
+  });
+
+  it("finds a package by what the packages naming it say of it", () => {
+    expect(attrs("convert to slides")[0]).toBe("docconv");
+  });
+
   it("hides broken and unfree packages unless asked", () => {
     expect(attrs("grep")).not.toContain("old-grep");
     expect(attrs("grep")).not.toContain("proprietary-grep");

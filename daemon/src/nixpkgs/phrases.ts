@@ -1,0 +1,35 @@
+// Technical phrases and their usual short form, so that "language server" in a description and
+// "lsp" in a query (or the other way round) become one search term. General vocabulary only:
+// each entry is how people write the same thing, never a package.
+
+const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
+  ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?"],
+  ["cli", "command[ -]?lines?"],
+  ["linter", "static (?:code )?analy[sz](?:is|er|ers)", "static checkers?", "lint(?:ing)? tool"],
+  ["formatter", "pretty[ -]?printers?", "prettifiers?", "beautifiers?", "code style fixer"],
+  ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
+  ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],
+  ["ocr", "optical character recognition"],
+  ["tui", "(?:terminal|text|console)[ -]based (?:user )?interface", "(?:terminal|text|console) user interface", "terminal ui"],
+  ["gui", "graphical user interface"],
+  ["llm", "large language models?", "llms"],
+  ["iac", "infrastructure[ -]as[ -]code"],
+  ["sbom", "software bills? of materials?"],
+  ["vcs", "version control(?: system)?"],
+  ["ci", "continuous integration"],
+  ["vm", "virtual machines?"],
+  ["kubernetes", "k8s"],
+  ["google cloud", "gcp"],
+  ["javascript", "js"],
+  ["database", "db"],
+  ["pdf", "portable document format"],
+];
+
+const PATTERNS = PHRASES.map(([short, ...spellings]) => [new RegExp(`\\b(?:${spellings.join("|")})\\b`, "g"), short] as const);
+
+/** Lower-cased text with every known phrase replaced by its short form. */
+export function joinPhrases(text: string): string {
+  let joined = text.toLowerCase();
+  for (const [pattern, short] of PATTERNS) joined = joined.replace(pattern, short);
+  return joined;
+}
