@@ -50,8 +50,8 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     for (const name of namesIn(entry, named)) {
       for (const target of named.get(name)!) {
         if (target === id || entries[target]!.pname === entry.pname) continue;
-        let heard = voices.get(target);
-        if (!heard) voices.set(target, (heard = new Set()));
+        const heard = voices.get(target) ?? new Set<string>();
+        voices.set(target, heard);
         if (heard.has(voice)) continue;
         heard.add(voice);
         const list = mentioners.get(target);
