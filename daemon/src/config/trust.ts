@@ -43,20 +43,15 @@ const atMost: Rule = {
   accepts: (value, trusted) => typeof value === "number" && typeof trusted === "number" && value <= trusted,
 };
 
-const accessRank: Record<string, number> = { none: 0, ro: 1, rw: 2 };
-const lessAccess: Rule = {
-  allows: "less access than the trusted value (none < ro < rw)",
-  accepts: (value, trusted) =>
-    typeof value === "string" && typeof trusted === "string" && value in accessRank && accessRank[value]! <= (accessRank[trusted] ?? -1),
-};
+/** A value of an ordered choice, least first: a project may pick one no further along than the trusted one. */
+const notAbove = (order: string[], what: string): Rule => ({
+  allows: `${what} (${order.join(" < ")})`,
+  accepts: (value, trusted) => typeof value === "string" && typeof trusted === "string" && order.includes(value) && order.indexOf(value) <= order.indexOf(trusted),
+});
 
+const lessAccess = notAbove(["none", "ro", "rw"], "less access than the trusted value");
 /** Verbosity may go up, not down: a project cannot silence the warnings the user relies on. */
-const levelRank: Record<string, number> = { error: 0, warn: 1, info: 2, debug: 3 };
-const noQuieter: Rule = {
-  allows: "a log level at least as verbose as the trusted one",
-  accepts: (value, trusted) =>
-    typeof value === "string" && typeof trusted === "string" && value in levelRank && levelRank[value]! >= (levelRank[trusted] ?? 4),
-};
+const noQuieter = notAbove(["debug", "info", "warn", "error"], "a log level at least as verbose as the trusted one");
 
 const isSubset = (value: unknown, trusted: unknown) =>
   Array.isArray(value) && Array.isArray(trusted) && value.every((item) => trusted.some((each) => deepEqual(each, item)));
@@ -136,7 +131,7 @@ export const TRUST_RULES: Record<string, Rule> = {
   "nixpkgs.network": lessNetwork,
   "nixpkgs.permissions.*.network": permission("network", lessNetwork),
   "nixpkgs.permissions.*.project_access": permission("project_access", lessAccess),
-  "nixpkgs.common_tools": { allows: '"off"', accepts: (value) => value === "off" },
+  "nixpkgs.common_tools": notAbove(["off", "execute", "tools"], "fewer everyday-package tools than the trusted value"),
   "nixpkgs.tools": subset,
   "nixpkgs.nix_options": trustedOnly,
 

@@ -36,7 +36,7 @@ describe("trust classification", () => {
     ["nixpkgs.permissions.curl.network", false, undefined],
     ["nixpkgs.permissions.wget.network", false, true],
     ["nixpkgs.permissions.wget.project_access", "none", "rw"],
-    ["nixpkgs.common_tools", "off", "replace"],
+    ["nixpkgs.common_tools", "off", "tools"],
     ["nixpkgs.tools", [], ["x"]],
     ["nixpkgs.source", undefined, "/evil"],
     ["nixpkgs.nix_options", undefined, ["--impure"]],
