@@ -1,10 +1,11 @@
-// Replaces a file's content atomically: a temporary file in the same directory, then rename(2),
-// so readers see the old or the new content, never half. rename replaces the directory entry
-// itself and never follows a symlink; the file's permission bits (and, where allowed, owner) are kept.
+// Replaces a file's content atomically: a temporary file created O_EXCL|O_NOFOLLOW beside it in
+// its held directory, then rename(2) within that directory, so readers see the old or the new
+// content, never half. rename replaces the directory entry itself and never follows a symlink; the
+// file's permission bits (and, where allowed, owner) are kept, set through the open descriptor.
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { chmod, chown, open, rename, unlink, writeFile } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
+import { open, rename, unlink, writeFile } from "node:fs/promises";
+import type { Held } from "./confine.js";
 
 /** Mode of a new file: rw for everyone the umask allows, like `touch`. */
 const NEW_FILE_MODE = 0o666;
@@ -16,22 +17,22 @@ export interface Kept {
   gid: number;
 }
 
-export async function writeAtomically(real: string, data: Uint8Array | string | AsyncIterable<Uint8Array>, keep?: Kept): Promise<void> {
-  const temp = join(dirname(real), `.${basename(real).slice(0, 200)}.${randomBytes(6).toString("hex")}.nixshed-tmp`);
+export async function writeAtomically(target: Held, data: Uint8Array | string | AsyncIterable<Uint8Array>, keep?: Kept): Promise<void> {
+  const temp = `${target.dirAt}/.${target.name.slice(0, 200)}.${randomBytes(6).toString("hex")}.nixshed-tmp`;
   const file = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, NEW_FILE_MODE);
   try {
     try {
       await writeFile(file, data);
       if (keep) {
         // Only root may give a file away; anyone else keeps their own files theirs anyway.
-        await chown(temp, keep.uid, keep.gid).catch(() => {});
-        await chmod(temp, keep.mode);
+        await file.chown(keep.uid, keep.gid).catch(() => {});
+        await file.chmod(keep.mode);
       }
       await file.datasync();
     } finally {
       await file.close();
     }
-    await rename(temp, real);
+    await rename(temp, target.at);
   } catch (error) {
     await unlink(temp).catch(() => {});
     throw error;

@@ -1,20 +1,38 @@
 // Confinement: every path a filesystem tool touches is resolved here, against the served roots
-// (the project root, config extra_roots, the client's MCP roots). A path is accepted only when its
-// real location, symlinks resolved, lies inside a root by whole path components.
+// (the project root, config extra_roots, the client's MCP roots), at the time it is used.
+//
+// A path is walked one component at a time from a root's directory descriptor, each directory
+// opened no-follow through the one before (`/proc/self/fd/N/name` gives openat semantics from
+// Node). A symlink met on the way is read and the walk starts again from its target, which must
+// lie inside a root; nothing is ever resolved by a path string that another process could change
+// between a check and its use. The caller gets the held directory and acts on the final name
+// inside it (`at`): open it no-follow, rename within it, create temp files O_EXCL|O_NOFOLLOW in it.
 //
 // Two intents:
-// - "follow": the path is read through its symlinks (reads, listings, search); the resolved target
-//   must be inside a root.
+// - "follow": the path is read through its symlinks (reads, listings, search).
 // - "entry": the final component is acted upon itself and never followed (write, create, move,
-//   delete); its parent directory, symlinks resolved, must be inside a root.
-import { lstat, realpath, stat } from "node:fs/promises";
-import { basename, dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+//   delete, stat).
+//
+// Without /proc (macOS) the same walk runs over real path strings: each step is still checked
+// no-follow, but a swap between steps is not excluded.
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readlinkSync } from "node:fs";
+import { realpath, stat } from "node:fs/promises";
+import { isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { isInside } from "../common/path-inside.js";
+import { protectedEntry, protectedMessage } from "../common/protected-paths.js";
 import { errnoOf, FsError } from "./errors.js";
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
 const PATH_MAX = 4096;
 const NAME_MAX = 255;
+/** Symlinks followed in one resolution, as the kernel's limit. */
+const MAX_HOPS = 40;
+/** Where the jail shows the project: accepted as the project by every fs tool. */
+const JAIL_PROJECT = "/project";
+
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Linux's view of this process's descriptors; a child started with its cwd there (rg, git) starts in the held directory, as it inherits them until exec. */
+const FD_DIR = existsSync("/proc/self/fd") ? "/proc/self/fd" : undefined;
 
 export interface Root {
   /** The path as configured or offered (may run through symlinks). */
@@ -25,12 +43,26 @@ export interface Root {
 
 export type Intent = "follow" | "entry";
 
-export interface Resolved {
-  /** The real path to act on (for "entry", the real parent joined with the final name). */
+export interface HoldOptions {
+  /** Create missing directories on the way: the parents of the final component, or all of it. */
+  create?: "parents" | "all";
+}
+
+/** A path held for use: its directory is open, and `at` reaches the final entry through it. */
+export interface Held {
+  /** The real path, for showing and for protected-path checks; never used to act. */
   real: string;
+  /** Reaches the entry through the held directory: act on this (no-follow), never on `real`. */
+  at: string;
+  /** The held directory itself, for siblings of the entry (temp files). */
+  dirAt: string;
+  /** The final component ("" when the path is a root itself: then `at` is the root's "."). */
+  name: string;
   exists: boolean;
   /** "entry" only: the final component is itself a symlink. */
   isSymlink: boolean;
+  /** `create: "all"` made the final directory. */
+  created?: boolean;
 }
 
 export async function makeRoot(path: string): Promise<Root> {
@@ -55,6 +87,50 @@ function checkSyntax(input: string): void {
   }
 }
 
+/** A directory descriptor and the real path it was reached by. */
+interface Step {
+  fd: number;
+  real: string;
+}
+
+/** The path that reaches `name` inside the held directory. */
+function through(step: Step, name = ""): string {
+  const dir = FD_DIR ? `${FD_DIR}/${step.fd}` : step.real;
+  return name ? `${dir}/${name}` : dir;
+}
+
+/** Opens a directory no-follow; "symlink" or "not-directory" when the entry is something else, undefined when missing. */
+function openDirectory(path: string): number | "symlink" | "not-directory" | undefined {
+  try {
+    return openSync(path, DIRECTORY_FLAGS);
+  } catch (error) {
+    const code = errnoOf(error);
+    if (code === "ENOENT") return undefined;
+    if (code !== "ENOTDIR" && code !== "ELOOP") throw error;
+    return isSymlink(path) ? "symlink" : "not-directory";
+  }
+}
+
+function isSymlink(path: string): boolean {
+  try {
+    readlinkSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Runs `use` with a directory opened no-follow at `at` (a held path), closing it after. */
+export async function withDirectory<T>(at: string, input: string, use: (dirAt: string, fd: number) => Promise<T>): Promise<T> {
+  const fd = openDirectory(at);
+  if (typeof fd !== "number") throw new FsError(`${input}: ${fd === undefined ? "does not exist" : "not a directory"}`);
+  try {
+    return await use(FD_DIR ? `${FD_DIR}/${fd}` : at, fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export class Confinement {
   private clientRoots: Root[] = [];
 
@@ -62,6 +138,8 @@ export class Confinement {
     /** The project root: relative paths resolve against it and results are shown relative to it. */
     readonly primary: Root,
     private readonly extraRoots: Root[] = [],
+    /** Project paths no tool changes (common/protected-paths.ts). */
+    private readonly protectedPaths: readonly string[] = [],
   ) {}
 
   roots(): Root[] {
@@ -82,8 +160,18 @@ export class Confinement {
     return this.roots().some((root) => root.real === real);
   }
 
-  private insideSomeRoot(real: string): boolean {
-    return this.roots().some((root) => isInside(real, root.real));
+  /** Refuses a change to a protected project path (`real`, symlinks resolved). */
+  refuseProtected(real: string, input: string): void {
+    if (!isInside(real, this.primary.real)) return;
+    const entry = protectedEntry(relative(this.primary.real, real), this.protectedPaths);
+    if (entry !== undefined) throw new FsError(protectedMessage(input, entry), "leave it to the user: these files are run or obeyed by the host");
+  }
+
+  /** The deepest root holding `path` (a normalised absolute path), if any. */
+  private rootOf(path: string): Root | undefined {
+    let found: Root | undefined;
+    for (const root of this.roots()) if (isInside(path, root.real) && (!found || root.real.length > found.real.length)) found = root;
+    return found;
   }
 
   /** A path under a root's given spelling (e.g. through a symlink) rewritten to its real spelling. */
@@ -98,54 +186,108 @@ export class Confinement {
     const roots = this.roots()
       .map((root) => root.real)
       .join(", ");
-    return new FsError(`${input}: ${why}`, `use a path inside the project root or another served root (${roots})`);
+    return new FsError(`${input}: ${why}`, `use a path relative to the project root, or inside another served root (${roots})`);
   }
 
-  async resolve(input: string, intent: Intent): Promise<Resolved> {
+  /** The absolute, normalised path an input names: relative and `/project/...` paths mean the project. */
+  private lexical(input: string): string {
     checkSyntax(input);
-    const relativeInput = !isAbsolute(input);
-    const lexical = relativeInput ? resolve(this.primary.real, input) : normalize(input);
-    if (relativeInput && !isInside(lexical, this.primary.real)) throw this.outside(input, "climbs out of the project root with ..");
-    const path = this.toRealSpelling(lexical.length > 1 && lexical.endsWith(sep) ? lexical.slice(0, -1) : lexical);
-    if (!this.insideSomeRoot(path)) throw this.outside(input);
-
-    const entry = await lstat(path).catch((error: unknown) => {
-      if (errnoOf(error) === "ENOENT" || errnoOf(error) === "ENOTDIR") return undefined;
-      throw new FsError(`${input}: ${(error as Error).message}`);
-    });
-    if (!entry) return { real: await this.resolveMissing(input, path), exists: false, isSymlink: false };
-    if (intent === "entry" && entry.isSymbolicLink()) {
-      // The link itself is acted upon, so only its directory must be inside a root.
-      const realParent = await realpath(dirname(path));
-      if (!this.insideSomeRoot(realParent)) throw this.outside(input, "lies through a symlink that leads outside every served root");
-      return { real: join(realParent, basename(path)), exists: true, isSymlink: true };
+    let path: string;
+    if (!isAbsolute(input)) {
+      path = resolve(this.primary.real, input);
+      if (!isInside(path, this.primary.real)) throw this.outside(input, "climbs out of the project root with ..");
+    } else {
+      path = this.toRealSpelling(normalize(input));
+      const jailView = path === JAIL_PROJECT || path.startsWith(`${JAIL_PROJECT}/`);
+      if (jailView && !this.rootOf(path)) path = join(this.primary.real, relative(JAIL_PROJECT, path));
     }
-    const real = await realpath(path).catch((error: unknown) => {
-      if (errnoOf(error) === "ENOENT") throw new FsError(`${input}: dangling symlink (its target does not exist)`);
-      throw new FsError(`${input}: ${(error as Error).message}`);
-    });
-    if (!this.insideSomeRoot(real)) {
-      throw this.outside(input, entry.isSymbolicLink() ? "is a symlink that leads outside every served root" : "lies through a symlink that leads outside every served root");
-    }
-    return { real, exists: true, isSymlink: false };
+    return path.length > 1 && path.endsWith(sep) ? path.slice(0, -1) : path;
   }
 
-  /** A path that does not exist yet: its nearest existing ancestor, symlinks resolved, must be inside a root. */
-  private async resolveMissing(input: string, path: string): Promise<string> {
-    let ancestor = dirname(path);
-    const rest = [basename(path)];
-    for (;;) {
-      const found = await lstat(ancestor).catch(() => undefined);
-      if (found) {
-        const real = await realpath(ancestor).catch(() => {
-          throw new FsError(`${input}: ${this.shown(ancestor)} is a dangling symlink`);
-        });
-        if (!this.insideSomeRoot(real)) throw this.outside(input, "lies through a symlink that leads outside every served root");
-        if (!(await stat(real)).isDirectory()) throw new FsError(`${input}: ${this.shown(real)} is not a directory`);
-        return join(real, ...rest.reverse());
+  /**
+   * Resolves `input` at the time of use and runs `use` with it held; the held directory is closed
+   * when `use` settles. Everything `use` does must go through `held.at` / `held.dirAt`.
+   */
+  async hold<T>(input: string, intent: Intent, use: (held: Held) => Promise<T>, options: HoldOptions = {}): Promise<T> {
+    const { step, held } = this.walk(input, intent, options);
+    try {
+      return await use(held);
+    } finally {
+      closeSync(step.fd);
+    }
+  }
+
+  private walk(input: string, intent: Intent, options: HoldOptions): { step: Step; held: Held } {
+    let path = this.lexical(input);
+    for (let hops = 0; ; hops++) {
+      if (hops > MAX_HOPS) throw new FsError(`${input}: too many levels of symlinks`);
+      const root = this.rootOf(path);
+      if (!root) throw this.outside(input, hops ? "lies through a symlink that leads outside every served root" : undefined);
+      const found = this.walkFrom(root, relative(root.real, path), input, intent, options, hops > 0);
+      if (typeof found === "string") path = found;
+      else return found;
+    }
+  }
+
+  /** One walk from a root; returns the absolute path to walk next when a symlink is met. */
+  private walkFrom(root: Root, rest: string, input: string, intent: Intent, options: HoldOptions, viaLink: boolean): { step: Step; held: Held } | string {
+    const parts = rest === "" ? [] : rest.split(sep);
+    const rootFd = openDirectory(root.real);
+    if (typeof rootFd !== "number") throw new FsError(`${input}: served root ${root.real} is gone`);
+    let step: Step = { fd: rootFd, real: root.real };
+    let handedOver = false;
+    const hand = (held: Held) => {
+      handedOver = true;
+      return { step, held };
+    };
+    try {
+      if (parts.length === 0) {
+        // "." rather than the descriptor's own /proc entry, which is a symlink to no-follow calls.
+        return hand({ real: root.real, at: through(step, "."), dirAt: through(step), name: "", exists: true, isSymlink: false });
       }
-      rest.push(basename(ancestor));
-      ancestor = dirname(ancestor);
+      for (let index = 0; index < parts.length - 1; index++) {
+        const name = parts[index]!;
+        const real = join(step.real, name);
+        let opened = openDirectory(through(step, name));
+        if (opened === undefined && options.create) {
+          this.refuseProtected(real, input);
+          try {
+            mkdirSync(through(step, name));
+          } catch (error) {
+            if (errnoOf(error) !== "EEXIST") throw error;
+          }
+          opened = openDirectory(through(step, name));
+        }
+        if (opened === undefined) {
+          // Missing on the way: the entry does not exist (and cannot, until its parents do).
+          const missing = join(real, ...parts.slice(index + 1));
+          return hand({ real: missing, at: through(step, name), dirAt: through(step), name, exists: false, isSymlink: false });
+        }
+        if (opened === "symlink") return resolve(step.real, readlinkSync(through(step, name)), ...parts.slice(index + 1));
+        if (opened === "not-directory") throw new FsError(`${input}: ${this.shown(real)} is not a directory`);
+        closeSync(step.fd);
+        step = { fd: opened, real };
+      }
+      const name = parts.at(-1)!;
+      const at = through(step, name);
+      const real = join(step.real, name);
+      let entry = lstatSync(at, { throwIfNoEntry: false });
+      let created = false;
+      if (entry?.isSymbolicLink() && intent === "follow") return resolve(step.real, readlinkSync(at));
+      if (!entry && options.create === "all") {
+        this.refuseProtected(real, input);
+        try {
+          mkdirSync(at);
+          created = true;
+        } catch (error) {
+          if (errnoOf(error) !== "EEXIST") throw error;
+        }
+        entry = lstatSync(at, { throwIfNoEntry: false });
+      }
+      if (!entry && viaLink && intent === "follow") throw new FsError(`${input}: dangling symlink (its target does not exist)`);
+      return hand({ real, at, dirAt: through(step), name, exists: entry !== undefined, isSymlink: entry?.isSymbolicLink() ?? false, created });
+    } finally {
+      if (!handedOver) closeSync(step.fd);
     }
   }
 }

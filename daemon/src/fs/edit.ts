@@ -1,13 +1,12 @@
 // edit_file: exact text replacements, all or nothing. Each old_text must match exactly once;
 // otherwise the error shows where it matched, or the lines that came closest, so the agent can
 // correct itself without re-reading the file. Returns a unified diff.
-import { readFile } from "node:fs/promises";
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
 import { isBinary } from "../common/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
-import { existingFile } from "./write.js";
+import { existingFile, openExisting } from "./write.js";
 
 export interface Edit {
   old_text: string;
@@ -89,19 +88,22 @@ function refuseOverLimit(path: string, size: number, maxBytes: number): void {
 }
 
 export async function editFile(confinement: Confinement, path: string, edits: Edit[], dryRun: boolean, maxBytes: number): Promise<EditResult> {
-  const target = await confinement.resolve(path, "entry");
-  const existing = target.exists ? await existingFile(target.real, path) : undefined;
-  if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");
-  // Sized before reading, so a huge file is refused without being loaded.
-  refuseOverLimit(path, existing.size, maxBytes);
-  const raw = await readFile(target.real);
-  if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
-  const before = raw.toString("utf8");
-  const crlf = before.includes("\r\n");
-  const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);
-  // The edits must not grow the file past the limit either.
-  refuseOverLimit(path, Buffer.byteLength(after), maxBytes);
-  const shown = confinement.shown(target.real);
-  if (!dryRun && after !== before) await writeAtomically(target.real, after, existing);
-  return { path: shown, diff: unifiedDiff(before, after, shown), edits: edits.length, dry_run: dryRun };
+  return confinement.hold(path, "entry", async (target) => {
+    const existing = await existingFile(target, path);
+    if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");
+    confinement.refuseProtected(target.real, path);
+    // Sized before reading, so a huge file is refused without being loaded.
+    refuseOverLimit(path, existing.size, maxBytes);
+    const file = await openExisting(target, path);
+    const raw = await file.readFile().finally(() => file.close());
+    if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
+    const before = raw.toString("utf8");
+    const crlf = before.includes("\r\n");
+    const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);
+    // The edits must not grow the file past the limit either.
+    refuseOverLimit(path, Buffer.byteLength(after), maxBytes);
+    const shown = confinement.shown(target.real);
+    if (!dryRun && after !== before) await writeAtomically(target, after, existing);
+    return { path: shown, diff: unifiedDiff(before, after, shown), edits: edits.length, dry_run: dryRun };
+  });
 }

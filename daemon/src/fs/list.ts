@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Confinement } from "./confine.js";
+import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { ripgrep } from "./ripgrep.js";
 
@@ -68,21 +68,22 @@ async function listTree(dir: string, request: ListRequest, signal: AbortSignal):
 
 export async function listFiles(confinement: Confinement, request: ListRequest, limit: number, signal: AbortSignal): Promise<ListResult> {
   const input = request.path || ".";
-  const dir = await confinement.resolve(input, "follow");
-  if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
-  if (!(await lstat(dir.real)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
-  const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
-  const found = tree ? await listTree(dir.real, request, signal) : await listDirectory(dir.real, request, signal);
-  found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const kept = found.slice(0, limit);
-  const entries = await Promise.all(
-    kept.map(async ({ name, type }): Promise<ListEntry> => {
-      const real = join(dir.real, name);
-      const entry: ListEntry = { path: confinement.shown(real), type };
-      if (!request.includeStats) return entry;
-      const stats = await lstat(real).catch(() => undefined);
-      return stats ? { ...entry, size: stats.size, mtime: stats.mtime.toISOString() } : entry;
-    }),
-  );
-  return { path: confinement.shown(dir.real), entries, more: found.length - kept.length };
+  return confinement.hold(input, "follow", async (dir) => {
+    if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
+    if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
+    const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
+    const found = await withDirectory(dir.at, input, (held) => (tree ? listTree(held, request, signal) : listDirectory(held, request, signal)));
+    found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const kept = found.slice(0, limit);
+    const entries = await Promise.all(
+      kept.map(async ({ name, type }): Promise<ListEntry> => {
+        const real = join(dir.real, name);
+        const entry: ListEntry = { path: confinement.shown(real), type };
+        if (!request.includeStats) return entry;
+        const stats = await confinement.hold(real, "entry", (held) => lstat(held.at)).catch(() => undefined);
+        return stats ? { ...entry, size: stats.size, mtime: stats.mtime.toISOString() } : entry;
+      }),
+    );
+    return { path: confinement.shown(dir.real), entries, more: found.length - kept.length };
+  });
 }

@@ -38,13 +38,14 @@ interface Opened extends TextFile {
 }
 
 /** Resolves, opens and reads the head of one file. Done for every path at once; the budget is then spent in order. */
-async function openOne(confinement: Confinement, path: string): Promise<Opened> {
-  const resolved = await confinement.resolve(path, "follow");
-  if (!resolved.exists) throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
-  const file = await openTextFile(resolved.real);
-  if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");
-  if (file === "special") throw new FsError(`${path}: not a regular file`, "only regular files can be read");
-  return { ...file, shown: confinement.shown(resolved.real) };
+function openOne(confinement: Confinement, path: string): Promise<Opened> {
+  return confinement.hold(path, "follow", async (resolved) => {
+    if (!resolved.exists) throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
+    const file = await openTextFile(resolved.at);
+    if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");
+    if (file === "special") throw new FsError(`${path}: not a regular file`, "only regular files can be read");
+    return { ...file, shown: confinement.shown(resolved.real) };
+  });
 }
 
 async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, signal: AbortSignal): Promise<ReadItem> {

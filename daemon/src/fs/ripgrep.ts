@@ -1,10 +1,14 @@
 // Runs ripgrep and yields its output records as they arrive, so callers can stop early. Stopping
 // (breaking out of the loop) or aborting the signal kills rg at once.
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessByStdio } from "node:child_process";
+import type { Readable } from "node:stream";
 import { errnoOf, FsError } from "./errors.js";
 
 export interface RipgrepOptions {
+  /** A held directory (confine.ts): rg starts there and, never following symlinks, walks below it. */
   cwd: string;
+  /** A file descriptor rg reads as its input (with the path "-"), instead of walking. */
+  stdin?: number;
   signal: AbortSignal;
   /** Record separator of the output: "\n" for --json, "\0" for --files --null. */
   separator: "\n" | "\0";
@@ -13,7 +17,7 @@ export interface RipgrepOptions {
 /** Yields rg's output records. Exit 1 (nothing found) is not an error; exit 2 is, unless output came. */
 export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGenerator<string> {
   options.signal.throwIfAborted();
-  const child = spawn("rg", args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn("rg", args, { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] }) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
   let stderr = "";

@@ -1,8 +1,9 @@
 // search_files: content search by ripgrep (--json), streamed: rg is stopped as soon as the
 // result cap is reached, so a search over a huge tree costs only what is returned.
-import { lstat } from "node:fs/promises";
-import { basename, dirname, join } from "node:path";
-import type { Confinement } from "./confine.js";
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
+import { join } from "node:path";
+import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { ripgrep } from "./ripgrep.js";
 
@@ -78,40 +79,51 @@ function ripgrepArgs(request: SearchRequest): string[] {
   return args;
 }
 
+/** Runs rg in the held directory, or over one held file given as its input; yields the records and the directory results are shown from. */
+function searchRecords(confinement: Confinement, input: string, args: string[], signal: AbortSignal, use: (records: AsyncIterable<string>, base: string, single?: string) => Promise<void>): Promise<void> {
+  return confinement.hold(input, "follow", async (target) => {
+    if (!target.exists) throw new FsError(`${input}: does not exist`);
+    if ((await lstat(target.at)).isDirectory()) {
+      return withDirectory(target.at, input, (dir) => use(ripgrep(args, { cwd: dir, signal, separator: "\n" }), target.real));
+    }
+    // One file: rg reads it from a descriptor opened no-follow, so nothing can be swapped in under it.
+    const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    try {
+      await use(ripgrep([...args, "--", "-"], { cwd: target.dirAt, stdin: file.fd, signal, separator: "\n" }), target.real, target.real);
+    } finally {
+      await file.close();
+    }
+  });
+}
+
 export async function searchFiles(confinement: Confinement, request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
   if (request.pattern === "") throw new FsError("pattern is empty", "give the text (or regex, with regex: true) to look for");
-  const input = request.path || ".";
-  const target = await confinement.resolve(input, "follow");
-  if (!target.exists) throw new FsError(`${input}: does not exist`);
-  const isDirectory = (await lstat(target.real)).isDirectory();
-  const cwd = isDirectory ? target.real : dirname(target.real);
-  const args = ripgrepArgs(request);
-  if (!isDirectory) args.push("--", basename(target.real));
-
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
-  let current: SearchResult["files"][number] | undefined;
-  for await (const record of ripgrep(args, { cwd, signal, separator: "\n" })) {
-    const event = JSON.parse(record) as RgEvent;
-    if (event.type === "begin") {
-      current = { path: confinement.shown(join(cwd, decode(event.data.path))), lines: [] };
-      continue;
-    }
-    if (event.type !== "match" && event.type !== "context") continue;
-    if (event.type === "match") {
-      if (result.matches === request.maxResults) {
-        result.truncated = true;
-        break;
+  await searchRecords(confinement, request.path || ".", ripgrepArgs(request), signal, async (records, base, single) => {
+    let current: SearchResult["files"][number] | undefined;
+    for await (const record of records) {
+      const event = JSON.parse(record) as RgEvent;
+      if (event.type === "begin") {
+        current = { path: confinement.shown(single ?? join(base, decode(event.data.path))), lines: [] };
+        continue;
       }
-      result.matches++;
+      if (event.type !== "match" && event.type !== "context") continue;
+      if (event.type === "match") {
+        if (result.matches === request.maxResults) {
+          result.truncated = true;
+          break;
+        }
+        result.matches++;
+      }
+      if (!current) continue;
+      if (current.lines.length === 0) result.files.push(current);
+      current.lines.push({
+        line: event.data.line_number ?? 0,
+        text: shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
+        match: event.type === "match",
+      });
     }
-    if (!current) continue;
-    if (current.lines.length === 0) result.files.push(current);
-    current.lines.push({
-      line: event.data.line_number ?? 0,
-      text: shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
-      match: event.type === "match",
-    });
-  }
+  });
   // Stopping at the cap can leave the leading context of a match not returned: drop such a file.
   const last = result.files.at(-1);
   if (last && !last.lines.some((line) => line.match)) result.files.pop();

@@ -20,19 +20,20 @@ export async function statItems(confinement: Confinement, paths: string[]): Prom
   return Promise.all(
     paths.map(async (path): Promise<StatItem> => {
       try {
-        const entry = await confinement.resolve(path, "entry");
-        if (!entry.exists) throw new FsError(`${path}: does not exist`);
-        const stats = await lstat(entry.real);
-        const type = typeOf(stats);
-        const item: StatItem = {
-          path: confinement.shown(entry.real),
-          type,
-          size: stats.size,
-          mode: (stats.mode & 0o7777).toString(8),
-          mtime: stats.mtime.toISOString(),
-        };
-        if (type === "symlink") item.link_target = await readlink(entry.real);
-        return item;
+        return await confinement.hold(path, "entry", async (entry) => {
+          if (!entry.exists) throw new FsError(`${path}: does not exist`);
+          const stats = await lstat(entry.at);
+          const type = typeOf(stats);
+          const item: StatItem = {
+            path: confinement.shown(entry.real),
+            type,
+            size: stats.size,
+            mode: (stats.mode & 0o7777).toString(8),
+            mtime: stats.mtime.toISOString(),
+          };
+          if (type === "symlink") item.link_target = await readlink(entry.at);
+          return item;
+        });
       } catch (error) {
         return { path, error: itemError(error, path) };
       }

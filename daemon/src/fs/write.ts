@@ -1,10 +1,10 @@
-// write_content and create_directories. Targets are resolved as entries (never followed): a
-// symlink at the target is refused rather than written through.
-import { createReadStream } from "node:fs";
-import { lstat, mkdir } from "node:fs/promises";
-import { dirname } from "node:path";
+// write_content and create_directories. Targets are held as entries (never followed): a symlink at
+// the target is refused rather than written through, and missing parents are created one by one
+// inside the held directories.
+import { constants } from "node:fs";
+import { lstat, open } from "node:fs/promises";
 import { writeAtomically, type Kept } from "./atomic.js";
-import type { Confinement } from "./confine.js";
+import type { Confinement, Held } from "./confine.js";
 import { FsError } from "./errors.js";
 import { eachItem } from "./items.js";
 
@@ -26,9 +26,10 @@ export interface ExistingFile extends Kept {
   size: number;
 }
 
-/** The existing regular file at `real`, or undefined when there is none. */
-export async function existingFile(real: string, input: string): Promise<ExistingFile | undefined> {
-  const stats = await lstat(real).catch(() => undefined);
+/** The existing regular file at a held entry, or undefined when there is none. */
+export async function existingFile(target: Held, input: string): Promise<ExistingFile | undefined> {
+  if (!target.exists) return undefined;
+  const stats = await lstat(target.at).catch(() => undefined);
   if (!stats) return undefined;
   if (stats.isSymbolicLink()) throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
   if (stats.isDirectory()) throw new FsError(`${input}: is a directory`);
@@ -36,21 +37,42 @@ export async function existingFile(real: string, input: string): Promise<Existin
   return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid, size: stats.size };
 }
 
+/** Opens a held regular file for reading, no-follow, checked after the open. */
+export async function openExisting(target: Held, input: string) {
+  const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  if (!(await file.stat()).isFile()) {
+    await file.close();
+    throw new FsError(`${input}: not a regular file`);
+  }
+  return file;
+}
+
 /** The file's content, then `content`: streamed, so appending to a large file never holds it in memory. */
-async function* appended(real: string, content: string): AsyncIterable<Uint8Array> {
-  yield* createReadStream(real);
+async function* appended(target: Held, input: string, content: string): AsyncIterable<Uint8Array> {
+  const file = await openExisting(target, input);
+  try {
+    yield* file.createReadStream({ autoClose: false });
+  } finally {
+    await file.close();
+  }
   yield Buffer.from(content);
 }
 
 async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {
   const size = Buffer.byteLength(item.content);
   if (size > maxBytes) throw new FsError(`${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "split it into several appends");
-  const target = await confinement.resolve(item.path, "entry");
-  const existing = target.exists ? await existingFile(target.real, item.path) : undefined;
-  await mkdir(dirname(target.real), { recursive: true });
-  const append = item.append && existing;
-  await writeAtomically(target.real, append ? appended(target.real, item.content) : item.content, existing);
-  return { path: confinement.shown(target.real), bytes: append ? existing.size + size : size, created: !existing };
+  return confinement.hold(
+    item.path,
+    "entry",
+    async (target) => {
+      confinement.refuseProtected(target.real, item.path);
+      const existing = await existingFile(target, item.path);
+      const append = item.append && existing;
+      await writeAtomically(target, append ? appended(target, item.path, item.content) : item.content, existing);
+      return { path: confinement.shown(target.real), bytes: append ? existing.size + size : size, created: !existing };
+    },
+    { create: "parents" },
+  );
 }
 
 export function writeContent(confinement: Confinement, items: WriteItem[], maxBytes: number, signal: AbortSignal): Promise<WriteOutcome[]> {
@@ -70,13 +92,16 @@ export interface CreateOutcome {
 }
 
 async function createOne(confinement: Confinement, path: string): Promise<CreateOutcome> {
-  const target = await confinement.resolve(path, "entry");
-  if (target.exists) {
-    if (!(await lstat(target.real)).isDirectory()) throw new FsError(`${path}: exists and is not a directory`);
-    return { path: confinement.shown(target.real), created: false };
-  }
-  await mkdir(target.real, { recursive: true });
-  return { path: confinement.shown(target.real), created: true };
+  return confinement.hold(
+    path,
+    "entry",
+    async (target) => {
+      confinement.refuseProtected(target.real, path);
+      if (!target.exists || !(await lstat(target.at)).isDirectory()) throw new FsError(`${path}: exists and is not a directory`);
+      return { path: confinement.shown(target.real), created: target.created ?? false };
+    },
+    { create: "all" },
+  );
 }
 
 export function createDirectories(confinement: Confinement, paths: string[]): Promise<CreateOutcome[]> {
