@@ -96,7 +96,8 @@ describe("fs tools against a symlink swapper", () => {
     const edits = range(N.edit, "e");
     const moves = range(N.move, "m");
     const deletes = range(N.delete, "x");
-    const a = (current = arena(["secret", ...edits, ...moves, ...deletes]));
+    const a = arena(["secret", ...edits, ...moves, ...deletes]);
+    current = a;
     const confinement = new Confinement(await makeRoot(a.project));
     await startRacer(a);
 
@@ -166,7 +167,8 @@ describe("fs tools against a symlink swapper", () => {
   it("through the MCP server: writes, reads, moves and deletes stay inside", async () => {
     const moves = range(100, "m");
     const deletes = range(100, "x");
-    const a = (current = arena(["secret", ...moves, ...deletes]));
+    const a = arena(["secret", ...moves, ...deletes]);
+    current = a;
     const server = await startServer({
       cwd: a.project,
       args: ["--project", a.project, "--set", "fs.allow_move=true", "--set", "fs.allow_delete=true", "--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"],
