@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMountsFlag } from "./harness/extra-mounts.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
 const NIX = ["--extra-experimental-features", "nix-command flakes", "--option", "substituters", ""];
@@ -33,7 +34,7 @@ describe("a metadata path with the pinned nixpkgs and its prebuilt index", () =>
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
     const metadata = (JSON.parse(built) as { outputs: { out: string } }[])[0]!.outputs.out;
-    server = await startServer({ args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    server = await startServer({ args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...dirs()] });
     const search = await server.call("nixpkgs_search", { query: "json processor" });
     expect((search.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("jq");
     const run = await server.call("nixpkgs_execute", { package: "ripgrep", args: ["-c", "a"], stdin: "a\nb\na\n" });
@@ -61,7 +62,7 @@ describe("a flake reference as nixpkgs.source", () => {
   it("realises packages from the flake's legacyPackages", async () => {
     const flake = mkdtempSync(join(tmpdir(), "nixshed-flake-"));
     writeFileSync(join(flake, "flake.nix"), `{ outputs = _: { legacyPackages.\${builtins.currentSystem} = import ${REPO}/tests/fixtures/nixpkgs { }; }; }`);
-    server = await startServer({ args: ["--set", `nixpkgs.source=path:${flake}`, "--set", NO_SUBSTITUTERS, "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    server = await startServer({ args: ["--set", `nixpkgs.source=path:${flake}`, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...dirs()] });
     const run = await server.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
     expect(run.isError, textOf(run)).toBeFalsy();
     expect(run.structuredContent).toMatchObject({ stdout: "2\n" });

@@ -10,6 +10,7 @@ import { fileURLToPath } from "node:url";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMountsFlag } from "./harness/extra-mounts.js";
 import { harnessMetadata } from "./harness/metadata.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
@@ -71,7 +72,7 @@ network = true
 project_access = "rw"
 `,
   );
-  args = ["--metadata", harnessMetadata(), "--config", config, "--project", project, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
+  args = ["--metadata", harnessMetadata(), ...harnessMountsFlag(), "--config", config, "--project", project, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
   server = await start();
 }, 600_000);
 

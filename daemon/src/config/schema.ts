@@ -51,6 +51,18 @@ const permissionSchema = z.strictObject({
   project_access: access.optional().describe("Project access for this package"),
 });
 
+/** A host path mounted into a jail: "/host" or "/host:/jail" (read-only), or a table as lib.mkEnvironment's mounts take it. */
+const mountSchema = z.union([
+  z.string().regex(/^\/[^:]*(:\/[^:]*)?$/, 'a mount is "/host/path" or "/host/path:/jail/path"'),
+  z.strictObject({
+    source: z.string().startsWith("/"),
+    target: z.string().startsWith("/").optional(),
+    writable: z.boolean().optional(),
+    optional: z.boolean().optional(),
+  }),
+]);
+export type Mount = z.infer<typeof mountSchema>;
+
 const nixpkgsSchema = z
   .strictObject({
     enabled: z.boolean().default(true).describe("Serve the nixpkgs tools"),
@@ -69,6 +81,12 @@ const nixpkgsSchema = z
       .default("execute")
       .describe("The everyday packages (curated list plus `tools`). execute: named in nixpkgs_execute's description; tools: also one tool each; off: neither"),
     tools: z.array(z.string()).default([]).describe("Attributes added to the everyday packages (see common_tools)"),
+    extra_mounts: z
+      .array(mountSchema)
+      .default([])
+      .describe(
+        'Host paths mounted into every executed package\'s jail: "/host" or "/host:/jail" (read-only) or { source, target, writable, optional }',
+      ),
     nix_options: z
       .array(z.string())
       .default([])

@@ -10,13 +10,19 @@ const NIX_ENV_CONFIG = "{ allowAliases = false; allowVariants = false; }";
 
 export const NIX_FLAGS = ["--extra-experimental-features", "nix-command flakes"];
 
+/**
+ * Every evaluation of a package set runs with these last: the set is code nobody reviewed, and
+ * builtins.exec / importNative would run it on the host whatever the machine's nix.conf says.
+ */
+export const SAFE_EVALUATION = ["--option", "allow-unsafe-native-code-during-evaluation", "false"];
+
 export interface EvaluateOptions {
   signal?: AbortSignal;
   progress?: (message: string) => void;
 }
 
 export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options: EvaluateOptions = {}): Promise<void> {
-  const args = ["-f", nixpkgs, "-qaP", "--json", "--meta", "--readonly-mode", "--arg", "config", NIX_ENV_CONFIG, ...NIX_FLAGS];
+  const args = ["-f", nixpkgs, "-qaP", "--json", "--meta", "--readonly-mode", "--arg", "config", NIX_ENV_CONFIG, ...NIX_FLAGS, ...SAFE_EVALUATION];
   const child = spawn("nix-env", args, { stdio: ["ignore", "pipe", "pipe"], signal: options.signal, env: { ...process.env, NIX_PATH: "" } });
   const out = createWriteStream(outFile);
   child.stdout.pipe(out);

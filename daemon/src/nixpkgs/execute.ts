@@ -9,7 +9,7 @@ import type { NixpkgsInfo } from "../discovery/types.js";
 import { NixCommandError, NixpkgsError } from "./errors.js";
 import type { NixpkgsIndex } from "./index.js";
 import { chooseProgram } from "./program.js";
-import { realise, type NixpkgsSource } from "./realise.js";
+import { jailMounts, realise, type NixpkgsSource } from "./realise.js";
 import { searchIndex } from "./search.js";
 
 export interface ExecuteRequest {
@@ -39,6 +39,8 @@ export interface ExecuteContext {
   index(): NixpkgsIndex | undefined;
   /** nix's raw output of a failed realisation goes here (the daemon's debug log), not to the agent. */
   debug?(message: string): void;
+  /** Told what is refused on the way (a realise-cache entry that is not a store path). */
+  warn?: (message: string) => void;
 }
 
 const ACCESS_ORDER: ProjectAccess[] = ["none", "ro", "rw"];
@@ -111,9 +113,10 @@ export class PackageRunner {
     this.checkAttr(request.attr);
     const permissions = this.permissions(request.attr);
     const realised = await realise(
-      { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions },
+      { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions, mounts: jailMounts(config.nixpkgs.extra_mounts) },
       {
         cacheDir: this.ctx.cacheDir,
+        warn: this.ctx.warn,
         timeoutMs: config.nixpkgs.build_timeout_seconds * 1000,
         nixOptions: config.nixpkgs.nix_options,
         signal: call.signal,

@@ -1,20 +1,27 @@
 // The installed tools, persisted in the state dir so they survive restarts. Writes are atomic.
+//
+// The file is data, not authority: each entry read back is checked against the shape
+// nixpkgs_install_tool writes (a tool name it would give, an attribute path, a program name
+// without a path) and skipped with a warning naming the file otherwise. An entry names no path:
+// its package is realised from the trusted nixpkgs like any other, and runs from the store.
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { z } from "zod";
+import { ATTR_PATH } from "./realise.js";
 
-export interface InstalledTool {
-  name: string;
-  attr: string;
-  program?: string;
-  description?: string;
-  defaultArgs?: string[];
-  timeoutSeconds?: number;
-}
+const installedToolSchema = z.object({
+  name: z.string().regex(/^nixpkgs_[A-Za-z0-9_-]{1,56}$/, "not a tool name nixpkgs_install_tool gives"),
+  attr: z.string().regex(ATTR_PATH, "not a nixpkgs attribute path"),
+  program: z.string().regex(/^[^/\0]+$/, "a program is a name in the package's bin/, not a path").optional(),
+  description: z.string().max(500).optional(),
+  defaultArgs: z.array(z.string()).optional(),
+  timeoutSeconds: z.number().int().min(1).optional(),
+});
 
-interface RegistryFile {
-  schemaVersion: 1;
-  tools: InstalledTool[];
-}
+export type InstalledTool = z.infer<typeof installedToolSchema>;
+
+const registryFileSchema = z.object({ schemaVersion: z.literal(1), tools: z.array(z.unknown()) });
+type RegistryFile = z.infer<typeof registryFileSchema>;
 
 export class InstalledRegistry {
   readonly path: string;
@@ -47,19 +54,26 @@ export class InstalledRegistry {
     let text: string;
     try {
       text = readFileSync(this.path, "utf8");
-    } catch {
-      return; // Nothing installed yet.
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // Nothing installed yet.
+      this.warn(`${this.path}: unreadable (${(error as Error).message}); installed tools are not restored`);
+      return;
     }
+    let file: RegistryFile;
     try {
-      const file = JSON.parse(text) as RegistryFile;
-      for (const tool of file.tools ?? []) {
-        if (typeof tool.name === "string" && typeof tool.attr === "string") this.tools.set(tool.name, tool);
-      }
+      file = registryFileSchema.parse(JSON.parse(text));
     } catch (error) {
       // Keep the unreadable file for the user; start empty rather than refuse to serve.
-      this.warn(`${this.path}: unreadable (${(error as Error).message}); installed tools are not restored`);
+      const why = error instanceof z.ZodError ? issueLine(error) : (error as Error).message;
+      this.warn(`${this.path}: unreadable (${why}); installed tools are not restored`);
       renameSync(this.path, `${this.path}.unreadable`);
+      return;
     }
+    file.tools.forEach((entry, index) => {
+      const parsed = installedToolSchema.safeParse(entry);
+      if (parsed.success) this.tools.set(parsed.data.name, parsed.data);
+      else this.warn(`${this.path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
+    });
   }
 
   private save(): void {
@@ -68,4 +82,10 @@ export class InstalledRegistry {
     writeFileSync(`${this.path}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
     renameSync(`${this.path}.tmp`, this.path);
   }
+}
+
+/** A schema error as one line: where and what. */
+function issueLine(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.join(".") || "(root)"}: ${issue.message}`;
 }

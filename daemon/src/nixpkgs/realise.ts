@@ -4,13 +4,20 @@
 // --realise` builds it with a GC root in the cache, which is also the cache: the next call with the
 // same attribute and permissions starts at once (across restarts when nixpkgs is pinned in the
 // store). Builds report progress, obey their own timeout and stop when cancelled.
+//
+// The cache is data, not authority: an entry is used only when it names the key it was stored
+// under and both its artifact and its programs resolve inside the Nix store; anything else is
+// refused with a warning and the package is realised again. The package set is evaluated with
+// unsafe native code off and has no say in what the jail mounts: that is nixpkgs.extra_mounts.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, realpathSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ProjectAccess } from "../config/schema.js";
+import { z } from "zod";
+import { inStore, NotInStore, requireStorePath } from "../common/store.js";
+import type { Mount, ProjectAccess } from "../config/schema.js";
 import { nixFailure, NixpkgsError } from "./errors.js";
-import { NIX_FLAGS } from "./evaluate.js";
+import { NIX_FLAGS, SAFE_EVALUATION } from "./evaluate.js";
 
 /** A nixpkgs to realise from: a source tree (`import path { }`) or a flake reference. */
 export type NixpkgsSource = { path: string } | { flake: string };
@@ -22,6 +29,25 @@ export interface RealiseRequest {
   lib: string;
   network: boolean;
   projectAccess: ProjectAccess;
+  /** Host paths for the jail, from the trusted nixpkgs.extra_mounts (see jailMounts). */
+  mounts: NixMount[];
+}
+
+/** A mount as lib.mkEnvironment takes it. */
+export interface NixMount {
+  source: string;
+  target?: string;
+  writable?: boolean;
+  optional?: boolean;
+}
+
+/** nixpkgs.extra_mounts as lib.mkEnvironment's mounts: "/host:/jail" becomes { source, target }. */
+export function jailMounts(setting: Mount[]): NixMount[] {
+  return setting.map((mount) => {
+    if (typeof mount !== "string") return mount;
+    const [source, target] = mount.split(":") as [string, string | undefined];
+    return target ? { source, target } : { source };
+  });
 }
 
 export interface Realised {
@@ -40,10 +66,12 @@ export interface RealiseOptions {
   /** Extra arguments for every nix command (config nixpkgs.nix_options). */
   nixOptions?: string[];
   progress?: (done: number, total: number | undefined, message: string) => void;
+  /** Told about a cache entry that is refused. */
+  warn?: (message: string) => void;
 }
 
 // The request arrives through the environment (--impure), so no attribute path is ever quoted into
-// Nix source. `pkgs.hostMounts` exists only in the offline test harness, whose packages need /usr.
+// Nix source. The mounts are the request's own, never an attribute of the package set.
 const EXPRESSION = `
 let
   s = builtins.fromJSON (builtins.getEnv "NIXSHED_NIXPKGS_REQUEST");
@@ -55,7 +83,7 @@ let
     description = "nixpkgs \${s.attr}";
     interpreter = "bash";
     packages = [ package ];
-    mounts = pkgs.hostMounts or [ ];
+    inherit (s) mounts;
   };
 in
 {
@@ -65,23 +93,29 @@ in
   pname = package.pname or (builtins.parseDrvName package.name).name;
 }`;
 
-interface Evaluated {
-  environment: string;
-  bin: string;
-  mainProgram: string | null;
-  pname: string;
-}
+const evaluatedSchema = z.object({
+  environment: z.string(),
+  bin: z.string(),
+  mainProgram: z.string().nullable(),
+  pname: z.string(),
+});
+
+/** A realise-cache entry: what the evaluation said, under the key it was stored for. */
+const cacheEntrySchema = z.object({ key: z.string(), bin: z.string(), mainProgram: z.string().nullable(), pname: z.string() });
+type CacheEntry = z.infer<typeof cacheEntrySchema>;
 
 /** Cache keys realised by this process. */
 const realisedHere = new Set<string>();
 
+/** A nixpkgs attribute path: components of letters, digits, _ ' + and -, joined by dots. */
+export const ATTR_PATH = /^[A-Za-z0-9_'+-]+(\.[A-Za-z0-9_'+-]+)*$/;
+
 /** An attribute path as its components: `python3Packages.requests` → ["python3Packages", "requests"]. */
 export function attrPath(attr: string): string[] {
-  const parts = attr.split(".");
-  if (parts.some((part) => !/^[A-Za-z0-9_'+-]+$/.test(part))) {
+  if (!ATTR_PATH.test(attr)) {
     throw new NixpkgsError(`'${attr}' is not a nixpkgs attribute path`, "Use the attr a nixpkgs_search result names, e.g. ripgrep or python3Packages.requests.");
   }
-  return parts;
+  return attr.split(".");
 }
 
 /** Environment names must match [a-z][a-z0-9_-]*. */
@@ -97,11 +131,13 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   // A store path is immutable, so its artifacts are reused across restarts; a checkout or a flake
   // ref may have moved, so its artifacts are reused within this process only (nix re-evaluates it
   // after a restart, and rebuilds only what changed).
-  const pinned = "path" in request.source && [request.source.path, request.lib].every((path) => path.startsWith("/nix/store/"));
-  const cached = pinned || realisedHere.has(key) ? readCached(root, infoFile) : undefined;
+  const pinned = "path" in request.source && [request.source.path, request.lib].every((path) => inStore(path) !== undefined);
+  const cached = pinned || realisedHere.has(key) ? readCached(key, root, infoFile, options.warn) : undefined;
   if (cached) return cached;
 
   mkdirSync(dir, { recursive: true });
+  // nix-store keeps a GC root only where it finds nothing or a root of its own.
+  if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
   const deadline = Date.now() + options.timeoutMs;
   options.progress?.(0, undefined, `evaluating ${request.attr}`);
   const nixRequest = {
@@ -112,17 +148,19 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     name: environmentName(request.attr),
     network: request.network,
     projectAccess: request.projectAccess,
+    mounts: request.mounts,
   };
+  // SAFE_EVALUATION comes last, so no option given earlier turns unsafe native code back on.
   const evaluation = await runNix(
     "nix",
-    [...NIX_FLAGS, ...(options.nixOptions ?? []), "eval", "--impure", "--json", "--expr", EXPRESSION],
+    [...NIX_FLAGS, ...(options.nixOptions ?? []), "eval", "--impure", "--json", "--expr", EXPRESSION, ...SAFE_EVALUATION],
     { NIXSHED_NIXPKGS_REQUEST: JSON.stringify(nixRequest) },
     deadline,
     options,
     `evaluating ${request.attr}`,
     request.attr,
   );
-  const evaluated = JSON.parse(evaluation) as Evaluated;
+  const evaluated = parseEvaluation(evaluation, request.attr);
   await runNix(
     "nix-store",
     [...(options.nixOptions ?? []), "--realise", evaluated.environment, "--add-root", root],
@@ -132,20 +170,53 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     `building ${request.attr}`,
     request.attr,
   );
+  const entry: CacheEntry = { key, bin: evaluated.bin, mainProgram: evaluated.mainProgram, pname: evaluated.pname };
+  let realised: Realised;
+  try {
+    realised = fromStore(entry, root);
+  } catch (error) {
+    if (error instanceof NotInStore) throw new NixpkgsError(`${request.attr}: ${error.message}`, "The nixpkgs evaluated to something outside the Nix store.");
+    throw error;
+  }
   realisedHere.add(key);
-  const info = { bin: evaluated.bin, mainProgram: evaluated.mainProgram, pname: evaluated.pname };
-  writeFileSync(`${infoFile}.tmp`, JSON.stringify(info));
+  writeFileSync(`${infoFile}.tmp`, JSON.stringify(entry));
   renameSync(`${infoFile}.tmp`, infoFile);
-  return { artifact: realpathSync(root), programs: listPrograms(evaluated.bin), mainProgram: info.mainProgram, pname: info.pname };
+  return realised;
 }
 
-function readCached(root: string, infoFile: string): Realised | undefined {
-  if (!existsSync(root) || !existsSync(infoFile)) return undefined;
-  try {
-    const info = JSON.parse(readFileSync(infoFile, "utf8")) as Omit<Evaluated, "environment">;
-    return { artifact: realpathSync(root), programs: listPrograms(info.bin), mainProgram: info.mainProgram, pname: info.pname };
-  } catch {
+function parseEvaluation(output: string, attr: string): z.infer<typeof evaluatedSchema> {
+  const parsed = evaluatedSchema.safeParse(JSON.parse(output));
+  if (parsed.success) return parsed.data;
+  throw new NixpkgsError(`evaluating ${attr} gave an unexpected result: ${parsed.error.issues[0]!.message}`);
+}
+
+/** What an entry names, each part required to resolve inside the store (NotInStore otherwise). */
+function fromStore(entry: CacheEntry, root: string): Realised {
+  const artifact = requireStorePath(root, "realised artifact");
+  const bin = requireStorePath(entry.bin, "package programs");
+  return { artifact, programs: listPrograms(bin), mainProgram: entry.mainProgram, pname: entry.pname };
+}
+
+/** A cached realisation, or undefined (then it is realised again) with a warning when the entry is refused. */
+function readCached(key: string, root: string, infoFile: string, warn: (message: string) => void = () => {}): Realised | undefined {
+  if (!existsSync(infoFile)) return undefined;
+  const refuse = (why: string) => {
+    warn(`realise cache entry ${infoFile} refused: ${why}; realising again`);
     return undefined;
+  };
+  let parsed;
+  try {
+    parsed = cacheEntrySchema.safeParse(JSON.parse(readFileSync(infoFile, "utf8")));
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+  if (!parsed.success) return refuse(`${parsed.error.issues[0]!.path.join(".") || "(root)"}: ${parsed.error.issues[0]!.message}`);
+  if (parsed.data.key !== key) return refuse(`it was stored under key ${parsed.data.key}, not ${key}`);
+  try {
+    return fromStore(parsed.data, root);
+  } catch (error) {
+    if (error instanceof NotInStore) return refuse(error.message);
+    throw error;
   }
 }
 

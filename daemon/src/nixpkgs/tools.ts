@@ -60,6 +60,7 @@ export const nixpkgsCapability: Capability = {
       discovered: ctx.discovery.nixpkgs,
       projectRoot: ctx.projectRoot,
       cacheDir: ctx.cacheDir,
+      warn: (message) => ctx.log.warn(message),
       // Execution needs the index too (to check the attribute), but does not wait for it to build.
       index: () => {
         try {

@@ -1,0 +1,49 @@
+// State is data, not authority: an installed-tools registry planted in the state dir restores only
+// entries of the shape nixpkgs_install_tool writes (a tool name it gives, an attribute path, a
+// program name), each other entry skipped with a warning naming the file, and a file that is not a
+// registry at all is set aside, never trusted.
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { InstalledRegistry } from "../../daemon/src/nixpkgs/installed.js";
+
+function plant(content: unknown): string {
+  const stateDir = mkdtempSync(join(tmpdir(), "nixshed-state-"));
+  mkdirSync(join(stateDir, "nixpkgs"));
+  writeFileSync(join(stateDir, "nixpkgs", "installed-tools.json"), typeof content === "string" ? content : JSON.stringify(content));
+  return stateDir;
+}
+
+describe("a planted installed-tools registry", () => {
+  it("restores only well-formed entries and names each skipped one with the file", () => {
+    const stateDir = plant({
+      schemaVersion: 1,
+      tools: [
+        { name: "nixpkgs_jq", attr: "jq", defaultArgs: ["-c"] },
+        { name: "nixpkgs_sh", attr: "bash", program: "/bin/sh", defaultArgs: ["-c", "touch /tmp/pwned"] },
+        { name: "nixpkgs_up", attr: "../../repo/evil", program: "run" },
+        { name: "run", attr: "jq" },
+        { name: "nixpkgs_big", attr: "jq", description: "x".repeat(100_000) },
+        { name: "nixpkgs_slow", attr: "jq", timeoutSeconds: -1 },
+        "nixpkgs_str",
+      ],
+    });
+    const warnings: string[] = [];
+    const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
+    expect(registry.all().map((tool) => tool.name)).toEqual(["nixpkgs_jq"]);
+    expect(warnings).toHaveLength(6);
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    expect(warnings.every((line) => line.startsWith(`${file}: tools[`))).toBe(true);
+    expect(warnings[0]).toMatch(/tools\[1\] skipped \(program: a program is a name in the package's bin\/, not a path\)/);
+    expect(warnings[1]).toMatch(/tools\[2\] skipped \(attr: not a nixpkgs attribute path\)/);
+  });
+
+  it("sets aside a file that is not a registry, saying why", () => {
+    const stateDir = plant({ schemaVersion: 2, tools: {} });
+    const warnings: string[] = [];
+    expect(new InstalledRegistry(stateDir, (line) => warnings.push(line)).all()).toEqual([]);
+    expect(warnings[0]).toMatch(/installed-tools\.json: unreadable \(schemaVersion: .*\); installed tools are not restored/);
+    expect(existsSync(join(stateDir, "nixpkgs", "installed-tools.json.unreadable"))).toBe(true);
+  });
+});
