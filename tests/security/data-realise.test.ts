@@ -2,7 +2,7 @@
 // set: a planted realise-cache entry never runs, a package set's `hostMounts` never reaches the
 // jail (mounts come from the trusted nixpkgs.extra_mounts only), and evaluation runs with unsafe
 // native code off even where the machine's nix.conf turns it on.
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";

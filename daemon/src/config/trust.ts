@@ -133,6 +133,7 @@ export const TRUST_RULES: Record<string, Rule> = {
   "nixpkgs.permissions.*.project_access": permission("project_access", lessAccess),
   "nixpkgs.common_tools": notAbove(["off", "execute", "tools"], "fewer everyday-package tools than the trusted value"),
   "nixpkgs.tools": subset,
+  "nixpkgs.extra_mounts": trustedOnly,
   "nixpkgs.nix_options": trustedOnly,
 
   "pkglocal.enabled": only(false),

@@ -204,12 +204,13 @@ function readCached(key: string, root: string, infoFile: string, warn: (message:
     warn(`realise cache entry ${infoFile} refused: ${why}; realising again`);
     return undefined;
   };
-  let parsed;
+  let raw: unknown;
   try {
-    parsed = cacheEntrySchema.safeParse(JSON.parse(readFileSync(infoFile, "utf8")));
+    raw = JSON.parse(readFileSync(infoFile, "utf8"));
   } catch (error) {
     return refuse((error as Error).message);
   }
+  const parsed = cacheEntrySchema.safeParse(raw);
   if (!parsed.success) return refuse(`${parsed.error.issues[0]!.path.join(".") || "(root)"}: ${parsed.error.issues[0]!.message}`);
   if (parsed.data.key !== key) return refuse(`it was stored under key ${parsed.data.key}, not ${key}`);
   try {
