@@ -78,9 +78,14 @@ describe("relative paths in configuration", () => {
     expect(loaded.config.fs.extra_roots).toEqual([join(base, "cwd", "data")]);
   });
 
-  it("keep a flake reference as it is", () => {
+  it("take nixpkgs.source as a path when it names one, else as a flake reference", () => {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-paths-")));
-    const loaded = loadConfig({ cwd: base, systemConfig: join(base, "none"), env: {}, flags: [{ key: "nixpkgs.source", value: "github:NixOS/nixpkgs/nixos-unstable", flag: "--set" }] });
-    expect(loaded.config.nixpkgs.source).toBe("github:NixOS/nixpkgs/nixos-unstable");
+    mkdirSync(join(base, "tests", "fixtures", "nixpkgs"), { recursive: true });
+    const source = (value: string) =>
+      loadConfig({ cwd: base, systemConfig: join(base, "none"), env: {}, flags: [{ key: "nixpkgs.source", value, flag: "--set" }] }).config.nixpkgs.source;
+    expect(source("github:NixOS/nixpkgs/nixos-unstable")).toBe("github:NixOS/nixpkgs/nixos-unstable");
+    expect(source("nixpkgs")).toBe("nixpkgs");
+    expect(source("tests/fixtures/nixpkgs")).toBe(join(base, "tests", "fixtures", "nixpkgs"));
+    expect(source("./elsewhere")).toBe(join(base, "elsewhere"));
   });
 });
