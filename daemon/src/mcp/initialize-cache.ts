@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { unlessAbsent } from "../common/absence.js";
 import { mergeLayers, nixshedDir, trustedLayers, type Layers } from "../config/layers.js";
 import { VERSION } from "../version.js";
 
@@ -24,18 +25,25 @@ function buildStamp(): string {
   return `${VERSION} ${self} ${statSync(self).mtimeMs}`;
 }
 
+/** The file's object, or undefined on a first start here or a damaged file (then initialize is answered after loading). */
+function storedAnswer(file: string): Record<string, unknown> | undefined {
+  const text = unlessAbsent(() => readFileSync(file, "utf8"), undefined);
+  if (text === undefined) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined; // Cut short by a crash mid-write: the next start rewrites it.
+  }
+}
+
 export function openInitializeCache(layers: Layers): InitializeCache {
   // Only trusted layers choose where this cache lives: a planted answer is an answer we would send.
   const dir = join(nixshedDir("cache", mergeLayers(trustedLayers(layers)).merged.cache_dir, layers.env), "initialize");
   const file = join(dir, `${sha256(layers.projectRoot).slice(0, 16)}.json`);
   const key = sha256(JSON.stringify([buildStamp(), layers.layers, layers.project]));
-  let instructions: string | undefined;
-  try {
-    const stored = JSON.parse(readFileSync(file, "utf8")) as { key?: string; instructions?: unknown };
-    if (stored.key === key && typeof stored.instructions === "string") instructions = stored.instructions;
-  } catch {
-    // First start here, or an unreadable cache: answer after loading instead.
-  }
+  const stored = storedAnswer(file);
+  const instructions = stored?.key === key && typeof stored.instructions === "string" ? stored.instructions : undefined;
   return {
     instructions,
     remember(current) {

@@ -3,6 +3,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "./project-path.js";
+import { unlessAbsent } from "../common/absence.js";
+import { readPackageJson } from "./package-json.js";
 import { isDirectory, listEntries } from "./quiet-fs.js";
 import type { FoundEnvironment } from "./types.js";
 
@@ -71,23 +73,14 @@ function workspaceDirs(projectRoot: string): string[] {
 }
 
 function packageJsonWorkspaces(projectRoot: string): string[] {
-  try {
-    const json = JSON.parse(readFileSync(join(projectRoot, "package.json"), "utf8")) as { workspaces?: unknown };
-    const workspaces = Array.isArray(json.workspaces) ? json.workspaces : (json.workspaces as { packages?: unknown } | undefined)?.packages;
-    return Array.isArray(workspaces) ? workspaces.filter((each): each is string => typeof each === "string") : [];
-  } catch {
-    return [];
-  }
+  const json = readPackageJson(projectRoot);
+  const workspaces = Array.isArray(json?.workspaces) ? json.workspaces : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
+  return Array.isArray(workspaces) ? workspaces.filter((each): each is string => typeof each === "string") : [];
 }
 
 /** The `packages:` list of pnpm-workspace.yaml (a flat YAML list; no YAML parser needed for it). */
 function pnpmWorkspaces(projectRoot: string): string[] {
-  let text: string;
-  try {
-    text = readFileSync(join(projectRoot, "pnpm-workspace.yaml"), "utf8");
-  } catch {
-    return [];
-  }
+  const text = unlessAbsent(() => readFileSync(join(projectRoot, "pnpm-workspace.yaml"), "utf8"), "");
   const patterns: string[] = [];
   let inPackages = false;
   for (const line of text.split(/\r?\n/)) {

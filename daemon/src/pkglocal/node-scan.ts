@@ -1,9 +1,6 @@
-// Lists the packages of one node_modules directory as npm, yarn's node_modules linker and bun lay
-// them out (nested node_modules for conflicting versions, @scope directories) and as pnpm does
-// (every package once in .pnpm/<id>/node_modules/<name>, the top level only symlinks into it;
-// bun's isolated installs keep the same kind of store in .bun).
-import { readFileSync } from "node:fs";
+
 import { join } from "node:path";
+import { type PackageJson, readPackageJson } from "./package-json.js";
 import { listEntries } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
@@ -11,17 +8,6 @@ export interface NodeModulesScan {
   packages: PackageRecord[];
   /** Every directory listed: a package added, removed or replaced changes one of their mtimes. */
   watched: string[];
-}
-
-interface PackageJson {
-  name?: unknown;
-  version?: unknown;
-  description?: unknown;
-  main?: unknown;
-  module?: unknown;
-  types?: unknown;
-  typings?: unknown;
-  exports?: unknown;
 }
 
 const MAX_EXPORTS = 20;
@@ -91,12 +77,8 @@ function scanStore(store: string, watched: string[], add: (dir: string) => boole
 }
 
 function readPackage(dir: string, manager: string): PackageRecord | undefined {
-  let json: PackageJson;
-  try {
-    json = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as PackageJson;
-  } catch {
-    return undefined;
-  }
+  const json = readPackageJson(dir);
+  if (!json) return undefined;
   if (typeof json.name !== "string" || typeof json.version !== "string") return undefined;
   return {
     name: json.name,

@@ -2,14 +2,17 @@
 // A scan stays true until what it read changes: the directories it listed (their mtimes), the
 // lockfiles and manifests of the project, pyvenv.cfg. No timer: a warm scan is a few hundred stats.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { z } from "zod";
+import { unlessAbsent } from "../common/absence.js";
+import { InvalidJson, readJsonFile } from "../common/json-file.js";
 import { discoverNode } from "./node-envs.js";
 import { scanNodeModules } from "./node-scan.js";
 import { discoverPython } from "./python-envs.js";
 import { scanSitePackages } from "./python-scan.js";
 import { listNames } from "./quiet-fs.js";
-import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
+import { type FoundEnvironment, foundEnvironmentSchema, type Language, type PackageRecord, packageRecordSchema } from "./types.js";
 
 export interface IndexOptions {
   projectRoot: string;
@@ -30,22 +33,24 @@ export interface ProjectPackages {
   cached: boolean;
 }
 
-/** What one environment holds, and the stamps of what was read to find it (by path). */
-interface StampedScan {
-  environment: FoundEnvironment;
-  packages: PackageRecord[];
-  stamps: Record<string, string>;
-}
-
-interface CacheFile {
-  schema: typeof CACHE_SCHEMA;
-  projectRoot: string;
-  inputs: Record<string, string>;
-  scans: StampedScan[];
-}
-
 /** Bumped whenever what a scan records changes: an older cache file is then scanned anew. */
 const CACHE_SCHEMA = 3;
+
+/** What one environment holds, and the stamps of what was read to find it (by path). */
+const stampedScanSchema = z.object({
+  environment: foundEnvironmentSchema,
+  packages: z.array(packageRecordSchema),
+  stamps: z.record(z.string(), z.string()),
+});
+type StampedScan = z.infer<typeof stampedScanSchema>;
+
+const cacheFileSchema = z.object({
+  schema: z.literal(CACHE_SCHEMA),
+  projectRoot: z.string(),
+  inputs: z.record(z.string(), z.string()),
+  scans: z.array(stampedScanSchema),
+});
+type CacheFile = z.infer<typeof cacheFileSchema>;
 
 export class PackageIndex {
   private cache?: CacheFile;
@@ -86,10 +91,11 @@ export class PackageIndex {
   private load(): CacheFile | undefined {
     if (this.cache) return this.cache;
     try {
-      const data = JSON.parse(readFileSync(this.cacheFile, "utf8")) as CacheFile;
-      if (data.schema === CACHE_SCHEMA && data.projectRoot === this.options.projectRoot) this.cache = data;
-    } catch {
-      // No cache yet, or an unreadable one: scanning again is the remedy.
+      const data = readJsonFile(this.cacheFile, cacheFileSchema);
+      if (data?.projectRoot === this.options.projectRoot) this.cache = data;
+    } catch (error) {
+      // An older schema or a damaged file: scanning again is the remedy. Anything else is a real error.
+      if (!(error instanceof InvalidJson)) throw error;
     }
     return this.cache;
   }
@@ -151,13 +157,10 @@ const RACY_MS = 1000;
 
 /** What identifies a file's or directory's state: inode, mtime and size ("-" when absent). */
 function stamp(path: string, recording: boolean): string {
-  try {
-    const stats = statSync(path);
-    if (recording && Date.now() - stats.mtimeMs < RACY_MS) return "racy";
-    return `${stats.ino}:${stats.mtimeMs}:${stats.isDirectory() ? "d" : stats.size}`;
-  } catch {
-    return "-";
-  }
+  const stats = unlessAbsent(() => statSync(path), undefined);
+  if (!stats) return "-";
+  if (recording && Date.now() - stats.mtimeMs < RACY_MS) return "racy";
+  return `${stats.ino}:${stats.mtimeMs}:${stats.isDirectory() ? "d" : stats.size}`;
 }
 
 /** Stamps to record (recording) or to compare with recorded ones. */

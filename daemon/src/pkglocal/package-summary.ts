@@ -1,9 +1,8 @@
-// A package at a glance: the head of its README (for a Python distribution, the long description in
-// METADATA, which is its README) and the head of the file an import of it runs first.
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+
+import { isAbsent } from "../common/absence.js";
 import { readTextPage } from "../common/text-page.js";
 import { PkgLocalError } from "./errors.js";
+import { readPackageJson } from "./package-json.js";
 import { resolveInPackage } from "./package-confine.js";
 import { README } from "./package-tree.js";
 import { readMetadataBody } from "./python-metadata.js";
@@ -24,7 +23,7 @@ const EXCERPT_BYTES = 4096;
 export async function readmeExcerpt(pkg: PackageRecord): Promise<Excerpt | undefined> {
   const distInfo = pkg.members?.find((member) => member.endsWith(".dist-info"));
   if (distInfo) {
-    const body = safely(() => readMetadataBody(resolveInPackage(pkg, `${distInfo}/METADATA`)));
+    const body = unlessUnreadable(() => readMetadataBody(resolveInPackage(pkg, `${distInfo}/METADATA`)));
     if (body) return cut(`${distInfo}/METADATA`, body);
   }
   const readme = listNames(pkg.root).find((name) => README.test(name));
@@ -48,20 +47,14 @@ function cut(path: string, text: string): Excerpt {
 }
 
 async function excerpt(pkg: PackageRecord, path: string, lines: number): Promise<Excerpt | undefined> {
-  let real: string;
-  try {
-    real = resolveInPackage(pkg, path);
-  } catch (error) {
-    if (error instanceof PkgLocalError) return undefined;
+  const real = unlessUnreadable(() => resolveInPackage(pkg, path));
+  if (real === undefined) return undefined;
+  const page = await readTextPage(real, { endLine: lines, maxBytes: EXCERPT_BYTES }).catch((error: unknown) => {
+    if (isAbsent(error)) return undefined;
     throw error;
-  }
-  try {
-    const page = await readTextPage(real, { endLine: lines, maxBytes: EXCERPT_BYTES });
-    if (typeof page === "string" || page.binary) return undefined;
-    return { path, text: page.text, more: page.totalLines === undefined };
-  } catch {
-    return undefined;
-  }
+  });
+  if (page === undefined || typeof page === "string" || page.binary) return undefined;
+  return { path, text: page.text, more: page.totalLines === undefined };
 }
 
 /** Python: the first import name's __init__.py, or its module file. */
@@ -74,12 +67,8 @@ function pythonEntryCandidates(pkg: PackageRecord): string[] {
 
 /** Node: what `import` or `require` of the bare name loads: exports ".", module, main, index.js. */
 function nodeEntryCandidates(root: string): string[] {
-  let json: { exports?: unknown; module?: unknown; main?: unknown };
-  try {
-    json = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as typeof json;
-  } catch {
-    return [];
-  }
+  const json = readPackageJson(root);
+  if (!json) return [];
   const named = [exportTarget(json.exports), json.module, json.main].filter((each): each is string => typeof each === "string");
   return [...named.map((each) => each.replace(/^\.\//, "")).flatMap((each) => [each, `${each}.js`, `${each}/index.js`]), "index.js"];
 }
@@ -98,10 +87,12 @@ function exportTarget(exports: unknown): string | undefined {
   return undefined;
 }
 
-function safely<T>(read: () => T): T | undefined {
+/** What `read` returns, or undefined when its file is not there or lies outside the package; other errors are thrown. */
+function unlessUnreadable<T>(read: () => T): T | undefined {
   try {
     return read();
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof PkgLocalError || isAbsent(error)) return undefined;
+    throw error;
   }
 }

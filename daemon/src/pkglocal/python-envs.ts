@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "./project-path.js";
 import { hatchEnvs, pipenvEnvs, poetryEnvs, readPyproject, type Candidate } from "./python-tool-envs.js";
+import { unlessAbsent } from "../common/absence.js";
 import { isDirectory, listNames, realpathOf } from "./quiet-fs.js";
 import type { FoundEnvironment } from "./types.js";
 
@@ -120,12 +121,8 @@ function resolveEnvironment(candidate: Candidate): FoundEnvironment[] {
 }
 
 function readPyvenvCfg(venv: string): { version?: string; uv?: string } {
-  let text: string;
-  try {
-    text = readFileSync(join(venv, "pyvenv.cfg"), "utf8");
-  } catch {
-    return {};
-  }
+  const text = unlessAbsent(() => readFileSync(join(venv, "pyvenv.cfg"), "utf8"), undefined);
+  if (text === undefined) return {};
   const value = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, "m").exec(text)?.[1]?.trim();
   return { version: value("version_info") ?? value("version"), uv: value("uv") };
 }

@@ -2,6 +2,9 @@
 // RECORD of installed files, top_level.txt, direct_url.json and the .pth files of editable installs.
 import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { z } from "zod";
+import { unlessAbsent } from "../common/absence.js";
+import { InvalidJson, readJsonFile } from "../common/json-file.js";
 
 export interface CoreMetadata {
   name?: string;
@@ -18,12 +21,8 @@ const HEAD_BYTES = 8192;
 
 /** The headers of a METADATA/PKG-INFO file; Name and Version lead it, so the head usually suffices. */
 export function readCoreMetadata(file: string): CoreMetadata | undefined {
-  let text: string;
-  try {
-    text = readHead(file, HEAD_BYTES);
-  } catch {
-    return undefined;
-  }
+  const text = unlessAbsent(() => readHead(file, HEAD_BYTES), undefined);
+  if (text === undefined) return undefined;
   let meta = parseHeaders(text);
   if ((!meta.name || !meta.version) && text.length >= HEAD_BYTES) meta = parseHeaders(readFileSync(file, "utf8"));
   return meta;
@@ -139,26 +138,24 @@ function isIdentifier(name: string): boolean {
 }
 
 export function readLines(file: string): string[] | undefined {
-  try {
-    return readFileSync(file, "utf8").split(/\r?\n/).filter((line) => line.trim() !== "");
-  } catch {
-    return undefined;
-  }
+  const text = unlessAbsent(() => readFileSync(file, "utf8"), undefined);
+  return text?.split(/\r?\n/).filter((line) => line.trim() !== "");
 }
 
 /** The source directory of an editable install (PEP 660 direct_url.json), when it is one. */
 export function editableSource(distInfo: string): string | undefined {
+  let direct: z.infer<typeof directUrlSchema> | undefined;
   try {
-    const direct = JSON.parse(readFileSync(`${distInfo}/direct_url.json`, "utf8")) as {
-      url?: string;
-      dir_info?: { editable?: boolean };
-    };
-    if (direct.dir_info?.editable && direct.url?.startsWith("file:")) return fileURLToPath(direct.url);
-  } catch {
-    // Not editable, or no direct_url.json at all.
+    direct = readJsonFile(`${distInfo}/direct_url.json`, directUrlSchema);
+  } catch (error) {
+    if (error instanceof InvalidJson) return undefined; // Not the PEP 610 shape: not an editable install we can follow.
+    throw error;
   }
-  return undefined;
+  return direct?.dir_info?.editable && direct.url?.startsWith("file:") ? fileURLToPath(direct.url) : undefined;
 }
+
+/** PEP 610's direct_url.json, the parts an editable install is recognised by. */
+const directUrlSchema = z.object({ url: z.string().optional(), dir_info: z.object({ editable: z.boolean().optional() }).optional() });
 
 export interface PthTarget {
   /** Directory the code is imported from. */
@@ -189,12 +186,7 @@ export function readPthTargets(sitePackages: string, pthFile: string): PthTarget
 }
 
 function finderMapping(finderFile: string): PthTarget[] {
-  let text: string;
-  try {
-    text = readFileSync(finderFile, "utf8");
-  } catch {
-    return [];
-  }
+  const text = unlessAbsent(() => readFileSync(finderFile, "utf8"), "");
   const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text);
   if (!mapping) return [];
   const targets: PthTarget[] = [];

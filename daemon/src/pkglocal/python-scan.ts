@@ -14,6 +14,7 @@ import {
   recordTopLevel,
   type CoreMetadata,
 } from "./python-metadata.js";
+import { unlessAbsent } from "../common/absence.js";
 import { listEntries, listNames } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
@@ -132,12 +133,9 @@ function eggInfo(sitePackages: string, entry: string, manager: string): PackageR
 
 /** `setup.py develop`: the .egg-link's first line is the source directory holding *.egg-info. */
 function eggLink(sitePackages: string, entry: string, manager: string): PackageRecord | undefined {
-  let source: string;
-  try {
-    source = readFileSync(join(sitePackages, entry), "utf8").split(/\r?\n/, 1)[0]!.trim();
-  } catch {
-    return undefined;
-  }
+  const text = unlessAbsent(() => readFileSync(join(sitePackages, entry), "utf8"), undefined);
+  if (text === undefined) return undefined;
+  const source = text.split(/\r?\n/, 1)[0]!.trim();
   const root = source.startsWith("/") ? source : join(dirname(join(sitePackages, entry)), source);
   const info = (listNames(root).find((name) => name.endsWith(".egg-info")));
   if (!info) return undefined;

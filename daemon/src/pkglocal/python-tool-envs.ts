@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
+import { unlessAbsent } from "../common/absence.js";
 import { listNames } from "./quiet-fs.js";
 
 /** A directory that may be an environment: how it was found, and which tool made it. */
@@ -27,11 +28,14 @@ interface HatchEnvs {
   envs?: Record<string, { path?: unknown } | undefined>;
 }
 
+/** A project's TOML file, its values of unknown type (T declares them `unknown`); undefined when absent or not TOML. */
 function readToml<T>(file: string): T | undefined {
+  const text = unlessAbsent(() => readFileSync(file, "utf8"), undefined);
+  if (text === undefined) return undefined;
   try {
-    return parseToml(readFileSync(file, "utf8")) as T;
+    return parseToml(text) as T;
   } catch {
-    return undefined;
+    return undefined; // A file its own tool could not read either: it tells us nothing about environments.
   }
 }
 
@@ -99,11 +103,7 @@ function pipenvHome(env: NodeJS.ProcessEnv): string {
 }
 
 function projectFileNames(venv: string, projectRoot: string): boolean {
-  try {
-    return readFileSync(join(venv, ".project"), "utf8").trim() === projectRoot;
-  } catch {
-    return false;
-  }
+  return unlessAbsent(() => readFileSync(join(venv, ".project"), "utf8"), "").trim() === projectRoot;
 }
 
 /**

@@ -1,42 +1,14 @@
-// File-system reads for scanning, where a missing or unreadable entry simply is not there.
-import { readdirSync, realpathSync, statSync, type Dirent } from "node:fs";
+// File-system reads for scanning, quiet about absence only: an entry that is not there is simply not
+// listed, while any other failure (permission denied, an I/O error) is thrown with the path it hit.
+import { type Dirent, readdirSync, realpathSync, statSync } from "node:fs";
+import { unlessAbsent } from "../common/absence.js";
 
-export function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
-  }
-}
+export const isDirectory = (path: string): boolean => unlessAbsent(() => statSync(path).isDirectory(), false);
 
-export function listNames(dir: string): string[] {
-  try {
-    return readdirSync(dir);
-  } catch {
-    return [];
-  }
-}
+export const listNames = (dir: string): string[] => unlessAbsent(() => readdirSync(dir), []);
 
-export function listEntries(dir: string): Dirent[] | undefined {
-  try {
-    return readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return undefined;
-  }
-}
+export const listEntries = (dir: string): Dirent[] | undefined => unlessAbsent(() => readdirSync(dir, { withFileTypes: true }), undefined);
 
-export function realpathOf(path: string): string | undefined {
-  try {
-    return realpathSync.native(path);
-  } catch {
-    return undefined;
-  }
-}
+export const realpathOf = (path: string): string | undefined => unlessAbsent(() => realpathSync.native(path), undefined);
 
-export function sizeOf(path: string): number {
-  try {
-    return statSync(path).size;
-  } catch {
-    return 0;
-  }
-}
+export const sizeOf = (path: string): number => unlessAbsent(() => statSync(path).size, 0);

@@ -1,6 +1,6 @@
 // The scan cache: kept in the cache dir, never in the project; a warm scan reads nothing again; a
 // package added or removed, a lockfile or pyvenv.cfg touched, a new environment: each is seen at once.
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -111,5 +111,19 @@ describe("the scan cache", () => {
     const other = new PackageIndex({ projectRoot: second, cacheDir: first.cacheDir, env: {}, pythonEnvs: [], nodeModules: [] });
     expect(ids(other).ids).toContain("only-here@1.0.0");
     expect(readdirSync(join(first.cacheDir, "pkglocal"))).toHaveLength(2);
+  });
+});
+
+describe("a cache file that is not what a scan writes", () => {
+  it("is scanned anew, never trusted: a forged package entry does not survive", () => {
+    const { index } = setup();
+    const first = index();
+    first.scan();
+    const cache = JSON.parse(readFileSync(first.cacheFile, "utf8"));
+    cache.scans[0].packages[0] = { name: "evil", version: 1, language: "node", manager: "npm", root: "/" };
+    writeFileSync(first.cacheFile, JSON.stringify(cache));
+    const again = index().scan();
+    expect(again.cached).toBe(false);
+    expect(again.packages.map((pkg) => pkg.name).sort()).toEqual(["@scope/util", "left-pad"]);
   });
 });

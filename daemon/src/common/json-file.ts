@@ -1,0 +1,34 @@
+// JSON that another program wrote (a metadata file, a cache entry, a package manifest, a message),
+// read through a zod schema: the value's type is the schema's, and a file that is not what the
+// schema says is an InvalidJson naming the file and the first problem, never a value cast on trust.
+import { readFileSync } from "node:fs";
+import type { z } from "zod";
+import { isAbsent } from "./absence.js";
+
+export class InvalidJson extends Error {}
+
+/** `text` parsed and checked against `schema`; `what` names its origin in the error (a path, "rg output"). */
+export function parseJson<S extends z.ZodType>(text: string, schema: S, what: string): z.infer<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidJson(`${what}: not JSON (${(error as Error).message})`);
+  }
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0]!;
+  throw new InvalidJson(`${what}: ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
+}
+
+/** The file at `path` through `schema`; undefined when there is no such file. Other read errors are thrown as they are. */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.infer<S> | undefined {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if (isAbsent(error)) return undefined;
+    throw error;
+  }
+  return parseJson(text, schema, path);
+}
