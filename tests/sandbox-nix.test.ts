@@ -92,7 +92,7 @@ describe("nixshed.lib", () => {
     const server = await startServer({ args: ["--project", home], env: { XDG_CONFIG_HOME: home } });
     try {
       const { tools } = await server.client.listTools();
-      expect(tools.find((tool) => tool.name === "run")?.description).toContain("- data: numbers [python3, jq]");
+      expect(tools.find((tool) => tool.name === "run")?.description).toContain("- data: numbers (python, ");
       const result = await server.call("run", { env: "data", code: "import numpy; print(numpy.ones(3).sum())" });
       expect(textOf(result)).toContain("3.0");
     } finally {

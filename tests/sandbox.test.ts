@@ -40,8 +40,8 @@ describe("run", () => {
     const { tools } = await server.client.listTools();
     const tool = tools.find((each) => each.name === "run")!;
     expect(tool.description).toContain("- shell: bash with coreutils");
-    expect(tool.description).toMatch(/- python: Python 3 with requests.*\[python3\]/);
-    expect(tool.description).toContain("- node: Node.js [nodejs]");
+    expect(tool.description).toMatch(/- python: Python 3 with requests.*\(python, /);
+    expect(tool.description).toContain("- node: Node.js (node, ");
     expect((tool.inputSchema.properties!.env as { enum: string[] }).enum.sort()).toEqual(["node", "python", "shell"]);
   });
 

@@ -46,7 +46,7 @@ async function measure(connecting) {
   }
 }
 
-const kb = (bytes) => `${(bytes / 1024).toFixed(1)} KB`;
+const kb = (bytes) => `${bytes} B (${(bytes / 1024).toFixed(1)} KB)`;
 const tokens = (bytes) => `~${Math.round(bytes / 4).toLocaleString("en")}`;
 
 export default async function surfaceBench() {

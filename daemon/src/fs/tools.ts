@@ -16,7 +16,7 @@ import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const pathField = z.string().describe("Path relative to the project root, or absolute inside a served root");
+const pathField = z.string().describe("Project-relative path, or absolute in a served root");
 const pathsField = z.array(pathField).min(1).max(100);
 const entryType = z.enum(["file", "directory", "symlink", "other"]);
 const errorField = z.string().optional().describe("Why this item failed (the others are unaffected)");

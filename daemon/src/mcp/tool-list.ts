@@ -1,14 +1,17 @@
-// tools/list goes into the agent's context on every turn, so the SDK's answer is sent without what
-// says nothing: the JSON Schema dialect on every schema, the ±2^53 bounds zod puts on every integer,
-// `execution` when it is the default (no tasks), an annotation title equal to the tool's title, the
-// hints the spec calls meaningless on a read-only tool (destructive, idempotent), and of an output
-// schema all but the names of its fields (the text result says the rest; the structured one is
-// still validated by the daemon against its full schema). Input schemas keep
-// every field and description.
+// tools/list is sent on every turn, so the SDK's answer goes without what says nothing: the JSON
+// Schema dialect on every schema, the ±2^53 bounds zod puts on every integer, `execution` when it is
+// the default (no tasks), hints equal to the spec's defaults or meaningless on a read-only tool
+// (readOnlyHint is always said), and what models are never shown (they get a tool's name,
+// description and input schema): display titles (clients show the name instead) and the body of
+// output schemas (the text result describes itself; the server still validates structured results
+// against the full schema). Input schemas keep every field and description.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 
 type Json = { [key: string]: unknown };
 type Handler = (request: unknown, extra: unknown) => Promise<Json> | Json;
+
+/** What an output schema says in tools/list: the result is structured. */
+const OUTPUT_SCHEMA = { type: "object" };
 
 const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
@@ -25,25 +28,24 @@ function withoutNoise(schema: unknown): unknown {
   return out;
 }
 
-/** An output schema as the names of its fields. */
-function fieldsOnly(schema: Json): Json {
-  return { type: "object", properties: Object.fromEntries(Object.keys((schema.properties ?? {}) as Json).map((name) => [name, {}])) };
-}
+/** The spec's defaults of the hints: a hint equal to its default says nothing. */
+const DEFAULT_HINTS: Json = { destructiveHint: true, idempotentHint: false, openWorldHint: true };
 
-function hints(annotations: Json, title: unknown): Json {
-  const { title: own, destructiveHint, idempotentHint, ...rest } = annotations;
-  return {
-    ...(own === title ? {} : { title: own }),
-    ...rest,
-    ...(annotations.readOnlyHint === true ? {} : { destructiveHint, idempotentHint }),
-  };
+function hints(annotations: Json): Json {
+  const readOnly = annotations.readOnlyHint === true;
+  const kept = Object.entries(annotations).filter(([name, value]) => {
+    if (name === "title") return false;
+    if (name === "destructiveHint" || name === "idempotentHint") return !readOnly && value !== DEFAULT_HINTS[name];
+    return value !== DEFAULT_HINTS[name];
+  });
+  return Object.fromEntries(kept);
 }
 
 export function compactTool(tool: Json): Json {
-  const { execution, annotations, inputSchema, outputSchema, ...rest } = tool;
+  const { execution, annotations, inputSchema, outputSchema, title: _title, ...rest } = tool;
   const out: Json = { ...rest, inputSchema: withoutNoise(inputSchema) };
-  if (outputSchema) out.outputSchema = fieldsOnly(outputSchema as Json);
-  if (isObject(annotations)) out.annotations = hints(annotations, tool.title);
+  if (outputSchema) out.outputSchema = OUTPUT_SCHEMA;
+  if (isObject(annotations)) out.annotations = hints(annotations);
   if (isObject(execution) && execution.taskSupport !== "forbidden") out.execution = execution;
   return out;
 }

@@ -24,11 +24,11 @@ const t = (attr: string, program?: string): CommonTool => (program ? { attr, pro
 const many = (attr: string, program: string): CommonTool => ({ attr, program, several: true });
 
 export const COMMON_GROUPS: readonly CommonGroup[] = [
-  { purpose: "search", tools: [t("ripgrep", "rg"), t("fd"), t("ugrep"), t("ast-grep")] },
+  { purpose: "search", tools: [t("ripgrep", "rg"), t("fd"), t("ast-grep")] },
   {
     purpose: "data",
     tools: [
-      t("jq"), t("yq-go", "yq"), t("miller", "mlr"), many("csvkit", "csvlook"), t("qsv"), t("dasel"), t("gron"),
+      t("jq"), t("yq-go", "yq"), t("miller", "mlr"), many("csvkit", "csvlook"), t("qsv"), t("dasel"),
       t("jc"), t("sqlite", "sqlite3"), t("duckdb"), t("xmlstarlet"), t("htmlq"),
     ],
   },
@@ -36,40 +36,40 @@ export const COMMON_GROUPS: readonly CommonGroup[] = [
     purpose: "docs",
     tools: [
       t("pandoc"), many("poppler-utils", "pdftotext"), t("qpdf"), t("ghostscript_headless", "gs"), t("mupdf-headless", "mutool"), t("typst"),
-      t("tesseract"), t("hunspell"),
+      t("tesseract"),
     ],
   },
   {
     purpose: "media",
     tools: [
       t("imagemagick", "magick"), t("ffmpeg"), t("sox"), t("exiftool"), t("graphviz", "dot"), t("librsvg", "rsvg-convert"),
-      t("optipng"), t("pngquant"), t("jpegoptim"), t("qrencode"), t("zbar", "zbarimg"),
+      t("optipng"), t("zbar", "zbarimg"),
     ],
   },
   {
     purpose: "files",
     tools: [
       many("coreutils", "ls"), many("findutils", "find"), t("gnugrep", "grep"), t("gnused", "sed"), t("gawk", "awk"), many("diffutils", "diff"),
-      t("gnupatch", "patch"), t("file"), t("tree"), t("dos2unix"), t("sd"), t("moreutils", "sponge"), t("rsync"), t("hexyl"),
-      t("tokei"), t("scc"),
+      t("gnupatch", "patch"), t("file"), t("tree"), t("dos2unix"), t("sd"), t("rsync"),
+      t("tokei"),
     ],
   },
   {
     purpose: "archives",
-    tools: [t("gnutar", "tar"), t("gzip"), t("xz"), t("zstd"), t("bzip2"), t("brotli"), t("lz4"), t("unzip"), t("zip"), t("p7zip", "7z")],
+    tools: [t("gnutar", "tar"), t("gzip"), t("xz"), t("zstd"), t("bzip2"), t("unzip"), t("zip"), t("p7zip", "7z")],
   },
   {
     purpose: "dev",
     tools: [
-      t("git"), t("delta"), t("difftastic", "difft"), t("gnumake", "make"), t("cmake"), t("just"), t("universal-ctags", "ctags"),
-      t("hyperfine"), t("valgrind"), t("go"), t("gcc"),
+      t("git"), t("difftastic", "difft"), t("gnumake", "make"), t("cmake"), t("just"), t("universal-ctags", "ctags"),
+      t("hyperfine"), t("go"), t("gcc"),
     ],
   },
   {
     purpose: "lint/format",
     tools: [
       t("shellcheck"), t("shfmt"), t("ruff"), t("prettier"), t("biome"), t("nixfmt"), t("taplo"),
-      t("yamllint"), t("hadolint"), t("actionlint"), t("clang-tools", "clang-format"), t("stylua"), t("typos"),
+      t("yamllint"), t("hadolint"), t("actionlint"), t("clang-tools", "clang-format"), t("typos"),
     ],
   },
   { purpose: "crypto/math", tools: [t("openssl"), t("age"), t("gnupg", "gpg"), t("bc")] },

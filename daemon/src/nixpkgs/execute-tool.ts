@@ -30,8 +30,8 @@ export const EXECUTE = "nixpkgs_execute";
 
 /** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
 export function executeDescription(everyday: string): string {
-  const intro = "Run any nixpkgs package's program once in a jail (first use builds it: maybe minutes). args is an array, no shell; the project is /project.";
-  return everyday ? `${intro} Everyday packages, no search needed (… = several programs: pass program):\n${everyday}` : intro;
+  const intro = "Run a nixpkgs package's program once in a jail (first use builds it). args: an array, no shell; the project is /project.";
+  return everyday ? `${intro} Everyday packages, no search needed (… = pass program):\n${everyday}` : intro;
 }
 
 /** `permissions`: those of every package it may run (the defaults and each configured one), for its annotations. */
@@ -41,7 +41,7 @@ export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStd
     title: "Run a nixpkgs package once",
     description: executeDescription(everyday),
     input: {
-      package: z.string().describe("Attribute path, e.g. jq or python3Packages.black (or an installed tool's name)"),
+      package: z.string().describe("Attribute path (jq, python3Packages.black) or an installed tool's name"),
       args: z.array(z.string()).optional().describe("Arguments"),
       stdin: z.string().optional().describe(`Standard input (at most ${maxStdinBytes} bytes)`),
       program: z.string().optional().describe("Program to run (default: the main one)"),

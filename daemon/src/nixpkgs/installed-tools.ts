@@ -36,13 +36,13 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
   return defineTool({
     name: "nixpkgs_install_tool",
     title: "Install a nixpkgs package as a tool",
-    description: "Add a tool nixpkgs_<name> running a package's program in a jail ({args?, stdin?, program?}), kept across restarts; also a nixpkgs_execute package.",
+    description: "Make a package a tool of its own, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep"),
-      program: z.string().optional().describe("Program to run (default: the package's main program)"),
+      program: z.string().optional().describe("Program to run (default: the main one)"),
       description: z.string().max(500).optional().describe("The tool's description"),
-      default_args: z.array(z.string()).optional().describe("Arguments put before each call's args"),
-      timeout_seconds: z.number().int().min(1).optional().describe("Run time limit of each call"),
+      default_args: z.array(z.string()).optional().describe("Arguments before each call's"),
+      timeout_seconds: z.number().int().min(1).optional().describe("Run time limit per call"),
     },
     output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
@@ -97,7 +97,7 @@ export function listInstalledTool(tools: NixpkgsToolSet) {
   return defineTool({
     name: "nixpkgs_list_installed",
     title: "List installed nixpkgs tools",
-    description: "The package tools: those nixpkgs_install_tool added and the everyday ones from config.",
+    description: "The package tools: installed, and everyday ones from config.",
     input: {},
     output: {
       installed: z.array(

@@ -11,13 +11,13 @@ export function searchTool(provider: IndexProvider) {
     name: "nixpkgs_search",
     title: "Search nixpkgs",
     description:
-      "Find nixpkgs packages by name, program or what they do (e.g. 'rg', 'python requests', 'resize images'). Broken and unfree packages are hidden unless asked for.",
+      "Find nixpkgs packages by name, program or purpose ('rg', 'python requests', 'resize images').",
     input: {
-      query: z.string().describe("Package name, program name or a few words of what it does"),
+      query: z.string().describe("Package or program name, or what it does"),
       limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe("Results (default 10)"),
-      include_broken: z.boolean().optional().describe("Also show packages marked broken"),
-      include_unfree: z.boolean().optional().describe("Also show unfree packages"),
-      platform: z.string().optional().describe(`Nix system (default ${hostSystem()}; "any" for all)`),
+      include_broken: z.boolean().optional().describe("Also broken packages"),
+      include_unfree: z.boolean().optional().describe("Also unfree packages"),
+      platform: z.string().optional().describe(`Nix system (default ${hostSystem()}; "any")`),
     },
     output: {
       query: z.string(),

@@ -15,10 +15,10 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
     name: "read_package",
     title: "Read an installed package",
     description:
-      "Without path: a package's exact version, README and entry-file heads and its source file tree. With path (relative to the package, as the tree shows it): that file, paged by start_line/end_line within a byte budget. Only files inside the package are readable. `package` is a name, an import name (PIL) or name@version.",
+      "An installed package: without path, version, README and entry-file heads and file tree; with path, that file, paged by lines.",
     input: {
       package: z.string().min(1).describe("Package name, import name, or name@version"),
-      path: z.string().optional().describe("A file of the package, as listed by read_package without path"),
+      path: z.string().optional().describe("A file of the package, as its tree lists it"),
       start_line: z.number().int().min(1).optional().describe("With path: first line to return, 1-based"),
       end_line: z.number().int().min(1).optional().describe("With path: last line to return (inclusive)"),
     },

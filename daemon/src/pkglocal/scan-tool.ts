@@ -81,7 +81,7 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
     name: "scan_packages",
     title: "List installed packages",
     description:
-      "The project's installed Python and Node packages with exact versions, import names (python) and entry points (node), from .venv/venv, $VIRTUAL_ENV, uv/poetry/pipenv/hatch and Nix Python environments and node_modules (npm, pnpm, yarn, bun, workspaces). Cached until a lockfile or package directory changes.",
+      "The project's installed Python and Node packages (venvs, Nix Python environments, node_modules): versions, import names, entry points.",
     input: {
       language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
       filter: z.string().optional().describe("Substring (or * glob) of the package or import name"),

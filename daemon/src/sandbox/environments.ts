@@ -26,14 +26,16 @@ const MAIN_PACKAGES = 6;
 
 /** One line per environment: name, description, main packages, project access, network and limits. */
 export function describeEnvironment(env: Environment, cap: ProjectAccess): string {
+  // The description names what matters; the package list only when there is none.
   const packages = env.packages.map((p) => p.name);
   const shown = packages.slice(0, MAIN_PACKAGES).join(", ") + (packages.length > MAIN_PACKAGES ? ", …" : "");
   const access = effectiveAccess(env, cap);
   const facts = [
     env.interpreter,
     `/project ${access === "none" ? "absent" : access}`,
-    env.network ? "network" : "no network",
-    `${env.limits.timeoutSeconds} s, ${env.limits.memoryMb} MB`,
+    env.network ? "network" : "offline",
+    `${env.limits.timeoutSeconds} s`,
+    `${env.limits.memoryMb} MB`,
   ];
-  return `- ${env.name}: ${env.description || "(no description)"} [${shown}] (${facts.join("; ")})`;
+  return `- ${env.name}: ${env.description || shown || "(no description)"} (${facts.join(", ")})`;
 }

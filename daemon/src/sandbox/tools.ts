@@ -60,20 +60,20 @@ export const sandboxCapability: Capability = {
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
-      description: `Run code once in a fresh jail and get its stdout, stderr and exit code. Nothing persists between calls; /workspace (the cwd) is empty each time, /project is the project (read-only unless noted). On timeout the code and everything it started are killed and the output so far comes back.
-With \`session\`, the code runs in a persistent interpreter instead (created by the first call naming it, in that env): variables, imports, functions, the cwd and /workspace files persist; calls on one session run in order. On timeout the code is interrupted and the session kept when it stops, else restarted; \`notices\` say which. At most ${limits.max_sessions} sessions; one is closed after ${limits.idle_timeout_seconds} s without calls or ${limits.max_lifetime_seconds} s after it started.
+      description: `Run code once in a fresh jail: stdout, stderr, exit code. /workspace (the cwd) starts empty, /project is the project; nothing persists. On timeout all it started is killed; output so far returns.
+With \`session\`, a persistent interpreter of that env keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it (\`notices\` say what was kept). At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
 Environments:
 ${listing}`,
       input: {
         env: z.enum(names as [string, ...string[]]).describe("The environment to run in"),
-        code: z.string().describe("Code for the environment's interpreter (bash, python3 or node), passed as a file, any length"),
-        stdin: z.string().optional().describe("Standard input of the program"),
-        timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the environment's)"),
+        code: z.string().describe("Code for the env's interpreter (bash, python3 or node), any length"),
+        stdin: z.string().optional().describe("Standard input"),
+        timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
         session: z
           .string()
           .regex(/^[A-Za-z0-9_.-]{1,64}$/, "a session id is 1-64 letters, digits, '_', '.' or '-'")
           .optional()
-          .describe("Run in this persistent session (any id you choose; created on first use)"),
+          .describe("Persistent session to run in (any id; created on first use)"),
       },
       output: outputShape,
       // Destructive: an environment may write the project. Open world only when one has network.
@@ -126,7 +126,7 @@ const closeSession = (sessions: SessionManager) =>
   defineTool({
     name: "close_session",
     title: "Close a session",
-    description: "Close a session of `run`: its interpreter and everything it started are killed, its state and /workspace are gone.",
+    description: "Close a session of `run`: all it started is killed, its state and /workspace gone.",
     input: { session: z.string().describe("The session id") },
     output: { closed: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
