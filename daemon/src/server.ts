@@ -63,24 +63,34 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
   return { mcp, close };
 }
 
-/** Serves over stdio (through the early-initialize streams when given) until the client leaves. */
-export async function serveStdio(server: RunningServer, log: Logger, early?: EarlyStdio): Promise<void> {
+/**
+ * Serves over stdio (through the early-initialize streams when given) until the client leaves.
+ * Resolves true when it ended as it should (the client left, or a signal), false when the
+ * connection failed; either way the reason is logged.
+ */
+export async function serveStdio(server: RunningServer, log: Logger, early?: EarlyStdio): Promise<boolean> {
   const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
-  const transport = early ? new StdioServerTransport(early.stdin, early.stdout) : new StdioServerTransport();
-  const finished = new Promise<void>((resolve) => {
-    const stop = (why: string) => {
-      log.debug(`shutting down: ${why}`);
-      void server.close().finally(resolve);
+  const transport = early
+    ? new StdioServerTransport(early.stdin, early.stdout, { maxBufferSize: early.maxMessageBytes })
+    : new StdioServerTransport();
+  // What the SDK drops (a line that is not JSON-RPC, a failed send) is at least logged.
+  server.mcp.server.onerror = (error) => log.warn(`stdio: ${error.message}`);
+  const finished = new Promise<boolean>((resolve) => {
+    const stop = (why: string, clean: boolean) => {
+      if (clean) log.debug(`shutting down: ${why}`);
+      else log.error(`shutting down: ${why}`);
+      void server.close().finally(() => resolve(clean));
     };
-    process.stdin.once("end", () => stop("client closed stdin"));
-    process.stdout.once("error", () => stop("client closed stdout"));
-    process.once("SIGTERM", () => stop("SIGTERM"));
-    process.once("SIGINT", () => stop("SIGINT"));
-    transport.onclose = () => stop("transport closed");
+    process.stdin.once("end", () => stop("client closed stdin", true));
+    process.stdout.once("error", () => stop("client closed stdout", true));
+    process.once("SIGTERM", () => stop("SIGTERM", true));
+    process.once("SIGINT", () => stop("SIGINT", true));
+    transport.onclose = () => stop("the stdio transport closed", process.stdin.readableEnded);
   });
   await server.mcp.connect(transport);
   log.info("serving over stdio");
-  await finished;
+  const clean = await finished;
   // Stopped by a signal, stdin may still be open; it must not keep the process alive.
   process.stdin.destroy();
+  return clean;
 }

@@ -1,63 +1,119 @@
 // Answers `initialize` on stdio before the MCP SDK and the capabilities have loaded (loading them
-// takes longer than a client should wait for a handshake). Everything read from stdin is handed on
-// unchanged to the SDK's stdio transport once it is ready: first the initialize request alone (the
-// SDK answers it again, so it knows the client; that second reply is dropped here after checking
-// it says the same), then, once the SDK has answered it, whatever came after. Holding the rest
-// back keeps the order a client relies on: nothing is handled before initialize is done.
+// takes longer than a client should wait for a handshake), and frames stdin into whole lines for
+// the SDK's stdio transport. First the initialize request goes on alone (the SDK answers it again,
+// so it knows the client; that second reply is dropped here after checking it says the same), then,
+// once the SDK has answered it, whatever came after. Holding the rest back keeps the order a
+// client relies on: nothing is handled before initialize is done.
+//
+// Framing here also bounds what one message may cost: the SDK's transport closes the whole
+// connection (and so ends the server) on a message over its buffer limit, and re-copies its buffer
+// on every chunk of a long line. Lines are handed on whole, one write each, and a line over
+// `maxMessageBytes` is not handed on at all: its request gets a JSON-RPC error saying so.
 import { PassThrough, Writable } from "node:stream";
 import { initializeResult } from "./identity.js";
 
+/** Default bound of one message: a write of fs.max_write_bytes (10 MiB) fits even when JSON escaping multiplies it. */
+export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+/** Bytes kept of each end of an oversized line, to find its request id. */
+const KEPT = 512;
+
 export interface EarlyStdio {
-  /** Streams for the SDK's StdioServerTransport: all of stdin so far and to come; stdout. */
+  /** Streams for the SDK's StdioServerTransport: all of stdin so far and to come, in whole lines; stdout. */
   stdin: PassThrough;
   stdout: Writable;
+  /** The largest message (line) handed on; may be raised once the configuration is known. Give it to the SDK's transport as its buffer limit. */
+  maxMessageBytes: number;
+  /** Hears of each oversized message refused (to log it). */
+  onOversized?: (bytes: number) => void;
+}
+
+type Id = string | number | null;
+
+/** The id of a request cut to its two ends: the SDK puts "jsonrpc" and "id" last, others often first. */
+export function idOfOversized(head: string, tail: string): Id | undefined {
+  const value = String.raw`(-?\d+|"(?:[^"\\]|\\.){0,200}")`;
+  const found = new RegExp(String.raw`"id"\s*:\s*${value}\s*\}\s*$`).exec(tail) ?? new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}`).exec(head);
+  if (found) return JSON.parse(found[1]!) as string | number;
+  // A notification has a method and no id: nobody waits for an answer.
+  if (/"method"\s*:\s*"notifications\//.test(head)) return undefined;
+  return null;
 }
 
 /** `differs` hears of an SDK reply that says something else than the early one (a bug to log). */
 export function answerInitializeEarly(instructions: string, differs: (early: string, sdk: string) => void): EarlyStdio {
   const stdin = new PassThrough();
-  let head: Buffer | undefined = Buffer.alloc(0);
+  let first = true;
   let answered: { id: string | number; reply: string } | undefined;
-  /** What arrived after the early-answered initialize, until the SDK has answered it too. */
+  /** Lines that arrived after the early-answered initialize, until the SDK has answered it too. */
   let held: Buffer[] | undefined;
   let ended = false;
 
   const release = () => {
-    if (held) stdin.write(Buffer.concat(held));
+    for (const line of held ?? []) stdin.write(line);
     held = undefined;
     if (ended) stdin.end();
   };
 
   const answer = (line: Buffer): boolean => {
     try {
-      const first = JSON.parse(line.toString("utf8")) as { id?: string | number; method?: string; params?: { protocolVersion?: unknown } };
-      if (first.method !== "initialize" || first.id === undefined) return false;
-      const result = initializeResult(first.params?.protocolVersion, instructions);
-      process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id: first.id })}\n`);
-      answered = { id: first.id, reply: JSON.stringify(result) };
+      const request = JSON.parse(line.toString("utf8")) as { id?: string | number; method?: string; params?: { protocolVersion?: unknown } };
+      if (request.method !== "initialize" || request.id === undefined) return false;
+      const result = initializeResult(request.params?.protocolVersion, instructions);
+      process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id: request.id })}\n`);
+      answered = { id: request.id, reply: JSON.stringify(result) };
       return true;
     } catch {
       return false; // Not JSON: the SDK will say so.
     }
   };
 
-  process.stdin.on("data", (chunk: Buffer) => {
-    if (head === undefined) {
-      if (held) held.push(chunk);
-      else stdin.write(chunk);
+  const handOn = (line: Buffer) => {
+    if (first) {
+      first = false;
+      stdin.write(line);
+      if (answer(line)) held = [];
       return;
     }
-    head = Buffer.concat([head, chunk]);
-    const newline = head.indexOf(10);
-    if (newline === -1) return;
-    const first = head.subarray(0, newline + 1);
-    const rest = head.subarray(newline + 1);
-    head = undefined;
-    stdin.write(first);
-    if (answer(first)) held = [rest];
-    else stdin.write(rest);
+    if (held) held.push(line);
+    else stdin.write(line);
+  };
+
+  const refuse = (bytes: number, head: Buffer, tail: Buffer) => {
+    early.onOversized?.(bytes);
+    const id = idOfOversized(head.toString("utf8"), tail.toString("utf8"));
+    if (id === undefined) return;
+    const message = `request is ${bytes} bytes, over this server's limit of ${early.maxMessageBytes} bytes per message: send large content in parts (write_content with append: true)`;
+    process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code: -32600, message } })}\n`);
+  };
+
+  // The line being read: its pieces, or, once it is too long, only its two ends.
+  let pieces: Buffer[] = [];
+  let length = 0;
+  let oversized: { head: Buffer; tail: Buffer } | undefined;
+
+  process.stdin.on("data", (chunk: Buffer) => {
+    for (let start = 0; start < chunk.length; ) {
+      const newline = chunk.indexOf(10, start);
+      const end = newline === -1 ? chunk.length : newline + 1;
+      const piece = chunk.subarray(start, end);
+      start = end;
+      length += piece.length;
+      if (oversized) oversized.tail = Buffer.concat([oversized.tail, piece]).subarray(-KEPT);
+      else if (length > early.maxMessageBytes) {
+        const line = Buffer.concat([...pieces, piece]);
+        oversized = { head: line.subarray(0, KEPT), tail: line.subarray(-KEPT) };
+        pieces = [];
+      } else pieces.push(piece);
+      if (newline === -1) break;
+      if (oversized) refuse(length, oversized.head, oversized.tail);
+      else handOn(pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces));
+      pieces = [];
+      length = 0;
+      oversized = undefined;
+    }
   });
   process.stdin.once("end", () => {
+    if (pieces.length > 0 && !oversized) handOn(Buffer.concat(pieces));
     ended = true;
     if (!held) stdin.end();
   });
@@ -78,5 +134,6 @@ export function answerInitializeEarly(instructions: string, differs: (early: str
       else process.stdout.once("drain", () => callback());
     },
   });
-  return { stdin, stdout };
+  const early: EarlyStdio = { stdin, stdout, maxMessageBytes: DEFAULT_MAX_MESSAGE_BYTES };
+  return early;
 }
