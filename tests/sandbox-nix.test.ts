@@ -7,21 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { startServer, textOf } from "../daemon/test/support/mcp-client.js";
-
-const repo = new URL("..", import.meta.url).pathname.replace(/\/$/, "");
-const nixFlags = ["--extra-experimental-features", "nix-command flakes", "--option", "substituters", ""];
-const prelude = `let nixshed = builtins.getFlake "${repo}"; pkgs = import ${repo}/tests/harness/pkgs.nix { }; mounts = pkgs.hostMounts; in`;
-
-function nix(args: string[], expr: string): string {
-  try {
-    return execFileSync("nix", [...nixFlags, ...args, "--impure", "--expr", `${prelude} ${expr}`], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
-  } catch (error) {
-    throw new Error(String((error as { stderr?: unknown }).stderr ?? error));
-  }
-}
-
-const evaluate = (expr: string) => JSON.parse(nix(["eval", "--json"], expr));
-const build = (expr: string, link: string) => nix(["build", "-o", link], expr);
+import { build, evaluate } from "./support/nix-lib.js";
 
 describe("nixshed.lib", () => {
   it("mkSandbox rejects a misspelt argument, listing the valid ones", () => {

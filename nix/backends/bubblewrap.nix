@@ -40,6 +40,42 @@ let
     '';
   };
 
+  # network = true shares the host's network; a list of destinations keeps the jail's own empty
+  # network namespace and reaches only those, through the daemon's egress proxy
+  # (daemon/src/common/egress): bin/run binds the proxy's socket at /run/nixshed/egress.sock and
+  # starts `relay` first, which listens on 127.0.0.1:3128 (where the proxy variables point) and
+  # forwards each connection to that socket. No DNS, no UDP, no other route out.
+  open = network == true;
+  egress = builtins.isList network && network != [ ];
+  online = open || egress;
+  proxyPort = "3128";
+  proxyUrl = "http://127.0.0.1:${proxyPort}";
+  # Jail-local servers are reached directly, unless the list names a loopback destination: those
+  # are the host's, reached through the proxy.
+  listsLoopback = builtins.any (d: builtins.match "(localhost|127\\..*|\\[::1].*|::1)(:[0-9]+)?" d != null) (if egress then network else [ ]);
+  proxyVariables = lib.optionalAttrs egress (
+    builtins.listToAttrs (map (name: { inherit name; value = proxyUrl; }) [ "HTTP_PROXY" "HTTPS_PROXY" "ALL_PROXY" "http_proxy" "https_proxy" "all_proxy" ])
+    // {
+      # Node's own http, https and fetch follow the variables only when told to (Node >= 22.21 / 24.5).
+      NODE_USE_ENV_PROXY = "1";
+    }
+    // lib.optionalAttrs (!listsLoopback) { NO_PROXY = "localhost,127.0.0.1,::1"; no_proxy = "localhost,127.0.0.1,::1"; }
+  );
+  # The relay is ready when its socket shows in /proc/net/tcp: 127.0.0.1:3128 in hex, state 0A (LISTEN).
+  relay = pkgs.writeShellScript "nixshed-egress-relay" ''
+    ${pkgs.socat}/bin/socat -b 65536 TCP-LISTEN:${proxyPort},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:/run/nixshed/egress.sock \
+      </dev/null >/dev/null 2>&1 3>&- 4>&- &
+    # The program starts once the relay listens (looking costs no process start); 5 s at most.
+    deadline=$((''${EPOCHREALTIME/[.,]/} + 5000000))
+    while ((''${EPOCHREALTIME/[.,]/} < deadline)); do
+      while read -r _ local _ state _; do
+        [ "$local" = 0100007F:0C38 ] && [ "$state" = 0A ] && exec "$@"
+      done </proc/net/tcp
+    done
+    echo "nixshed jail: the network relay did not start" >&2
+    exit 125
+  '';
+
   path = lib.makeBinPath packages;
   certificates = "${pkgs.cacert}/etc/ssl/certs/ca-bundle.crt";
   workspaceBytes = toString (workspaceMb * 1024 * 1024);
@@ -58,10 +94,10 @@ let
     TMPDIR = "/tmp";
     LANG = "C.UTF-8";
     TERM = "dumb";
-  } // lib.optionalAttrs network {
+  } // lib.optionalAttrs online {
     SSL_CERT_FILE = "/etc/ssl/certs/ca-certificates.crt";
     NIX_SSL_CERT_FILE = "/etc/ssl/certs/ca-certificates.crt";
-  } // env;
+  } // proxyVariables // env;
 
   staticArgs =
     [
@@ -79,18 +115,16 @@ let
       "--ro-bind" etc.hosts "/etc/hosts"
       "--clearenv"
     ]
-    ++ lib.optionals (!network) [ "--unshare-net" ]
-    ++ lib.optionals network [
-      "--ro-bind-try" "/etc/resolv.conf" "/etc/resolv.conf"
-      "--ro-bind" certificates "/etc/ssl/certs/ca-certificates.crt"
-    ]
+    ++ lib.optionals (!open) [ "--unshare-net" ]
+    ++ lib.optionals open [ "--ro-bind-try" "/etc/resolv.conf" "/etc/resolv.conf" ]
+    ++ lib.optionals online [ "--ro-bind" certificates "/etc/ssl/certs/ca-certificates.crt" ]
     ++ mountArgs
     ++ builtins.concatLists (lib.mapAttrsToList (n: v: [ "--setenv" n v ]) jailVariables)
     ++ [ "--chdir" "/workspace" ];
 
   closure = pkgs.closureInfo {
     # getBin: PATH names the bin outputs (makeBinPath), which a package's default output may not reference.
-    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional network pkgs.cacert ++ [ agent ];
+    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional online pkgs.cacert ++ lib.optional egress relay ++ [ agent ];
   };
 
   constants = entry: ''
@@ -105,6 +139,7 @@ let
     artifact_access=${projectAccess}
     memory_mb=${toString memoryMb}
     max_processes=${toString maxProcesses}
+    relay=${if egress then relay else ""}
   '';
 in
 pkgs.runCommand "nixshed-jail-${name}"

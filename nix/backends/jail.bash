@@ -1,6 +1,6 @@
 # The body of bin/run and bin/session-run (./bubblewrap.nix puts the artifact's constants above it:
 # bwrap, static, entry, interpreter, code_file, kernel, artifact_access, memory_mb, max_processes,
-# env_name, sleep, loadables).
+# env_name, sleep, loadables, relay).
 #
 #   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
 #   bin/run -- PROGRAM ARGS  a program of the environment, stdin passed through
@@ -60,6 +60,15 @@ case "$entry" in
     protocol_fds="3 4"
     ;;
 esac
+
+# A network allow-list (the artifact has a relay): the daemon's egress proxy for this jail,
+# NIXSHED_JAIL_EGRESS_SOCKET, is bound at /run/nixshed/egress.sock and the relay starts before the
+# program. Without the socket (by hand) the jail has no network at all.
+if [ -n "$relay" ] && [ -n "${NIXSHED_JAIL_EGRESS_SOCKET-}" ]; then
+  [ -S "$NIXSHED_JAIL_EGRESS_SOCKET" ] || fail "NIXSHED_JAIL_EGRESS_SOCKET: $NIXSHED_JAIL_EGRESS_SOCKET is not a socket"
+  dynamic+=(--bind "$NIXSHED_JAIL_EGRESS_SOCKET" /run/nixshed/egress.sock)
+  command=("$relay" "${command[@]}")
+fi
 
 limits=rlimit
 if [ -w /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/pids ] && [ -e /sys/fs/cgroup/pids/cgroup.procs ]; then
@@ -208,8 +217,13 @@ jail_processes() {
 # bin/session-run: SIGINT interrupts the code running in the session (every process of the jail
 # gets it, as from a terminal's Ctrl-C); the session itself stays.
 interrupt() {
-  local pid
-  for pid in $(jail_processes); do [ "$pid" = "$child" ] || kill -INT "$pid" 2>/dev/null; done
+  local pid comm
+  for pid in $(jail_processes); do
+    [ "$pid" = "$child" ] && continue
+    # The network relay serves the session's next calls too (socat exits on SIGINT).
+    [ -n "$relay" ] && read -r comm 2>/dev/null <"/proc/$pid/comm" && [ "$comm" = socat ] && continue
+    kill -INT "$pid" 2>/dev/null
+  done
 }
 
 stop() {

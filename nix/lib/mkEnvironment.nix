@@ -3,7 +3,8 @@
 #   mkEnvironment {
 #     pkgs, name, description ? "", interpreter,   # "bash" | "python" | "node"
 #     packages ? [ ], timeoutSeconds ? 30, memoryMb ? 512, maxProcesses ? 256, workspaceMb ? 256,
-#     network ? false, projectAccess ? "ro",        # "none" | "ro" | "rw"
+#     network ? false,  # true, false, or destinations: [ "pypi.org" "*.githubusercontent.com" "127.0.0.1:5432" ]
+#     projectAccess ? "ro",                         # "none" | "ro" | "rw"
 #     mounts ? [ ],   # "/host/path" (read-only) or { source; target ? source; writable ? false; optional ? false; }
 #     env ? { },      # variables set inside the jail
 #   }
@@ -36,13 +37,14 @@ let
   }.${interpreter};
   metadata = {
     schemaVersion = 1;
-    inherit name description interpreter network projectAccess;
+    inherit name description interpreter projectAccess;
+    inherit (settings) network;
     packages = map (p: { name = pkgs.lib.getName p; version = pkgs.lib.getVersion p; }) packages;
     limits = { inherit timeoutSeconds memoryMb maxProcesses workspaceMb; };
   };
   jail = import ../backends/bubblewrap.nix {
-    inherit pkgs name interpreter network projectAccess env;
-    inherit (settings) mounts;
+    inherit pkgs name interpreter projectAccess env;
+    inherit (settings) mounts network;
     inherit memoryMb maxProcesses workspaceMb;
     # Earlier packages win on PATH, so a python3.withPackages in `packages` shadows the bare python3.
     packages = packages ++ [ interpreterPackage pkgs.bash pkgs.coreutils ];

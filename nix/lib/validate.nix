@@ -1,6 +1,7 @@
 # The checks every environment passes before anything is built (used by mkEnvironment; mkSandbox
 # adds its own on top). A wrong argument is a `throw` naming the environment, the argument and what
-# is allowed. Returns the arguments normalised (mounts as attribute sets).
+# is allowed. Returns the arguments normalised (mounts as attribute sets, an empty network list as
+# false).
 args:
 let
   where = "nixshed: environment ${builtins.toJSON (args.name or "?")}";
@@ -23,6 +24,21 @@ let
     else
       fail "each of mounts must be a path string or { source; target ? source; writable ? false; optional ? false; }";
   mounts = map normaliseMount (args.mounts or [ ]);
+  # network: true, false, or destinations reached through the daemon's egress proxy. The daemon
+  # parses each entry again (daemon/src/common/egress/destinations.ts); this catches typos early.
+  network = args.network or false;
+  destinationForms = [
+    "(\\*\\.)?[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\\.?(:[0-9]{1,5})?" # name, *.domain, IPv4
+    "\\[[0-9A-Fa-f:.]+](:[0-9]{1,5})?" # [IPv6]:port
+    "[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*" # bare IPv6
+  ];
+  isDestination = d: builtins.isString d && builtins.any (form: builtins.match form d != null) destinationForms;
+  networkCheck =
+    if builtins.isBool network then true
+    else if !builtins.isList network then fail "network must be true, false or a list of destinations, not ${builtins.toJSON network}"
+    else
+      let wrong = builtins.filter (d: !isDestination d) network;
+      in check (wrong == [ ]) "network: ${builtins.toJSON (builtins.head wrong)} is not a destination: write a host name, \"*.\" and a domain, or an IP address, each with an optional :port (e.g. \"pypi.org\", \"*.githubusercontent.com\", \"api.example.com:8443\", \"127.0.0.1:5432\")";
   absolute = m: check (builtins.substring 0 1 m.source == "/" && builtins.substring 0 1 m.target == "/") "mount ${m.source} -> ${m.target}: both must be absolute paths";
   reserved = m: check (!(builtins.elem m.target [ "/" "/nix" "/nix/store" "/proc" "/dev" "/workspace" "/tmp" "/project" "/etc" "/run" "/run/nixshed" ])) "mount target ${m.target} is managed by the jail itself";
   checks =
@@ -31,7 +47,7 @@ let
       (check (builtins.isString (args.description or "")) "description must be a string")
       (oneOf "interpreter" [ "bash" "python" "node" ] (args.interpreter or null))
       (oneOf "projectAccess" [ "none" "ro" "rw" ] (args.projectAccess or "ro"))
-      (check (builtins.isBool (args.network or false)) "network must be true or false")
+      networkCheck
       (positiveInt "timeoutSeconds" (args.timeoutSeconds or 30))
       (positiveInt "memoryMb" (args.memoryMb or 512))
       (positiveInt "maxProcesses" (args.maxProcesses or 256))
@@ -43,4 +59,4 @@ let
     ++ map absolute mounts
     ++ map reserved mounts;
 in
-builtins.seq (builtins.all (x: x) checks) { inherit mounts; }
+builtins.seq (builtins.all (x: x) checks) { inherit mounts; network = if network == [ ] then false else network; }

@@ -10,7 +10,7 @@ tests=false
 
 # The versions of the Debian packages the stand-in links, as a Nix attribute set (epoch dropped and
 # `~` replaced: store path names allow neither).
-debs=(bash coreutils findutils grep sed gawk jq diffutils file tree nodejs bubblewrap python3.11 python3-requests python3-yaml python3-numpy ca-certificates)
+debs=(bash coreutils findutils grep sed gawk jq diffutils file tree nodejs bubblewrap socat curl python3.11 python3-requests python3-yaml python3-numpy ca-certificates)
 versions=$(dpkg-query -W -f '"${Package}" = "${Version}";\n' "${debs[@]}" 2>/dev/null | sed -e 's/= "[0-9]*:/= "/' -e 's/~/-/g' | tr '\n' ' ' || true)
 
 nix --extra-experimental-features 'nix-command flakes' --option substituters '' \

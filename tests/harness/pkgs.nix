@@ -151,6 +151,8 @@ in
   tree = debian { pname = "tree"; };
   nodejs = debian { pname = "nodejs"; programs = [ "node" ]; };
   bubblewrap = debian { pname = "bubblewrap"; };
+  socat = debian { pname = "socat"; };
+  curl = debian { pname = "curl"; };
 
   # Not nixpkgs: the host directories Debian's binaries need, as `mounts` entries.
   hostMounts = [

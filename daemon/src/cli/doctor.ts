@@ -1,13 +1,21 @@
 // `nixshed doctor`: what this machine can do for nixshed, each problem with a one-line fix.
+import { describeNetwork } from "../common/egress/setting.js";
 import { probeHost } from "../common/host.js";
 import { runInJail } from "../common/jail.js";
 import type { LoadedConfig } from "../config/load.js";
+import type { Config } from "../config/schema.js";
 import { trustStatus } from "../config/trust.js";
 import { discover } from "../discovery/discover.js";
 import type { Discovery } from "../discovery/types.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { indexSources, planIndex } from "../nixpkgs/index-provider.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
+
+/** nixpkgs.network, and each package whose permissions say otherwise. */
+function packagesNetwork(nixpkgs: Config["nixpkgs"]): string {
+  const own = Object.entries(nixpkgs.permissions).filter(([, permission]) => permission.network !== undefined);
+  return [describeNetwork(nixpkgs.network, Infinity), ...own.map(([attr, permission]) => `${attr}: ${describeNetwork(permission.network!, Infinity)}`)].join("; ");
+}
 
 export interface Check {
   name: string;
@@ -64,6 +72,10 @@ ${commonHelp}`,
       detail: [...discovery.environments.values()].map((env) => `${env.name} (${env.origin})`).join(", ") || "none discovered",
       fix: "run through `nix run github:OWNER/nixshed`, pass --metadata PATH, or link sandboxes into ~/.config/nixshed/sandboxes",
     });
+    for (const env of discovery.environments.values()) {
+      checks.push({ name: "network", ok: true, detail: `${env.name}: ${describeNetwork(env.network, Infinity)}` });
+    }
+    if (loaded.config.nixpkgs.enabled) checks.push({ name: "network", ok: true, detail: `nixpkgs packages: ${packagesNetwork(loaded.config.nixpkgs)}` });
     for (const note of discovery.notes) checks.push({ name: "discovery", ok: false, detail: note });
     for (const name of Object.keys(loaded.config.environments).filter((name) => !discovery.environments.has(name))) {
       checks.push({

@@ -2,6 +2,7 @@
 // Layers (files, environment, flags) are merged by ./load.ts and validated against this schema
 // once at startup; config.example.toml is kept in sync with it by a test.
 import { z } from "zod";
+import { networkSchema } from "../common/egress/setting.js";
 import { DEFAULT_PROTECTED_PATHS } from "../common/protected-paths.js";
 
 const seconds = (max: number) => z.number().int().min(1).max(max);
@@ -47,7 +48,7 @@ const sandboxSchema = z
   .prefault({});
 
 const permissionSchema = z.strictObject({
-  network: z.boolean().optional().describe("The package may use the network"),
+  network: networkSchema.optional().describe("The package's network: false, true, or destinations it may reach"),
   project_access: access.optional().describe("Project access for this package"),
 });
 
@@ -74,7 +75,9 @@ const nixpkgsSchema = z
     build_timeout_seconds: seconds(86400).default(900).describe("Limit for realising one package"),
     run_timeout_seconds: seconds(86400).default(60).describe("Default limit for one execution"),
     project_access: access.default("ro").describe("Project access of executed packages unless permissions say otherwise"),
-    network: z.boolean().default(false).describe("Network for executed packages unless permissions say otherwise"),
+    network: networkSchema
+      .default(false)
+      .describe("Network for executed packages unless permissions say otherwise: false, true, or destinations, e.g. [\"pypi.org\", \"*.githubusercontent.com\", \"127.0.0.1:5432\"]"),
     permissions: z.record(z.string(), permissionSchema).default({}).describe("Per-attribute overrides"),
     common_tools: z
       .enum(["execute", "tools", "off"])
@@ -117,7 +120,7 @@ const environmentSchema = z.strictObject({
   memory_mb: z.number().int().min(16).optional(),
   max_processes: z.number().int().min(1).optional(),
   workspace_mb: z.number().int().min(1).optional(),
-  network: z.boolean().optional(),
+  network: networkSchema.optional(),
   project_access: access.optional(),
 });
 

@@ -5,6 +5,7 @@
 import { accessSync, constants, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import { networkSchema } from "../common/egress/setting.js";
 import { NotInStore, requireStorePath, storeDir } from "../common/store.js";
 import type { EnvironmentMetadata } from "./types.js";
 
@@ -17,7 +18,7 @@ const metadataSchema = z.object({
   interpreter: z.enum(["bash", "python", "node"]),
   packages: z.array(z.object({ name: z.string(), version: z.string() })),
   limits: z.object({ timeoutSeconds: positive, memoryMb: positive, maxProcesses: positive, workspaceMb: positive }),
-  network: z.boolean(),
+  network: networkSchema,
   projectAccess: z.enum(["none", "ro", "rw"]),
 });
 

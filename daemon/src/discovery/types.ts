@@ -1,5 +1,6 @@
 // What discovery found at startup: the environments to serve and what the metadata says about
 // nixpkgs. Capabilities read this; only ./discover.ts writes it.
+import type { NetworkSetting } from "../common/egress/setting.js";
 import type { ProjectAccess } from "../config/schema.js";
 
 export type Interpreter = "bash" | "python" | "node";
@@ -12,7 +13,8 @@ export interface EnvironmentMetadata {
   interpreter: Interpreter;
   packages: { name: string; version: string }[];
   limits: { timeoutSeconds: number; memoryMb: number; maxProcesses: number; workspaceMb: number };
-  network: boolean;
+  /** false, true, or the destinations the jail may reach through the egress proxy. */
+  network: NetworkSetting;
   projectAccess: ProjectAccess;
 }
 

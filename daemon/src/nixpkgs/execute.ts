@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { NetworkSetting } from "../common/egress/setting.js";
 import { runInJail, type JailResult } from "../common/jail.js";
 import type { Config, ProjectAccess } from "../config/schema.js";
 import type { NixpkgsInfo } from "../discovery/types.js";
@@ -52,7 +53,7 @@ export class PackageRunner {
   constructor(private readonly ctx: ExecuteContext) {}
 
   /** Network and project access of a package: config nixpkgs.permissions, else the nixpkgs defaults, capped by sandbox.project_access. */
-  permissions(attr: string): { network: boolean; projectAccess: ProjectAccess } {
+  permissions(attr: string): { network: NetworkSetting; projectAccess: ProjectAccess } {
     const { nixpkgs, sandbox } = this.ctx.config;
     const own = nixpkgs.permissions[attr] ?? {};
     const wanted = own.project_access ?? nixpkgs.project_access;

@@ -14,6 +14,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
+import type { NetworkSetting } from "../common/egress/setting.js";
 import { inStore, NotInStore, requireStorePath } from "../common/store.js";
 import type { Mount, ProjectAccess } from "../config/schema.js";
 import { nixFailure, NixpkgsError } from "./errors.js";
@@ -27,7 +28,7 @@ export interface RealiseRequest {
   source: NixpkgsSource;
   /** nixshed's Nix library (the metadata's `lib`). */
   lib: string;
-  network: boolean;
+  network: NetworkSetting;
   projectAccess: ProjectAccess;
   /** Host paths for the jail, from the trusted nixpkgs.extra_mounts (see jailMounts). */
   mounts: NixMount[];

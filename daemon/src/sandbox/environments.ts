@@ -1,6 +1,7 @@
 // The discovered environments as the sandbox tools present them: picked by name with an error that
 // lists the valid ones, described compactly for a tool description, and the project access one
 // gets under the daemon's cap.
+import { describeNetwork } from "../common/egress/setting.js";
 import type { ProjectAccess } from "../config/schema.js";
 import type { Environment } from "../discovery/types.js";
 import { SandboxError } from "./errors.js";
@@ -33,7 +34,7 @@ export function describeEnvironment(env: Environment, cap: ProjectAccess): strin
   const facts = [
     env.interpreter,
     `/project ${access === "none" ? "absent" : access}`,
-    env.network ? "network" : "offline",
+    describeNetwork(env.network),
     `${env.limits.timeoutSeconds} s`,
     `${env.limits.memoryMb} MB`,
   ];

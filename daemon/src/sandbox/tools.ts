@@ -2,6 +2,7 @@
 // call in a persistent session: ./sessions/), `list_sessions` and `close_session`.
 import { z } from "zod";
 import type { Capability } from "../capability.js";
+import { reachesOut } from "../common/egress/setting.js";
 import type { JailResult } from "../common/jail.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
@@ -81,7 +82,7 @@ ${listing}`,
         readOnlyHint: false,
         destructiveHint: true,
         idempotentHint: false,
-        openWorldHint: [...environments.values()].some((env) => env.network),
+        openWorldHint: [...environments.values()].some((env) => reachesOut(env.network)),
       },
       async run(args, call) {
         const env = pickEnvironment(environments, args.env);
