@@ -1,10 +1,11 @@
 // What the nixpkgs tools share: progress as MCP notifications, how a jailed run is annotated and
 // its timeout put in words.
+import { reachesOut, type NetworkSetting } from "../common/egress/setting.js";
 import type { ProjectAccess } from "../config/schema.js";
 import type { ToolAnnotations, ToolCallContext } from "../mcp/tool.js";
 
 export interface RunPermissions {
-  network: boolean;
+  network: NetworkSetting;
   projectAccess: ProjectAccess;
 }
 
@@ -15,7 +16,7 @@ export interface RunPermissions {
  */
 export function runAnnotations(permissions: RunPermissions[]): ToolAnnotations {
   const writes = permissions.some((p) => p.projectAccess === "rw");
-  const network = permissions.some((p) => p.network);
+  const network = permissions.some((p) => reachesOut(p.network));
   return { readOnlyHint: !writes && !network, destructiveHint: writes, idempotentHint: false, openWorldHint: network };
 }
 

@@ -5,6 +5,7 @@
 // everyday package with nixpkgs.common_tools = "tools"). When the index becomes ready the everyday
 // set is checked against it and the list changes (clients hear list_changed).
 import type { Capability, ServerContext } from "../capability.js";
+import { reachesOut } from "../common/egress/setting.js";
 import type { Logger } from "../common/log.js";
 import type { Config } from "../config/schema.js";
 import { NixpkgsError } from "./errors.js";
@@ -34,7 +35,7 @@ function safePlan(ctx: ServerContext): IndexPlan {
  * tools, in line with the everyday set that works here (checked against the index once it is at hand).
  */
 function offerEveryday(tools: NixpkgsToolSet, runner: PackageRunner, settings: Config["nixpkgs"], index: NixpkgsIndex | undefined, log: Logger): void {
-  const set = everydaySet(settings, index, (attr) => runner.permissions(attr).network);
+  const set = everydaySet(settings, index, (attr) => reachesOut(runner.permissions(attr).network));
   if (set.missing.length > 0) log.info(`nixpkgs: everyday packages not in the index, not offered: ${set.missing.join(", ")}`);
   tools.describe(EXECUTE, executeDescription(describeEveryday(set)));
   if (settings.common_tools !== "tools") return;
