@@ -1,4 +1,5 @@
 // `nixshed doctor`: what this machine can do for nixshed, each problem with a one-line fix.
+import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, appArmorRestrictsUserns } from "../common/apparmor.js";
 import { describeNetwork } from "../common/egress/setting.js";
 import { probeHost } from "../common/host.js";
 import { runInJail } from "../common/jail.js";
@@ -93,6 +94,14 @@ ${commonHelp}`,
       { name: "user namespaces", ...host.userNamespace, fix: "enable unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1" },
       { name: "limits", ...host.limits, fix: "see the detail above" },
     );
+    if (appArmorRestrictsUserns()) {
+      checks.push({
+        name: "apparmor",
+        ok: false,
+        detail: "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): the store's bwrap gets no user namespace",
+        fix: `write this profile to ${APPARMOR_PROFILE_PATH}, then \`sudo apparmor_parser -r ${APPARMOR_PROFILE_PATH}\` (or lift the restriction for the whole machine: sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0):\n${APPARMOR_PROFILE.replace(/^(?=.)/gm, "       ")}`,
+      });
+    }
     const first = [...discovery.environments.values()][0];
     if (first) {
       const smoke = await runInJail({ artifact: first.artifact, argv: ["true"], timeoutMs: 30_000, maxOutputBytes: 4096 }).catch(
