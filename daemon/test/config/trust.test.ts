@@ -52,6 +52,15 @@ describe("trust classification", () => {
     if (wide !== undefined) expect(narrowProjectValues(at(key, wide), trusted, "/p").ignored.map((each) => each.key)).toEqual([key]);
   });
 
+  it("lets a network allow-list only shrink: false < fewer destinations < true", () => {
+    const listed = configSchema.parse({ nixpkgs: { network: ["pypi.org", "*.githubusercontent.com"] } });
+    const open = configSchema.parse({ nixpkgs: { network: true } });
+    const ignored = (network: unknown, base: typeof trusted) => narrowProjectValues({ nixpkgs: { network } }, base, "/p").ignored.length;
+    expect([ignored(["pypi.org"], listed), ignored(false, listed), ignored([], listed)]).toEqual([0, 0, 0]);
+    expect([ignored(["evil.example"], listed), ignored(true, listed), ignored(["pypi.org"], trusted)]).toEqual([1, 1, 1]);
+    expect(ignored(["anything.example"], open)).toBe(0);
+  });
+
   it("keeps keys the schema does not know, for validation to name", () => {
     expect(narrowProjectValues({ fs: { read_olny: true } }, trusted, "/p")).toEqual({ kept: { fs: { read_olny: true } }, ignored: [] });
   });
