@@ -1,5 +1,8 @@
 // The session core on the host's interpreters: what the manager decides, independent of the jail.
-import { afterEach, describe, expect, it } from "vitest";
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { SandboxError } from "../../src/sandbox/errors.js";
 import { SessionManager, type SessionLimits } from "../../src/sandbox/sessions/manager.js";
 import { environment, hostLauncher } from "./host-launcher.js";
@@ -38,11 +41,11 @@ describe("SessionManager", () => {
     const sessions = manager({ limits: { ...limits, idleTimeoutMs: 1000 }, now: () => now, reapIntervalMs: 20 });
     await sessions.run("s", python, call("v = 1"));
     now = 999;
+    // Five reaps on the 20 ms interval, none of which may close it (nothing to wait for: it must not happen).
     await new Promise((resolve) => setTimeout(resolve, 100));
     expect(sessions.list().map((s) => s.id)).toEqual(["s"]);
     now = 2000;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(sessions.list()).toEqual([]);
+    await vi.waitFor(() => expect(sessions.list()).toEqual([]));
     const next = await sessions.run("s", python, call("print('v' in globals())"));
     expect(next.stdout).toBe("False\n");
     expect(next.notices).toEqual(["Fresh session: 's' was closed after 1 s without calls (sandbox.sessions.idle_timeout_seconds); its state is gone."]);
@@ -51,9 +54,10 @@ describe("SessionManager", () => {
   it("fails calls still queued when their session is closed", async () => {
     const sessions = manager();
     await sessions.run("s", shell, call(":"));
-    const running = sessions.run("s", shell, call("sleep 5"));
+    const started = join(mkdtempSync(join(tmpdir(), "session-")), "started");
+    const running = sessions.run("s", shell, call(`touch ${started}; sleep 5`));
     const queued = sessions.run("s", shell, call("echo never"));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await vi.waitFor(() => expect(existsSync(started)).toBe(true));
     await sessions.close("s");
     expect((await running).notices).toEqual(["Session 's' was closed while this call ran (close_session, a session limit or shutdown); its state is gone."]);
     await expect(queued).rejects.toThrow("session 's' was closed while this call waited");
