@@ -1,6 +1,8 @@
 // Keeps every read inside the package: the realpath of what is read must lie within the realpath
 // of the package's directory (or, for a Python distribution, of one of its own entries in
-// site-packages). A symlink leading out of the package, or `..`, is refused.
+// site-packages). A symlink leading out of the package, or `..`, is refused. And the package itself
+// stays where packages live (`within`: the project, its environment, the Nix store): an entry whose
+// realpath leads elsewhere, through an editable install's .pth or a symlink, bounds nothing.
 import { isAbsolute, join, normalize } from "node:path";
 import { isInside } from "../common/path-inside.js";
 import { PkgLocalError } from "./errors.js";
@@ -12,9 +14,12 @@ function packageEntries(pkg: PackageRecord): string[] {
   return pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root];
 }
 
-/** The real directories and files that make up the package. */
+/** The real directories and files that make up the package, those inside `within` only. */
 export function packageBounds(pkg: PackageRecord): string[] {
-  return packageEntries(pkg).map(realpathOf).filter((real): real is string => real !== undefined);
+  const within = pkg.within ?? [];
+  return packageEntries(pkg)
+    .map(realpathOf)
+    .filter((real): real is string => real !== undefined && isWithin(real, within));
 }
 
 export function isWithin(path: string, bounds: string[]): boolean {

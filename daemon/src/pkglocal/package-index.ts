@@ -7,11 +7,12 @@ import { join } from "node:path";
 import { z } from "zod";
 import { unlessAbsent } from "../common/absence.js";
 import { InvalidJson, readJsonFile } from "../common/json-file.js";
+import { storeDir } from "../common/store.js";
 import { discoverNode } from "./node-envs.js";
 import { scanNodeModules } from "./node-scan.js";
 import { discoverPython } from "./python-envs.js";
 import { scanSitePackages } from "./python-scan.js";
-import { listNames } from "./quiet-fs.js";
+import { listNames, realpathOf } from "./quiet-fs.js";
 import { type FoundEnvironment, foundEnvironmentSchema, type Language, type PackageRecord, packageRecordSchema } from "./types.js";
 
 export interface IndexOptions {
@@ -81,7 +82,7 @@ export class PackageIndex {
     if (!cached) this.store({ schema: CACHE_SCHEMA, projectRoot, inputs: stampAll(inputPaths, true), scans });
     return {
       environments: scans.map((scan) => scan.environment),
-      packages: withoutRepeats(scans.flatMap((scan) => scan.packages)),
+      packages: withoutRepeats(scans.flatMap((scan) => confined(scan, projectRoot))),
       counts: new Map(scans.map((scan) => [scan.environment.packagesDir, scan.packages.length])),
       lookedFor: { python: python.lookedFor, node: node.lookedFor },
       cached,
@@ -123,6 +124,16 @@ function scanEnvironment(environment: FoundEnvironment): StampedScan {
     ({ packages, watched } = scanNodeModules(environment.packagesDir, environment.manager));
   }
   return { environment, packages, stamps: stampAll(watched, true) };
+}
+
+/**
+ * An environment's packages, each bound to where its files may lie: the project, the environment's
+ * own packages directory and the Nix store. An editable install's .pth or a symlinked member that
+ * leads elsewhere (/etc, a home directory) then reads nothing there.
+ */
+function confined(scan: StampedScan, projectRoot: string): PackageRecord[] {
+  const within = [realpathOf(projectRoot), realpathOf(scan.environment.packagesDir), storeDir()].filter((dir): dir is string => dir !== undefined);
+  return scan.packages.map((pkg) => ({ ...pkg, within }));
 }
 
 /** A pnpm store or a hoisted copy seen again through a workspace member: the same name@version once. */

@@ -44,4 +44,12 @@ export const packageRecordSchema = z.object({
   /** Python: set when installed in editable mode, to the source directory. */
   editable: z.string().optional(),
 });
-export type PackageRecord = z.infer<typeof packageRecordSchema>;
+export type PackageRecord = z.infer<typeof packageRecordSchema> & {
+  /**
+   * The real directories any file of the package must lie in: the project, the environment's own
+   * packages directory and the Nix store. Set by PackageIndex.scan on every call, never taken from
+   * its cache file (the schema above drops it) or from what the environment says (a .pth, a
+   * symlink); absent, nothing is read.
+   */
+  within?: string[];
+};

@@ -1,0 +1,81 @@
+// pkg-local reads only the package and the project: a hostile project venv whose editable install
+// (.pth line, setuptools finder MAPPING, direct_url.json) or a symlinked member points at a host
+// directory (here a stand-in for /etc or the user's home, holding a secret) gives read_package
+// nothing of it, neither as a file nor in the overview.
+import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
+import { hostileRepo, type HostileRepo } from "./data-hostile-repo.js";
+
+const SECRET = "s3cret-from-the-host";
+let repo: HostileRepo;
+let server: ServerHandle;
+
+function write(path: string, text: string): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+
+/** A dist-info directory of `name` 1.0 in site-packages, with the given extra files. */
+function distribution(sitePackages: string, name: string, files: Record<string, string>): void {
+  const info = join(sitePackages, `${name}-1.0.dist-info`);
+  write(join(info, "METADATA"), `Metadata-Version: 2.1\nName: ${name}\nVersion: 1.0\n`);
+  for (const [file, text] of Object.entries(files)) write(join(info, file), text);
+}
+
+beforeAll(async () => {
+  repo = hostileRepo();
+  const host = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-host-home-")));
+  write(join(host, "token.py"), `TOKEN = "${SECRET}"\n`);
+  write(join(host, "README.md"), `${SECRET}\n`);
+  mkdirSync(join(host, "creds"));
+  write(join(host, "creds", "__init__.py"), `KEY = "${SECRET}"\n`);
+
+  const venv = join(repo.root, ".venv");
+  write(join(venv, "pyvenv.cfg"), "home = /usr/bin\nversion = 3.11.2\n");
+  const site = join(venv, "lib", "python3.11", "site-packages");
+  const editable = (name: string) => ({
+    RECORD: `__editable__.${name}-1.0.pth,,\n${name}-1.0.dist-info/METADATA,,\n`,
+    "direct_url.json": JSON.stringify({ url: `file://${host}`, dir_info: { editable: true } }),
+    "top_level.txt": "token\ncreds\n",
+  });
+  // A plain directory line, as hatchling and flit write it.
+  distribution(site, "pthdir", editable("pthdir"));
+  write(join(site, "__editable__.pthdir-1.0.pth"), `${host}\n`);
+  // setuptools' finder with its MAPPING of import name to path.
+  distribution(site, "finder", { ...editable("finder"), RECORD: "__editable__.finder-1.0.pth,,\n" });
+  write(join(site, "__editable__.finder-1.0.pth"), "import __editable___finder_1_0_finder; __editable___finder_1_0_finder.install()\n");
+  write(join(site, "__editable___finder_1_0_finder.py"), `MAPPING = {'creds': '${host}/creds', 'token': '${host}/token.py'}\n`);
+  // A member of site-packages that is a symlink to the host directory.
+  distribution(site, "linked", { RECORD: "linked/__init__.py,,\nlinked-1.0.dist-info/METADATA,,\n" });
+  symlinkSync(join(host, "creds"), join(site, "linked"));
+
+  server = await startServer({ args: ["--project", repo.root, "--cache-dir", join(repo.root, "..", "cache")] });
+}, 60_000);
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("read_package in a hostile venv", () => {
+  it.each([
+    ["pthdir", "token.py"],
+    ["pthdir", "creds/__init__.py"],
+    ["finder", "token.py"],
+    ["finder", "creds/__init__.py"],
+    ["linked", "linked/__init__.py"],
+  ])("%s: %s is not read from the host", async (name, path) => {
+    const result = await server.call("read_package", { package: name, path });
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    expect(result.isError, textOf(result)).toBe(true);
+  });
+
+  it.each(["pthdir", "finder", "linked"])("%s: the overview shows nothing of the host", async (name) => {
+    const result = await server.call("read_package", { package: name });
+    expect(JSON.stringify(result)).not.toContain(SECRET);
+    const tree = (result.structuredContent as { tree?: { files: { path: string }[] } }).tree;
+    expect(tree?.files.map((file) => file.path).filter((path) => !path.includes(".dist-info/"))).toEqual([]);
+  });
+});
