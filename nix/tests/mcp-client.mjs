@@ -97,6 +97,16 @@ const steps = {
   async customSandbox() {
     check((await runOk("custom", "hello")) === "Hello, world!", "custom mkSandbox with its package", "");
   },
+  async nixpkgsExecute() {
+    // A project file by its relative path, in one call, with no search first: jails start in the project.
+    const ran = await call("nixpkgs_execute", { package: "jq", args: [".answer", "data.json"] });
+    check(!ran.isError && JSON.stringify(ran).includes("42"), "nixpkgs_execute jq .answer data.json", ran);
+  },
+  async memoryLimit() {
+    // 1 GiB in a jail of the python preset (512 MB): the user scope's MemoryMax stops it.
+    const out = await run("python", "x = bytearray(1024 * 1024 * 1024)\nprint('allocated')");
+    check(out.exit_code !== 0 && !out.stdout.includes("allocated"), "the memory limit held through systemd-run --user", out);
+  },
   async installTool() {
     const before = listChanged;
     const installed = await call("nixpkgs_install_tool", { package: pkg });
@@ -104,6 +114,8 @@ const steps = {
     for (let i = 0; i < 50 && listChanged === before; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     check(listChanged > before, "notifications/tools/list_changed after install", listChanged);
     check((await toolNames()).includes(installed.structuredContent.name), "installed tool listed", await toolNames());
+    const used = await call(installed.structuredContent.name, {});
+    check(!used.isError && JSON.stringify(used).includes("Hello, world!"), `the installed tool runs ${pkg}`, used);
   },
 };
 
