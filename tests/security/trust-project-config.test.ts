@@ -117,7 +117,7 @@ network = true
     const loaded = load();
     expect(loaded.config.fs.max_list_entries).toBe(1000);
     expect(loaded.trust?.ignored).toEqual([
-      { key: "fs.max_list_entries", value: 1001, reason: "an untrusted project may set only a number ≤ the trusted value (trusted: 1000)" },
+      { key: "fs.max_list_entries", value: 1001, reason: "an untrusted project may set only a number ≤ the trusted value; trusted: 1000" },
     ]);
   });
 

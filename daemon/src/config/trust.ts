@@ -170,7 +170,8 @@ const isTable = (value: unknown): value is Record<string, unknown> =>
 
 function reasonFor(rule: Rule | undefined, trusted: unknown): string {
   if (!rule?.allows) return "only trusted configuration may set it";
-  return `an untrusted project may set only ${rule.allows} (trusted: ${JSON.stringify(trusted)})`;
+  const shown = JSON.stringify(trusted) ?? "unset";
+  return `an untrusted project may set only ${rule.allows}; trusted: ${shown.length > 60 ? `${shown.slice(0, 57)}...` : shown}`;
 }
 
 /**
