@@ -5,6 +5,7 @@ import type { Logger } from "./common/log.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
 import type { Discovery } from "./discovery/types.js";
+import type { ResultStore } from "./mcp/result-store.js";
 
 export interface ServerContext {
   loaded: LoadedConfig;
@@ -14,6 +15,8 @@ export interface ServerContext {
   cacheDir: string;
   discovery: Discovery;
   log: Logger;
+  /** Where the whole text of an answer cut to the response budget is kept (fs serves it read-only). */
+  results?: ResultStore;
   /** For what goes beyond registering tools: list_changed, the client's roots. */
   mcp: McpServer;
 }

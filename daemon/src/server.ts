@@ -12,6 +12,8 @@ import { fsCapability } from "./fs/tools.js";
 import type { EarlyStdio } from "./mcp/early-stdio.js";
 import { SERVER_CAPABILITIES, SERVER_INFO } from "./mcp/identity.js";
 import { compactToolList } from "./mcp/tool-list.js";
+import { ResultStore } from "./mcp/result-store.js";
+import { setResponsePolicy } from "./mcp/tool.js";
 import { nixpkgsCapability } from "./nixpkgs/tools.js";
 import { pkglocalCapability } from "./pkglocal/tools.js";
 import { sandboxCapability } from "./sandbox/tools.js";
@@ -38,6 +40,15 @@ export interface RunningServer {
 export async function buildServer(loaded: LoadedConfig, discovery: Discovery, log: Logger): Promise<RunningServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
   const mcp = new McpServer(SERVER_INFO, { instructions: instructionsFor(loaded.config), capabilities: SERVER_CAPABILITIES });
+  const { responses } = loaded.config;
+  // The whole text of a cut answer is kept only where an agent can read it: through the fs tools.
+  const results = loaded.config.fs.enabled
+    ? await ResultStore.open(loaded.cacheDir, { files: responses.keep_files, seconds: responses.keep_seconds }).catch((error: Error) => {
+        log.warn(`responses: cut answers will not be kept in full: ${error.message}`);
+        return undefined;
+      })
+    : undefined;
+  setResponsePolicy(mcp, { maxBytes: responses.max_bytes, store: results });
   const ctx: ServerContext = {
     loaded,
     config: loaded.config,
@@ -47,6 +58,7 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
     discovery,
     log,
     mcp,
+    results,
   };
   const closers: { close(): Promise<void> }[] = [];
   for (const capability of enabledCapabilities(loaded.config)) {

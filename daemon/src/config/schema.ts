@@ -5,6 +5,9 @@ import { z } from "zod";
 import { networkSchema } from "../common/egress/setting.js";
 import { DEFAULT_PROTECTED_PATHS } from "../common/protected-paths.js";
 
+/** The default byte budget of one tool call's whole answer (MCP clients cut results near 25k tokens). */
+export const DEFAULT_RESPONSE_BYTES = 32768;
+
 const seconds = (max: number) => z.number().int().min(1).max(max);
 const bytes = z.number().int().min(1024);
 const access = z.enum(["none", "ro", "rw"]);
@@ -17,7 +20,7 @@ const fsSchema = z
     allow_delete: z.boolean().default(false).describe("Enable delete_items"),
     extra_roots: z.array(z.string()).default([]).describe("Directories served besides the project root"),
     use_client_roots: z.boolean().default(true).describe("Also serve the MCP client's roots when it offers them"),
-    max_read_bytes: bytes.default(262144).describe("Byte budget of one read_content call"),
+    max_read_bytes: bytes.default(1048576).describe("Byte budget of one read_content call (the answer is then cut to responses.max_bytes)"),
     max_write_bytes: bytes.default(10485760).describe("Largest content one write_content item may carry, and the largest file edit_file edits"),
     max_list_entries: z.number().int().min(1).default(1000).describe("Entries one list_files call returns"),
     max_search_results: z.number().int().min(1).default(200).describe("Matches one search_files call returns"),
@@ -41,9 +44,22 @@ const sandboxSchema = z
       .default("rw")
       .describe("Most project access any environment gets; an environment's own setting is capped by it"),
     max_timeout_seconds: seconds(86400).default(600).describe("Largest timeout_seconds a call may ask for"),
-    max_output_bytes: bytes.default(1048576).describe("Cap per output stream of one call (head and tail kept)"),
+    max_output_bytes: bytes.default(4194304).describe("Cap per output stream of one call (head and tail kept; the answer is then cut to responses.max_bytes)"),
     max_stdin_bytes: bytes.default(1048576).describe("Largest stdin one call may pass"),
     sessions: sessionsSchema,
+  })
+  .prefault({});
+
+const responsesSchema = z
+  .strictObject({
+    max_bytes: z
+      .number()
+      .int()
+      .min(4096)
+      .default(DEFAULT_RESPONSE_BYTES)
+      .describe("Budget of one tool call's whole answer (text plus structured content); a longer one keeps its head and tail"),
+    keep_files: z.number().int().min(1).max(10000).default(100).describe("Whole texts of cut answers kept for read_content (newest first)"),
+    keep_seconds: seconds(604800).default(86400).describe("How long the whole text of a cut answer is kept"),
   })
   .prefault({});
 
@@ -106,7 +122,7 @@ const pkglocalSchema = z
       .describe("Extra Python environments: venvs, site-packages dirs or Nix Python env prefixes (relative to the project)"),
     node_modules: z.array(z.string()).default([]).describe("Extra node_modules directories (relative to the project)"),
     max_tree_entries: z.number().int().min(10).default(400).describe("Files listed in one package tree"),
-    max_read_bytes: bytes.default(262144).describe("Byte budget of one page of a package file (read_package with a path)"),
+    max_read_bytes: bytes.default(1048576).describe("Byte budget of one page of a package file (read_package with a path)"),
   })
   .prefault({});
 
@@ -133,6 +149,7 @@ export const configSchema = z.strictObject({
     .array(z.string().min(1))
     .default([...DEFAULT_PROTECTED_PATHS])
     .describe("Project paths the host runs or obeys: the fs tools never change them and read-write jails see them read-only"),
+  responses: responsesSchema,
   fs: fsSchema,
   sandbox: sandboxSchema,
   nixpkgs: nixpkgsSchema,

@@ -1,11 +1,15 @@
 // One way to declare a tool: zod input and output shapes, truthful annotations, a handler that
 // returns plain data, and a compact text rendering of it. Failures become isError results that say
-// what went wrong and what to do instead; cancellation reaches the handler as an AbortSignal.
+// what went wrong and what to do instead; cancellation reaches the handler as an AbortSignal. Every
+// answer, success or failure, is fitted to the server's response budget here (response-budget.ts).
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { ExpectedError } from "../common/expected-error.js";
 import type { Logger } from "../common/log.js";
+import { DEFAULT_RESPONSE_BYTES } from "../config/schema.js";
+import { fitResponse, type Kept } from "./response-budget.js";
+import type { ResultStore } from "./result-store.js";
 
 /** An expected failure of a tool itself: its message (and hint) go to the agent as they are. */
 export class ToolError extends ExpectedError {}
@@ -43,6 +47,19 @@ export function errorResult(message: string, hint?: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: hint ? `${message}\n${hint}` : message }] };
 }
 
+/** How big one answer may be, and where the whole text of a cut one is kept. */
+export interface ResponsePolicy {
+  maxBytes: number;
+  store?: ResultStore;
+}
+
+/** Each server's policy, set once when it is built, before any tool is registered. */
+const policies = new WeakMap<McpServer, ResponsePolicy>();
+
+export function setResponsePolicy(server: McpServer, policy: ResponsePolicy): void {
+  policies.set(server, policy);
+}
+
 export function registerTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   server: McpServer,
   tool: ToolDefinition<I, O>,
@@ -70,20 +87,32 @@ export function registerTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
           });
         },
       };
-      try {
-        const result = await tool.run(args, call);
-        return {
-          content: [{ type: "text", text: tool.render(result) }],
-          structuredContent: result as Record<string, unknown>,
-        };
-      } catch (error) {
-        if (error instanceof ExpectedError) return errorResult(error.message, error.hint);
-        if (extra.signal.aborted) return errorResult(`${tool.name}: cancelled`);
-        log.error(`${tool.name}: ${(error as Error).stack ?? error}`);
-        return errorResult(`${tool.name}: internal error: ${(error as Error).message}`, "This is a nixshed bug; please report it.");
-      }
+      const policy = policies.get(server) ?? { maxBytes: DEFAULT_RESPONSE_BYTES };
+      const keep = (text: string): Promise<Kept> =>
+        policy.store ? policy.store.keep(tool.name, text) : Promise.resolve({ error: "no results directory: the fs tools are off" });
+      return fitResponse(await answer(tool, args, call, log), policy.maxBytes, keep);
     }) as never,
   );
+}
+
+async function answer<I extends z.ZodRawShape, O extends z.ZodRawShape>(
+  tool: ToolDefinition<I, O>,
+  args: z.infer<z.ZodObject<I>>,
+  call: ToolCallContext,
+  log: Logger,
+): Promise<CallToolResult> {
+  try {
+    const result = await tool.run(args, call);
+    return {
+      content: [{ type: "text", text: tool.render(result) }],
+      structuredContent: result as Record<string, unknown>,
+    };
+  } catch (error) {
+    if (error instanceof ExpectedError) return errorResult(error.message, error.hint);
+    if (call.signal.aborted) return errorResult(`${tool.name}: cancelled`);
+    log.error(`${tool.name}: ${(error as Error).stack ?? error}`);
+    return errorResult(`${tool.name}: internal error: ${(error as Error).message}`, "This is a nixshed bug; please report it.");
+  }
 }
 
 interface RequestExtra {

@@ -1,0 +1,96 @@
+// Answers within the response budget end to end: the built daemon over MCP, the harness jail. A
+// long answer comes back under responses.max_bytes with its head and tail, one line naming what
+// was omitted, and the whole text readable (read-only) with read_content.
+import { mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMetadata } from "./harness/metadata.js";
+
+const BUDGET = 32 * 1024;
+let server: ServerHandle;
+let project: string;
+let cache: string;
+
+const bytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
+const MARKER = /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes\); the whole text is in (\S+): read_content it with start_line (\d+), end_line (\d+) …\]$/m;
+
+function marker(result: CallToolResult) {
+  const found = MARKER.exec(textOf(result));
+  if (!found) throw new Error(`no marker in: ${textOf(result).slice(0, 300)}`);
+  const [, first, last, total, omitted, path, start, end] = found;
+  return { first: Number(first), last: Number(last), total: Number(total), omitted: Number(omitted), path: path!, start: Number(start), end: Number(end) };
+}
+
+beforeAll(async () => {
+  project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-answers-")));
+  cache = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-answers-cache-")));
+  // 500 KB: 25,000 lines of 20 bytes.
+  writeFileSync(join(project, "big.txt"), Array.from({ length: 25_000 }, (_, i) => `line ${String(i + 1).padStart(13, "0")}\n`).join(""));
+  server = await startServer({ args: ["--metadata", harnessMetadata(), "--project", project, "--set", `cache_dir=${cache}`] });
+});
+
+afterAll(async () => {
+  await server?.close();
+});
+
+describe("a long answer", () => {
+  it("run of seq 1 300000: under 32 KB with head, tail and the omitted lines in one line; the rest pages from the kept text", async () => {
+    const result = await server.call("run", { env: "shell", code: "seq 1 300000" });
+    expect(result.isError).toBeFalsy();
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const text = textOf(result);
+    expect(text).toMatch(/^exit 0 · \d+ ms\n--- stdout\n1\n2\n3\n/);
+    expect(text.endsWith("299999\n300000\n")).toBe(true);
+    const cut = marker(result);
+    // The kept text is the rendering: two heading lines, then 300,000 lines of output.
+    expect(cut.total).toBe(300_002);
+    expect(text).toContain(`\n${cut.first - 3}\n[…`);
+    expect(text).toContain(`…]\n${cut.last - 1}\n`);
+    // Structured content carries the facts, not the payload a second time.
+    expect(result.structuredContent).toMatchObject({ exit_code: 0, timed_out: false, truncated: { stdout: 0, stderr: 0 } });
+    expect((result.structuredContent as { stdout: string }).stdout.length).toBeLessThan(2048);
+
+    const next = await server.call("read_content", { paths: [cut.path], start_line: cut.start, end_line: cut.end });
+    expect(next.isError).toBeFalsy();
+    expect(bytes(next)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(next)).toContain(`\n${cut.start - 2}\n${cut.start - 1}\n`);
+    expect(textOf(next)).not.toContain("[…");
+    expect(cut.end - cut.start).toBeGreaterThan(1000);
+  });
+
+  it("read of a 500 KB file: under 32 KB with its first and last lines, the rest pages from the kept text", async () => {
+    const result = await server.call("read_content", { paths: ["big.txt"] });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const text = textOf(result);
+    expect(text).toMatch(/^==> big\.txt \(lines 1-25000 of 25000\) <==\nline 0000000000001\n/);
+    expect(text.endsWith("line 0000000025000\n")).toBe(true);
+    const cut = marker(result);
+    const middle = await server.call("read_content", { paths: [cut.path], start_line: cut.start, end_line: cut.end });
+    // The kept text has the heading line first: its line n is the file's line n - 1.
+    expect(textOf(middle)).toContain(`\nline ${String(cut.start - 1).padStart(13, "0")}\n`);
+    expect(bytes(middle)).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it("keeps the whole texts read-only, outside the project", async () => {
+    const { path } = marker(await server.call("run", { env: "shell", code: "seq 1 100000" }));
+    expect(path.startsWith(join(cache, "results"))).toBe(true);
+    const write = await server.call("write_content", { items: [{ path, content: "planted" }] });
+    expect(JSON.stringify(write)).toMatch(/read-only root/);
+    const beside = await server.call("write_content", { items: [{ path: join(path, "..", "new.txt"), content: "planted" }] });
+    expect(JSON.stringify(beside)).toMatch(/read-only root/);
+    expect(readdirSync(project)).toEqual(["big.txt"]);
+  });
+
+  it("fits a session call and an error the same way", async () => {
+    const session = await server.call("run", { env: "python", session: "loud", code: "for i in range(200000): print(i)" });
+    expect(bytes(session)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(session).endsWith("199998\n199999\n")).toBe(true);
+    const failing = await server.call("run", { env: "shell", code: "seq 1 100000 >&2; exit 3" });
+    expect(bytes(failing)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(failing)).toMatch(/^exit 3 /);
+    expect(textOf(failing).endsWith("100000\n")).toBe(true);
+  });
+});
