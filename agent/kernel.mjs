@@ -1,6 +1,7 @@
 // nixshed session kernel for Node.js: each call's code is evaluated the way Node's own REPL
 // evaluates a line (its defaultEval), so top-level let/const/function/class declarations persist
-// across calls and top-level `await` works; nothing is printed but what the code prints.
+// across calls, top-level `await` works, and the value of a final expression is shown as the REPL
+// shows it (undefined shows nothing).
 //
 // Protocol: see agent/kernel.py. Node marks inherited descriptors above 2 close-on-exec at
 // startup, so the protocol descriptors (3, 4) never reach a child process; fd 0 is reopened per
@@ -72,16 +73,19 @@ function setStdin(data) {
 
 function evaluate(code) {
   return new Promise((resolve) => {
-    finishCall = (error) => {
+    finishCall = (error, value) => {
       finishCall = null;
-      if (error === undefined || error === null) return resolve({ status: 0, state: "-" });
+      if (error === undefined || error === null) {
+        if (value !== undefined) process.stdout.write(`${server.writer(value)}\n`);
+        return resolve({ status: 0, state: "-" });
+      }
       if (error instanceof repl.Recoverable) error = error.err;
       const interrupted = error?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED";
       process.stderr.write(interrupted ? "Interrupted by SIGINT\n" : `Uncaught ${describe(error)}\n`);
       resolve({ status: interrupted ? 130 : 1, state: interrupted ? "interrupted" : "-" });
     };
     process.removeListener("SIGINT", onSigint);
-    server.eval(code, server.context, "session", (error) => finishCall?.(error));
+    server.eval(code, server.context, "session", (error, value) => finishCall?.(error, value));
     process.on("SIGINT", onSigint);
   });
 }

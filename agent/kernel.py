@@ -16,9 +16,12 @@ import signal
 import sys
 import traceback
 import types
+import _ast
 
 
-# ast.PyCF_ALLOW_TOP_LEVEL_AWAIT and inspect.CO_COROUTINE, without importing either module.
+# ast.PyCF_ONLY_AST, ast.PyCF_ALLOW_TOP_LEVEL_AWAIT and inspect.CO_COROUTINE, without importing
+# either module (the builtin _ast has the node classes).
+ONLY_AST = 0x0400
 ALLOW_TOP_LEVEL_AWAIT = 0x2000
 CO_COROUTINE = 0x0080
 
@@ -91,20 +94,34 @@ def _kernel():
             tb = tb.tb_next
         traceback.print_exception(type(exc), exc, tb)
 
+    def compile_call(code):
+        # As a REPL does: a final expression statement is compiled in "single" mode, so its value
+        # is shown through sys.displayhook (its repr; None shows nothing).
+        tree = compile(code, "<session>", "exec", flags=ONLY_AST | ALLOW_TOP_LEVEL_AWAIT)
+        last = tree.body[-1:]
+        if not last or not isinstance(last[0], _ast.Expr):
+            return [compile(tree, "<session>", "exec", flags=ALLOW_TOP_LEVEL_AWAIT)]
+        body = _ast.Module(body=tree.body[:-1], type_ignores=[])
+        return [
+            compile(body, "<session>", "exec", flags=ALLOW_TOP_LEVEL_AWAIT),
+            compile(_ast.Interactive(body=last), "<session>", "single", flags=ALLOW_TOP_LEVEL_AWAIT),
+        ]
+
     def run(code):
         try:
-            compiled = compile(code, "<session>", "exec", flags=ALLOW_TOP_LEVEL_AWAIT)
+            parts = compile_call(code)
         except (SyntaxError, ValueError) as exc:
             traceback.print_exception(type(exc), exc, None)
             return 1, "-"
         signal.signal(signal.SIGINT, signal.default_int_handler)
         try:
-            if compiled.co_flags & CO_COROUTINE:
-                # Top-level await, as in IPython: one event loop for the session's life.
-                loop = event_loop()
-                loop.run_until_complete(eval(compiled, main.__dict__))
-            else:
-                exec(compiled, main.__dict__)
+            for compiled in parts:
+                if compiled.co_flags & CO_COROUTINE:
+                    # Top-level await, as in IPython: one event loop for the session's life.
+                    loop = event_loop()
+                    loop.run_until_complete(eval(compiled, main.__dict__))
+                else:
+                    exec(compiled, main.__dict__)
             return 0, "-"
         except SystemExit as exc:
             code = exc.code

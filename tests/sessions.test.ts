@@ -68,10 +68,10 @@ describe("python sessions", () => {
   });
 
   it("read EOF from stdin, or the call's stdin", async () => {
-    const code = "import os, sys\nprint(repr(sys.stdin.read()))\nos.system('cat; echo cat-done')";
+    const code = "import os, sys\nprint(repr(sys.stdin.read()))\n_ = os.system('cat; echo cat-done')";
     expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
     expect((await run({ env: "python", session: "py-in", code: "import sys; print(sys.stdin.read().upper())", stdin: "hello" })).stdout).toBe("HELLO\n");
-    expect((await run({ env: "python", session: "py-in", code: "import os; os.system('cat')", stdin: "to the child\n" })).stdout).toBe("to the child\n");
+    expect((await run({ env: "python", session: "py-in", code: "import os; _ = os.system('cat')", stdin: "to the child\n" })).stdout).toBe("to the child\n");
     expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
   });
 
@@ -96,6 +96,21 @@ describe("python sessions", () => {
     expect(fresh.notices.join(" ")).toMatch(/^Fresh session: the previous one ended/);
   });
 
+  it("show a final expression's value as the REPL does: its repr, nothing for None or a statement", async () => {
+    const show = async (code: string) => (await run({ session: "py-repl", code })).stdout;
+    expect((await run({ env: "python", session: "py-repl", code: "x = 21" })).stdout).toBe("");
+    expect(await show("x * 2")).toBe("42\n");
+    expect(await show("print('printed')\n'a' + 'b'")).toBe("printed\n'ab'\n");
+    expect(await show("None")).toBe("");
+    expect(await show("print('once')")).toBe("once\n");
+    expect(await show("for i in range(2): i")).toBe("");
+    expect(await show("import asyncio\nawait asyncio.sleep(0, result=[1, 2])")).toBe("[1, 2]\n");
+    const failed = await run({ session: "py-repl", code: "y = 1\nx / 0" });
+    expect(failed).toMatchObject({ stdout: "", exit_code: 1 });
+    expect(failed.stderr).toMatch(/File "<session>", line 2[\s\S]*ZeroDivisionError/);
+    expect(await show("y")).toBe("1\n");
+  });
+
   it("report a crashed interpreter, then start fresh with a notice", async () => {
     await run({ env: "python", session: "py-crash", code: "y = 1" });
     const crashed = await run({ env: "python", session: "py-crash", code: "import os\nprint('bye', flush=True)\nos._exit(3)" });
@@ -117,6 +132,17 @@ describe("node sessions", () => {
     expect(thrown.stderr).toMatch(/TypeError: bad/);
     expect((await run({ env: "node", session: "js", code: "await Promise.reject(new Error('async bad'))" })).exit_code).toBe(1);
     expect((await run({ env: "node", session: "js", code: "console.log(n)" })).stdout).toBe("2\n");
+  });
+
+  it("show a final expression's value as the REPL does, nothing for undefined", async () => {
+    const show = async (code: string) => (await run({ session: "js-repl", code })).stdout;
+    expect((await run({ env: "node", session: "js-repl", code: "const x = 21" })).stdout).toBe("");
+    expect(await show("x * 2")).toBe("42\n");
+    expect(await show("console.log('printed'); ({ a: [1, 'b'] })")).toBe("printed\n{ a: [ 1, 'b' ] }\n");
+    expect(await show("undefined")).toBe("");
+    expect(await show("console.log('once')")).toBe("once\n");
+    expect(await show("function f() { return 1 }")).toBe("");
+    expect(await show("await Promise.resolve('awaited')")).toBe("'awaited'\n");
   });
 
   it("give execSync output with inherited stdio to the call; stdin is EOF or the call's", async () => {
@@ -204,15 +230,15 @@ describe("megabytes of output", () => {
     },
     {
       env: "node",
-      code: "for (let i = 0; i < 30; i++) { process.stdout.write('o'.repeat(100_000)); process.stderr.write('e'.repeat(100_000)) }\nrequire('child_process').execSync('head -c 1000000 /dev/zero >&2', { stdio: 'inherit' }); console.log('end')",
-      written: { stdout: 3_000_004, stderr: 4_000_000 },
+      code: "for (let i = 0; i < 50; i++) { process.stdout.write('o'.repeat(100_000)); process.stderr.write('e'.repeat(100_000)) }\nrequire('child_process').execSync('head -c 1000000 /dev/zero >&2', { stdio: 'inherit' }); console.log('end')",
+      written: { stdout: 5_000_004, stderr: 6_000_000 },
       ending: "ooend\n",
       next: "console.log('next')",
     },
     {
       env: "shell",
-      code: "for i in 1 2 3; do head -c 1000000 /dev/zero | tr '\\0' o; head -c 1000000 /dev/zero | tr '\\0' e >&2; done; echo end",
-      written: { stdout: 3_000_004, stderr: 3_000_000 },
+      code: "for i in 1 2 3 4 5; do head -c 1000000 /dev/zero | tr '\\0' o; head -c 1000000 /dev/zero | tr '\\0' e >&2; done; echo end",
+      written: { stdout: 5_000_004, stderr: 5_000_000 },
       ending: "ooend\n",
       next: "echo next",
     },
@@ -221,7 +247,8 @@ describe("megabytes of output", () => {
   it.each(cases)("$env: written to stdout and stderr together without deadlock, capped head and tail", async ({ env, code, written, ending, next }) => {
     const session = `${env}-big`;
     const result = await run({ env, session, code });
-    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: written.stdout - 1_048_576, stderr: written.stderr - 1_048_576 } });
+    // sandbox.max_output_bytes: 4 MiB per stream by default.
+    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: written.stdout - 4_194_304, stderr: written.stderr - 4_194_304 } });
     expect(result.stdout.endsWith(ending)).toBe(true);
     expect((await run({ env, session, code: next })).stdout).toBe("next\n");
   });
@@ -268,6 +295,16 @@ describe("session tools", () => {
     const result = await server.call("run", { env: "shell", session: "mine", code: "true" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("session 'mine' runs in env 'python'");
+  });
+
+  it("run a call without env in its session's env, and say which envs exist when a new session has none", async () => {
+    await run({ env: "python", session: "inferred", code: "v = 'kept'" });
+    expect(await run({ session: "inferred", code: "import sys; print(v, sys.version_info.major)" })).toMatchObject({ stdout: "kept 3\n", exit_code: 0 });
+    const fresh = await server.call("run", { session: "nobody-yet", code: "true" });
+    expect(fresh.isError).toBe(true);
+    expect(textOf(fresh)).toMatch(/no env given[\s\S]*Valid environments: .*python/);
+    const oneOff = await server.call("run", { code: "true" });
+    expect(textOf(oneOff)).toMatch(/no env given[\s\S]*shell/);
   });
 
   it("list sessions and close one", async () => {

@@ -83,9 +83,13 @@ function shrink(value: unknown, chars: number, items: number, where: string): un
 
 /** A head (or tail) piece of a string trimmed to whole lines when it holds a line break. */
 function wholeLines(piece: string, fromEnd: boolean): string {
-  if (fromEnd) return piece.slice(piece.indexOf("\n") + 1);
+  // A break at the piece's outer edge (its last character for a tail, its first for a head) trims nothing useful.
+  if (fromEnd) {
+    const start = piece.indexOf("\n");
+    return start === -1 || start === piece.length - 1 ? piece : piece.slice(start + 1);
+  }
   const end = piece.lastIndexOf("\n");
-  return end === -1 ? piece : piece.slice(0, end + 1);
+  return end <= 0 ? piece : piece.slice(0, end + 1);
 }
 
 /** What a character costs inside a JSON string, in UTF-8 bytes. */

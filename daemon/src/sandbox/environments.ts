@@ -13,12 +13,13 @@ export function effectiveAccess(env: Environment, cap: ProjectAccess): ProjectAc
   return accessRank[env.projectAccess] <= accessRank[cap] ? env.projectAccess : cap;
 }
 
-export function pickEnvironment(environments: Map<string, Environment>, name: string): Environment {
-  const env = environments.get(name);
+/** The named environment; with no name, the only one there is. */
+export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined): Environment {
+  const env = name === undefined && environments.size === 1 ? [...environments.values()][0] : environments.get(name ?? "");
   if (env) return env;
   const valid = [...environments.keys()];
   throw new SandboxError(
-    `unknown environment '${name}'`,
+    name === undefined ? "no env given: name the environment to run in" : `unknown environment '${name}'`,
     valid.length > 0 ? `Valid environments: ${valid.join(", ")}.` : "No environment is discovered; run `nixshed doctor`.",
   );
 }

@@ -66,7 +66,10 @@ With \`session\`, a persistent interpreter of that env keeps variables, imports,
 Environments:
 ${listing}`,
       input: {
-        env: z.enum(names as [string, ...string[]]).describe("The environment to run in"),
+        env: z
+          .enum(names as [string, ...string[]])
+          .optional()
+          .describe("The env (a session keeps its own)"),
         code: z.string().describe("Code for the env's interpreter (bash, python3 or node), any length"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
@@ -85,7 +88,8 @@ ${listing}`,
         openWorldHint: [...environments.values()].some((env) => reachesOut(env.network)),
       },
       async run(args, call) {
-        const env = pickEnvironment(environments, args.env);
+        // A session call without env runs where the session lives (or lived).
+        const env = pickEnvironment(environments, args.env ?? (args.session === undefined ? undefined : sessions.envOf(args.session)));
         const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
         const context = { settings: ctx.config.sandbox, projectRoot: ctx.projectRoot, signal: call.signal };
         if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);

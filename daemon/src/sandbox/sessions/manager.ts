@@ -27,7 +27,8 @@ const REMEMBERED_CLOSURES = 256;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
-  private readonly closures = new Map<string, string>();
+  /** Why each closed session was closed, and its env (a later call without one starts it there again). */
+  private readonly closures = new Map<string, { why: string; env: string }>();
   private readonly now: () => number;
   private readonly reaper: NodeJS.Timeout;
   private shuttingDown = false;
@@ -52,11 +53,16 @@ export class SessionManager {
       this.makeRoom(id);
       const closure = this.closures.get(id);
       this.closures.delete(id);
-      const notice = closure ? `Fresh session: '${id}' was ${closure}; its state is gone.` : undefined;
+      const notice = closure ? `Fresh session: '${id}' was ${closure.why}; its state is gone.` : undefined;
       session = new Session(id, env, { launcher: this.options.launcher, now: this.now }, notice);
       this.sessions.set(id, session);
     }
     return session.run(call);
+  }
+
+  /** The env of a live session, or of one the daemon closed on its own. */
+  envOf(id: string): string | undefined {
+    return this.sessions.get(id)?.env.name ?? this.closures.get(id)?.env;
   }
 
   list(): SessionInfo[] {
@@ -108,7 +114,7 @@ export class SessionManager {
   private closeSession(session: Session, why?: string): Promise<void> {
     this.sessions.delete(session.id);
     if (why) {
-      this.closures.set(session.id, why);
+      this.closures.set(session.id, { why, env: session.env.name });
       if (this.closures.size > REMEMBERED_CLOSURES) this.closures.delete(this.closures.keys().next().value!);
     }
     return session.close();
