@@ -1,5 +1,5 @@
 // The run tool end to end: harness-built presets, the real bwrap jail, the built daemon over MCP.
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,11 +75,11 @@ describe("run", () => {
     expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
   });
 
-  it("caps each stream at 1 MiB by default, keeping head and tail", async () => {
-    const result = await run({ env: "shell", code: "echo START; head -c 3000000 /dev/zero | tr '\\0' y; echo; echo END >&2" });
-    expect(result.truncated).toEqual({ stdout: 3_000_007 - 1_048_576, stderr: 0 });
-    expect(result.stdout).toMatch(/^START\ny+\n\[… 1951431 bytes dropped …\]\ny+\n$/);
-    expect(result.stderr).toBe("END\n");
+  it("caps each stream at 4 MiB by default, keeping head and tail in the whole text of the cut answer", async () => {
+    const result = await server.call("run", { env: "shell", code: "echo START; head -c 5000000 /dev/zero | tr '\\0' y; echo; echo END >&2" });
+    expect(result.structuredContent).toMatchObject({ exit_code: 0, truncated: { stdout: 5_000_007 - 4_194_304, stderr: 0 } });
+    const kept = /^the whole text is in (\S+)$/.exec(String(result._meta?.["nixshed/cut"]));
+    expect(readFileSync(kept![1]!, "utf8")).toMatch(/^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\nSTART\ny+\n\[… 805703 bytes dropped …\]\ny+\n\n--- stderr\nEND\n$/);
   });
 
   it("rejects an unknown environment, listing the valid ones", async () => {

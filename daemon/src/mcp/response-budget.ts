@@ -92,16 +92,21 @@ function wholeLines(piece: string, fromEnd: boolean): string {
   return end <= 0 ? piece : piece.slice(0, end + 1);
 }
 
-/** What a character costs inside a JSON string, in UTF-8 bytes. */
-function escapedBytes(code: number): number {
+/** What the character at `index` costs inside a JSON string, in UTF-8 bytes. */
+function escapedBytes(text: string, index: number): number {
+  const code = text.charCodeAt(index);
   if (code === 0x22 || code === 0x5c) return 2;
   if (code < 0x20) return code === 0x08 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d ? 2 : 6;
   if (code < 0x80) return 1;
   if (code < 0x800) return 2;
-  // Half of a surrogate pair costs 2, a lone one is escaped as \uXXXX: counted as the worse.
-  if (code >= 0xd800 && code <= 0xdfff) return 6;
-  return 3;
+  if (code < 0xd800 || code > 0xdfff) return 3;
+  // Each half of a surrogate pair costs 2 (4 bytes in all); a lone one is escaped as \uXXXX.
+  const paired = code < 0xdc00 ? isLow(text.charCodeAt(index + 1)) : isHigh(text.charCodeAt(index - 1));
+  return paired ? 2 : 6;
 }
+
+const isHigh = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLow = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 /** How many characters from the start (or the end) fit `maxBytes` escaped; never splits a surrogate pair. */
 function fittingChars(text: string, maxBytes: number, fromEnd: boolean): number {
@@ -109,7 +114,7 @@ function fittingChars(text: string, maxBytes: number, fromEnd: boolean): number 
   let count = 0;
   while (count < text.length) {
     const index = fromEnd ? text.length - 1 - count : count;
-    bytes += escapedBytes(text.charCodeAt(index));
+    bytes += escapedBytes(text, index);
     if (bytes > maxBytes) break;
     count++;
   }

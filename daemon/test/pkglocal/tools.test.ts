@@ -33,7 +33,8 @@ describe("on an npm project", () => {
   let cache: string;
   beforeAll(async () => {
     project = npmProject();
-    ({ server, cache } = await serve(project));
+    // Every package in structured content too, which the default response budget cuts to the first few.
+    ({ server, cache } = await serve(project, ["--set", "responses.max_bytes=4194304"]));
   }, 300_000);
 
   it("scan_packages lists every package with its exact version and keeps its cache outside the project", async () => {

@@ -1,0 +1,162 @@
+// The response budget: every answer registerTool sends fits responses.max_bytes, whatever the tool
+// returns (huge text, escape-heavy text, one endless line, big structured content), keeps its
+// head and tail, says in one line what was omitted and where the whole text is, and still matches
+// the tool's output schema (the SDK's client validates it).
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { createLogger } from "../../src/common/log.js";
+import { cutText, fitResponse, responseBytes, type Kept } from "../../src/mcp/response-budget.js";
+import { ResultStore } from "../../src/mcp/result-store.js";
+import { defineTool, registerTool, setResponsePolicy } from "../../src/mcp/tool.js";
+
+const BUDGET = 32 * 1024;
+const lines = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
+const keptAt = (path: string) => async (): Promise<Kept> => ({ path });
+const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+
+describe("fitResponse", () => {
+  it("returns an answer that fits as it is, keeping nothing", async () => {
+    const result: CallToolResult = { content: [{ type: "text", text: "small" }], structuredContent: { out: "small" } };
+    let kept = 0;
+    expect(await fitResponse(result, BUDGET, async () => ({ path: `/kept/${++kept}` }))).toBe(result);
+    expect(kept).toBe(0);
+  });
+
+  it("keeps head and tail of a long text, names the omitted lines and a page of them, and keeps the whole text", async () => {
+    const text = lines(300_000);
+    let whole = "";
+    const result = await fitResponse({ content: [{ type: "text", text }], structuredContent: { stdout: text, exit: 0 } }, BUDGET, async (all) => {
+      whole = all;
+      return { path: "/kept/1-run.txt" };
+    });
+    expect(whole).toBe(text);
+    expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
+    const cut = textOf(result);
+    const marker = /\n\[… lines (\d+)-(\d+) of 300000 omitted \((\d+) bytes\); the whole text is in \/kept\/1-run\.txt: read_content it with start_line (\d+), end_line (\d+) …\]\n/.exec(cut);
+    expect(marker).not.toBeNull();
+    const [first, last, omitted, start, end] = marker!.slice(1).map(Number) as [number, number, number, number, number];
+    expect(cut.startsWith(`1\n2\n`)).toBe(true);
+    expect(cut).toContain(`\n${first - 1}\n[…`);
+    expect(cut).toContain(`…]\n${last + 1}\n`);
+    expect(cut.endsWith("299999\n300000\n")).toBe(true);
+    expect(omitted).toBe(Buffer.byteLength(lines(last)) - Buffer.byteLength(lines(first - 1)));
+    expect(start).toBe(first);
+    // The suggested page is about half the budget of the whole text.
+    const page = text.split("\n").slice(start - 1, end).join("\n");
+    expect(page.length).toBeGreaterThan(BUDGET / 4);
+    expect(page.length).toBeLessThanOrEqual(BUDGET / 2);
+    // Structured content carries the facts and a short head and tail, not the payload again.
+    expect(result.structuredContent).toMatchObject({ exit: 0 });
+    const stdout = (result.structuredContent as { stdout: string }).stdout;
+    expect(stdout.length).toBeLessThan(1024);
+    expect(stdout).toMatch(/^1\n2\n[\s\S]*\n\[… \d+ characters omitted; the whole text is in \/kept\/1-run\.txt …\]\n[\s\S]*\n300000\n$/);
+    expect(result._meta).toEqual({ "nixshed/cut": "the whole text is in /kept/1-run.txt" });
+  });
+
+  it("fits text that JSON escapes at up to six bytes a character, and one endless line", async () => {
+    const nasty = `"\\\u0001\u001f\t😀\ud800é${"x".repeat(7)}\n`.repeat(20_000);
+    for (const text of [nasty, nasty.replaceAll("\n", " "), "\u0001".repeat(100_000), "😀".repeat(100_000)]) {
+      const result = await fitResponse({ content: [{ type: "text", text }] }, BUDGET, keptAt("/kept/x"));
+      expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
+      expect(responseBytes(result)).toBeGreaterThan(BUDGET * 0.7);
+      expect(textOf(result)).toMatch(/\[… (line 1|lines \d+-\d+) of \d+ omitted/);
+      // A cut never splits a surrogate pair.
+      expect(textOf(result)).not.toMatch(/[\ud83d](?![\ude00])/);
+    }
+  });
+
+  it("cuts big structured content to its shape: short strings, first items, same keys", async () => {
+    const row = (i: number) => ({ path: `dir/file-${i}.txt`, text: "y".repeat(400), tags: ["a", "b"], n: i });
+    const structured = { total: 5000, rows: Array.from({ length: 5000 }, (_, i) => row(i)), note: "n".repeat(100_000) };
+    const result = await fitResponse({ content: [{ type: "text", text: "5000 rows" }], structuredContent: structured }, BUDGET, keptAt("/kept/2"));
+    expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
+    const cut = result.structuredContent as typeof structured;
+    expect(cut.total).toBe(5000);
+    expect(cut.rows.length).toBeGreaterThan(0);
+    expect(cut.rows.length).toBeLessThan(5000);
+    expect(Object.keys(cut.rows[0]!)).toEqual(["path", "text", "tags", "n"]);
+    expect(textOf(result)).toBe("5000 rows");
+  });
+
+  it("says so when the whole text could not be kept", async () => {
+    const result = await fitResponse({ content: [{ type: "text", text: lines(100_000) }], isError: true }, BUDGET, async () => ({ error: "disk full" }));
+    expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/omitted \(\d+ bytes\); the whole text was not kept \(disk full\) …\]/);
+  });
+
+  it("gives the text all it has room for and never more", () => {
+    for (const room of [0, 100, 1000, 5000]) {
+      const cut = cutText(lines(10_000), room + 400, { path: "/k" }, 2000);
+      expect(Buffer.byteLength(JSON.stringify(cut))).toBeLessThanOrEqual(room + 400);
+    }
+  });
+});
+
+describe("registerTool", () => {
+  let close: (() => Promise<void>) | undefined;
+  afterEach(async () => close?.());
+
+  async function serve(maxBytes?: number, store?: ResultStore) {
+    const server = new McpServer({ name: "t", version: "0" });
+    if (maxBytes !== undefined) setResponsePolicy(server, { maxBytes, store });
+    const output = { items: z.array(z.object({ path: z.string(), content: z.string() })), count: z.number().int() };
+    const tool = defineTool({
+      name: "huge",
+      title: "Huge",
+      description: "Returns n items of a 1 KB line each",
+      input: { n: z.number().int(), fail: z.boolean().optional() },
+      output,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      async run({ n, fail }) {
+        const items = Array.from({ length: n }, (_, i) => ({ path: `f${i}`, content: `${i}:${"z".repeat(1000)}` }));
+        if (fail) throw new Error(items.map((item) => item.content).join("\n"));
+        return { items, count: n };
+      },
+      render: ({ items }) => items.map((item) => item.content).join("\n"),
+    });
+    registerTool(server, tool, createLogger("error", () => {}));
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "c", version: "0" });
+    await client.connect(clientSide);
+    close = async () => {
+      await client.close();
+      await server.close();
+    };
+    // The client validates structured content against the listed output schema.
+    await client.listTools();
+    return (args: Record<string, unknown>) => client.callTool({ name: "huge", arguments: args }) as Promise<CallToolResult>;
+  }
+
+  it("fits every answer, success or failure, to the server's budget; structured content still matches the output schema", async () => {
+    const store = await ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-results-")), { files: 2, seconds: 3600 });
+    const call = await serve(8192, store);
+    for (const n of [1, 7, 100, 3000]) {
+      const result = await call({ n });
+      expect(responseBytes(result)).toBeLessThanOrEqual(8192);
+      expect(textOf(result)).toContain(`${n - 1}:zzz`);
+    }
+    const failure = await call({ n: 3000, fail: true });
+    expect(failure.isError).toBe(true);
+    expect(responseBytes(failure)).toBeLessThanOrEqual(8192);
+    expect(textOf(failure)).toMatch(/^huge: internal error: 0:z+\n[\s\S]*omitted[\s\S]*\n2999:z+\nThis is a nixshed bug/);
+    // Only the newest files are kept.
+    const kept = readdirSync(store.dir).sort();
+    expect(kept).toEqual(["0003-huge.txt", "0004-huge.txt"]);
+    expect(readFileSync(join(store.dir, kept[0]!), "utf8")).toContain("\n2999:z");
+  });
+
+  it("cuts to the default budget when no policy was set, saying the whole text was not kept", async () => {
+    const result = await (await serve())({ n: 3000 });
+    expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(result)).toMatch(/the whole text was not kept/);
+  });
+});
