@@ -100,6 +100,10 @@ export const TRUST_RULES: Record<string, Rule> = {
   cache_dir: trustedOnly,
   protected_paths: superset,
 
+  "responses.max_bytes": atMost,
+  "responses.keep_files": atMost,
+  "responses.keep_seconds": atMost,
+
   "fs.enabled": only(false),
   "fs.read_only": only(true),
   "fs.allow_move": only(false),
