@@ -5,7 +5,7 @@ import type { Logger } from "./common/log.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
 import type { Discovery } from "./discovery/types.js";
-import type { ResultStore } from "./mcp/result-store.js";
+import type { ResultStore } from "./mcp/results.js";
 
 export interface ServerContext {
   loaded: LoadedConfig;

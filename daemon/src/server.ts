@@ -12,7 +12,7 @@ import { fsCapability } from "./fs/tools.js";
 import type { EarlyStdio } from "./mcp/early-stdio.js";
 import { SERVER_CAPABILITIES, SERVER_INFO } from "./mcp/identity.js";
 import { compactToolList } from "./mcp/tool-list.js";
-import { ResultStore } from "./mcp/result-store.js";
+import { ResultStore } from "./mcp/results.js";
 import { setResponsePolicy } from "./mcp/tool.js";
 import { nixpkgsCapability } from "./nixpkgs/tools.js";
 import { pkglocalCapability } from "./pkglocal/tools.js";

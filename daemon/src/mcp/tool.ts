@@ -9,7 +9,7 @@ import { ExpectedError } from "../common/expected-error.js";
 import type { Logger } from "../common/log.js";
 import { DEFAULT_RESPONSE_BYTES } from "../config/schema.js";
 import { fitResponse, type Kept } from "./response-budget.js";
-import type { ResultStore } from "./result-store.js";
+import type { ResultStore } from "./results.js";
 
 /** An expected failure of a tool itself: its message (and hint) go to the agent as they are. */
 export class ToolError extends ExpectedError {}

@@ -13,7 +13,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createLogger } from "../../src/common/log.js";
 import { cutText, fitResponse, responseBytes, type Kept } from "../../src/mcp/response-budget.js";
-import { ResultStore } from "../../src/mcp/result-store.js";
+import { ResultStore } from "../../src/mcp/results.js";
 import { defineTool, registerTool, setResponsePolicy } from "../../src/mcp/tool.js";
 
 const BUDGET = 32 * 1024;
