@@ -140,10 +140,12 @@ export class Confinement {
     private readonly extraRoots: Root[] = [],
     /** Project paths no tool changes (common/protected-paths.ts). */
     private readonly protectedPaths: readonly string[] = [],
+    /** Served for reading only (the whole texts of answers cut to the response budget). */
+    private readonly readOnlyRoots: Root[] = [],
   ) {}
 
   roots(): Root[] {
-    return [this.primary, ...this.extraRoots, ...this.clientRoots];
+    return [this.primary, ...this.extraRoots, ...this.readOnlyRoots, ...this.clientRoots];
   }
 
   setClientRoots(roots: Root[]): void {
@@ -160,8 +162,11 @@ export class Confinement {
     return this.roots().some((root) => root.real === real);
   }
 
-  /** Refuses a change to a protected project path (`real`, symlinks resolved). */
+  /** Refuses a change to a protected project path or inside a read-only root (`real`, symlinks resolved). */
   refuseProtected(real: string, input: string): void {
+    if (this.readOnlyRoots.some((root) => isInside(real, root.real))) {
+      throw new FsError(`${input}: is in a read-only root`, "copy what you need into the project instead");
+    }
     if (!isInside(real, this.primary.real)) return;
     const entry = protectedEntry(relative(this.primary.real, real), this.protectedPaths);
     if (entry !== undefined) throw new FsError(protectedMessage(input, entry), "leave it to the user: these files are run or obeyed by the host");

@@ -328,7 +328,9 @@ export const fsCapability: Capability = {
     }`,
   async register(ctx) {
     const config = ctx.config.fs;
-    const confinement = new Confinement(await makeRoot(ctx.projectRoot), await existingRoots(config.extra_roots, ctx), ctx.config.protected_paths);
+    const results = ctx.results ? [await makeRoot(ctx.results.dir)] : [];
+    const extra = await existingRoots(config.extra_roots, ctx);
+    const confinement = new Confinement(await makeRoot(ctx.projectRoot), extra, ctx.config.protected_paths, results);
     // Imported here: it loads the SDK's schemas, which the early initialize reply does without.
     const { watchClientRoots } = await import("../mcp/client-roots.js");
     const roots = config.use_client_roots
