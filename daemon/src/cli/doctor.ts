@@ -45,7 +45,7 @@ function indexCheck(loaded: LoadedConfig, discovery: Discovery): Check {
 
 export const doctorCommand: Command = {
   name: "doctor",
-  summary: "check node, nix, bubblewrap, limits, config files, environments and the nixpkgs index",
+  summary: "check node, nix, bubblewrap, limits, config files and their trust, environments and the nixpkgs index",
   help: `Usage: nixshed doctor [--json] [flags]
 
   --json   print the checks as JSON
