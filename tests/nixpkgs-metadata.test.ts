@@ -2,13 +2,13 @@
 // Nix build, lib.mkMetadata pins that nixpkgs and carries the index, and the daemon serves search
 // and execution from the metadata alone. Without any index: built in the background on first need,
 // "index building" meanwhile. And a flake reference as the nixpkgs to realise from.
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url)).replace(/\/$/, "");
@@ -34,9 +34,16 @@ describe("a metadata path with the pinned nixpkgs and its prebuilt index", () =>
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
     const metadata = (JSON.parse(built) as { outputs: { out: string } }[])[0]!.outputs.out;
-    server = await startServer({ args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    const own = dirs();
+    server = await startServer({ args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...own] });
     const search = await server.call("nixpkgs_search", { query: "json processor" });
     expect((search.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("jq");
+    // jq was realised ahead by the metadata: it runs without realising anything (no cache entry).
+    const ahead = await server.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
+    expect(ahead.structuredContent, textOf(ahead)).toMatchObject({ stdout: "2\n" });
+    expect(existsSync(join(own[3]!, "nixpkgs-tools"))).toBe(false);
+    const doctor = spawnSync(process.execPath, [CLI, "doctor", "--json", "--metadata", metadata, ...own], { encoding: "utf8" });
+    expect(JSON.parse(doctor.stdout).checks).toContainEqual({ name: "nixpkgs realised ahead", ok: true, detail: "jq" });
     const run = await server.call("nixpkgs_execute", { package: "ripgrep", args: ["-c", "a"], stdin: "a\nb\na\n" });
     expect(run.isError, textOf(run)).toBeFalsy();
     expect(run.structuredContent).toMatchObject({ program: "rg", stdout: "2\n" });

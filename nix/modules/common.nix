@@ -12,7 +12,9 @@ in
       type = types.package;
       default = import ../package/server.nix {
         inherit pkgs nixshedLib;
-        inherit (cfg) nixpkgs prebuildIndex;
+        inherit (cfg) nixpkgs prebuildIndex prerealise;
+        nixpkgsSettings = cfg.settings.nixpkgs or { };
+        sandboxSettings = cfg.settings.sandbox or { };
       };
       defaultText = lib.literalMD "nixshed built with this `pkgs`, serving {option}`nixpkgs`";
       description = "The nixshed server: the daemon wrapped with its presets and the nixpkgs it serves.";
@@ -35,6 +37,20 @@ in
         Build the search index of {option}`nixpkgs` together with the package (it evaluates all of
         nixpkgs once: minutes and a few GB of memory at build time), so that the first search answers
         at once. Off: the daemon builds the index in the background on the first search and caches it.
+      '';
+    };
+
+    prerealise = mkOption {
+      type = types.listOf types.str;
+      default = [ ];
+      example = [
+        "jq"
+        "pandoc"
+      ];
+      description = ''
+        Attribute paths of {option}`nixpkgs` packages to build together with the package, wrapped as
+        `nixpkgs_execute` runs them (with the network and project access that {option}`settings`
+        give them), so that their first run starts at once. `nixshed doctor` lists them.
       '';
     };
 

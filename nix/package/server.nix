@@ -11,6 +11,11 @@
   pkgs,
   nixpkgs,
   prebuildIndex ? false,
+  # Attribute paths of nixpkgs packages realised ahead, with the permissions the config's [nixpkgs]
+  # and [sandbox] tables give them (as the daemon would, see daemon/src/nixpkgs/execute.ts).
+  prerealise ? [ ],
+  nixpkgsSettings ? { },
+  sandboxSettings ? { },
   environments ? null,
   daemon ? import ./. pkgs,
   nixshedLib ? import ../lib,
@@ -23,10 +28,27 @@ let
       map (preset: preset { inherit pkgs; }) (builtins.attrValues nixshedLib.environments)
     else
       [ ];
+  served = if nixpkgs == (pkgs.path or null) then pkgs else import nixpkgs { inherit (pkgs.stdenv.hostPlatform) system; };
+  rank = access: if access == "none" then 0 else if access == "ro" then 1 else 2;
+  ahead =
+    attr:
+    let
+      own = nixpkgsSettings.permissions.${attr} or { };
+      wanted = own.project_access or nixpkgsSettings.project_access or "ro";
+      cap = sandboxSettings.project_access or "rw";
+    in
+    {
+      inherit attr;
+      package = builtins.foldl' (set: name: set.${name}) served (builtins.filter builtins.isString (builtins.split "\\." attr));
+      network = own.network or nixpkgsSettings.network or false;
+      projectAccess = if rank wanted <= rank cap then wanted else cap;
+      mounts = nixpkgsSettings.extra_mounts or [ ];
+    };
   metadata = nixshedLib.mkMetadata {
     inherit pkgs nixpkgs;
     environments = presets;
     nixpkgsIndex = if prebuildIndex then nixshedLib.mkNixpkgsIndex { inherit pkgs nixpkgs daemon; } else null;
+    realised = map ahead prerealise;
   };
 in
 pkgs.runCommand "nixshed-${daemon.version}"

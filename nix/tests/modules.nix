@@ -93,6 +93,25 @@ let
     [ "programs" "mcp" "enable" ]
     [ "programs" "mcp" "servers" ]
   ];
+  # The package recipe the modules' default is, with a stand-in daemon: prerealise reaches the
+  # metadata, each package with the permissions the settings give it (capped as the daemon caps them).
+  prerealised =
+    let
+      server = import ../package/server.nix {
+        inherit pkgs;
+        nixpkgs = pkgs.path;
+        prerealise = [ "jq" ];
+        nixpkgsSettings = {
+          project_access = "rw";
+          permissions.jq.network = true;
+        };
+        sandboxSettings.project_access = "ro";
+        daemon = package // { version = "0"; };
+        environments = [ ];
+      };
+    in
+    (builtins.fromJSON (builtins.unsafeDiscardStringContext server.metadata.realisedJson)).packages;
+
   failedAssertions = config: map (a: a.message) (lib.filter (a: !a.assertion) config.assertions);
 
   system = nixos { };
@@ -129,6 +148,9 @@ let
     "nixos: sandbox arguments reach mkSandbox" =
       system.environment.etc."nixshed/sandboxes/data".source.metadata.limits.memoryMb == 128;
     "nixos: package installed" = lib.elem package system.environment.systemPackages;
+    "nixos: prerealise is an option of the module" = system.programs.nixshed.prerealise == [ ];
+    "package: prerealised packages recorded in the metadata with their permissions" =
+      map (p: { inherit (p) attr network projectAccess; }) prerealised == [ { attr = "jq"; network = true; projectAccess = "ro"; } ];
     "nixos: a stock kernel is left alone (it has no unprivileged_userns_clone switch)" = !system.security.unprivilegedUsernsClone;
     "nixos: a hardened kernel gets unprivileged user namespaces back" = hardened.security.unprivilegedUsernsClone;
     "nixos: a flake-built system serves its flake's nixpkgs source" =

@@ -87,6 +87,9 @@ ${commonHelp}`,
       });
     }
     if (loaded.config.nixpkgs.enabled) checks.push(indexCheck(loaded, discovery));
+    // The packages the metadata realised ahead (the modules' prerealise); a skipped one is a discovery note.
+    const ahead = discovery.nixpkgs.realised;
+    if (loaded.config.nixpkgs.enabled && ahead) checks.push({ name: "nixpkgs realised ahead", ok: true, detail: ahead.map((entry) => entry.attr).join(", ") || "none" });
     const host = await probeHost();
     checks.push(
       { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },

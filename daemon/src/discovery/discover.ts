@@ -27,6 +27,22 @@ export interface DiscoverOptions {
 /** environments.json and nixpkgs.json as lib.mkMetadata writes them. */
 const environmentsSchema = z.object({ environments: z.record(z.string(), z.object({ artifact: z.string() })).default({}) });
 const pinnedSchema = z.object({ source: z.string().nullish() });
+const realisedSchema = z.object({
+  packages: z.array(
+    z.object({
+      attr: z.string(),
+      artifact: z.string(),
+      bin: z.string(),
+      mainProgram: z.string().nullable(),
+      pname: z.string(),
+      network: z.union([z.boolean(), z.array(z.string())]),
+      projectAccess: z.enum(["none", "ro", "rw"]),
+      mounts: z
+        .array(z.union([z.string(), z.object({ source: z.string(), target: z.string().optional(), writable: z.boolean().optional(), optional: z.boolean().optional() })]))
+        .default([]),
+    }),
+  ),
+});
 
 /** A JSON file of the metadata through its schema; the error names the file and the first problem. */
 function readJson<T>(file: string, schema: z.ZodType<T>): T {
@@ -87,6 +103,19 @@ function readMetadata(given: string, store: string, found: Map<string, Environme
   }
   if (existsSync(join(path, "nixpkgs-index"))) carried("nixpkgs index", join(path, "nixpkgs-index"), (real) => (nixpkgs.index = real));
   if (existsSync(join(path, "lib"))) carried("library", join(path, "lib"), (real) => (nixpkgs.lib = real));
+  const realisedFile = join(path, "nixpkgs-realised.json");
+  if (existsSync(realisedFile)) {
+    try {
+      nixpkgs.realised = [];
+      for (const entry of readJson(realisedFile, realisedSchema).packages) {
+        carried(`realised ${entry.attr}`, entry.artifact, (artifact) =>
+          carried(`realised ${entry.attr} programs`, entry.bin, (bin) => nixpkgs.realised!.push({ ...entry, artifact, bin })),
+        );
+      }
+    } catch (error) {
+      note(`metadata ${realisedFile} skipped: ${(error as Error).message}`);
+    }
+  }
 }
 
 function readSandboxDir(dir: string, store: string, found: Map<string, Environment>, log: Logger, notes: string[], note: (line: string) => void): void {

@@ -1,7 +1,7 @@
 // What discovery found at startup: the environments to serve and what the metadata says about
 // nixpkgs. Capabilities read this; only ./discover.ts writes it.
 import type { NetworkSetting } from "../common/egress/setting.js";
-import type { ProjectAccess } from "../config/schema.js";
+import type { Mount, ProjectAccess } from "../config/schema.js";
 
 export type Interpreter = "bash" | "python" | "node";
 
@@ -32,6 +32,21 @@ export interface NixpkgsInfo {
   source?: string;
   /** nixshed's own Nix library (a store path), for wrapping packages with mkEnvironment. */
   lib?: string;
+  /** Packages of the pinned nixpkgs realised ahead (the modules' `prerealise`), as lib.mkMetadata records them. */
+  realised?: RealisedAhead[];
+}
+
+export interface RealisedAhead {
+  attr: string;
+  /** The environment artifact (a store path) and the package's bin directory. */
+  artifact: string;
+  bin: string;
+  mainProgram: string | null;
+  pname: string;
+  network: NetworkSetting;
+  projectAccess: ProjectAccess;
+  /** The environment's host mounts (lib.mkEnvironment's `mounts`). */
+  mounts: Mount[];
 }
 
 export interface Discovery {

@@ -5,12 +5,12 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NetworkSetting } from "../common/egress/setting.js";
 import { runInJail, type JailResult } from "../common/jail.js";
-import type { Config, ProjectAccess } from "../config/schema.js";
+import type { Config, Mount, ProjectAccess } from "../config/schema.js";
 import type { NixpkgsInfo } from "../discovery/types.js";
 import { NixCommandError, NixpkgsError } from "./errors.js";
 import type { NixpkgsIndex } from "./index.js";
 import { chooseProgram } from "./program.js";
-import { jailMounts, realise, type NixpkgsSource } from "./realise.js";
+import { jailMounts, realise, realisedAhead, type NixpkgsSource, type Realised } from "./realise.js";
 import { searchIndex } from "./search.js";
 
 export interface ExecuteRequest {
@@ -42,6 +42,11 @@ export interface ExecuteContext {
   debug?(message: string): void;
   /** Told what is refused on the way (a realise-cache entry that is not a store path). */
   warn?: (message: string) => void;
+}
+
+/** Mounts as one comparable string, whichever way each was written. */
+function canonicalMounts(mounts: Mount[]): string {
+  return JSON.stringify(jailMounts(mounts).map((m) => [m.source, m.target ?? m.source, m.writable ?? false, m.optional ?? false]));
 }
 
 const ACCESS_ORDER: ProjectAccess[] = ["none", "ro", "rw"];
@@ -113,7 +118,7 @@ export class PackageRunner {
     const timeoutSeconds = request.timeoutSeconds ?? Math.min(config.nixpkgs.run_timeout_seconds, config.sandbox.max_timeout_seconds);
     this.checkAttr(request.attr);
     const permissions = this.permissions(request.attr);
-    const realised = await realise(
+    const realised = this.ahead(request.attr, permissions) ?? await realise(
       { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions, mounts: jailMounts(config.nixpkgs.extra_mounts) },
       {
         cacheDir: this.ctx.cacheDir,
@@ -140,6 +145,21 @@ export class PackageRunner {
       signal: call.signal,
     });
     return { ...result, attr: request.attr, program };
+  }
+
+  /** The package as the metadata realised it ahead, when that is what realising it now would give. */
+  private ahead(attr: string, permissions: ReturnType<PackageRunner["permissions"]>): Realised | undefined {
+    const { nixpkgs } = this.ctx.config;
+    if (nixpkgs.source) return undefined;
+    const mounts = canonicalMounts(nixpkgs.extra_mounts);
+    const entry = this.ctx.discovered.realised?.find(
+      (ahead) =>
+        ahead.attr === attr &&
+        JSON.stringify(ahead.network) === JSON.stringify(permissions.network) &&
+        ahead.projectAccess === permissions.projectAccess &&
+        canonicalMounts(ahead.mounts) === mounts,
+    );
+    return entry && realisedAhead(entry);
   }
 
   private source(): NixpkgsSource {

@@ -191,8 +191,13 @@ function parseEvaluation(output: string, attr: string): z.infer<typeof evaluated
   throw new NixpkgsError(`evaluating ${attr} gave an unexpected result: ${parsed.error.issues[0]!.message}`);
 }
 
+/** A package realised ahead (lib.mkMetadata's `realised`), each part required to be in the store (NotInStore otherwise). */
+export function realisedAhead(ahead: { artifact: string; bin: string; mainProgram: string | null; pname: string }): Realised {
+  return fromStore(ahead, ahead.artifact);
+}
+
 /** What an entry names, each part required to resolve inside the store (NotInStore otherwise). */
-function fromStore(entry: CacheEntry, root: string): Realised {
+function fromStore(entry: Omit<CacheEntry, "key">, root: string): Realised {
   const artifact = requireStorePath(root, "realised artifact");
   const bin = requireStorePath(entry.bin, "package programs");
   return { artifact, programs: listPrograms(bin), mainProgram: entry.mainProgram, pname: entry.pname };
