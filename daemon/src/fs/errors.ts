@@ -15,7 +15,8 @@ export function errnoOf(error: unknown): string | undefined {
 export function itemError(error: unknown, path: string): string {
   const code = errnoOf(error);
   if (!(error instanceof FsError) && !code) throw error;
-  const message = error instanceof FsError ? error.message : describeErrno(code!, (error as Error).message);
+  // An item's error is one line: what went wrong, then what to do instead.
+  const message = error instanceof FsError ? (error.hint ? `${error.message}; ${error.hint}` : error.message) : describeErrno(code!, (error as Error).message);
   return message.startsWith(`${path}:`) ? message : `${path}: ${message}`;
 }
 

@@ -7,6 +7,21 @@ import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { ripgrep } from "./ripgrep.js";
 
+// A pattern that reads as a file-name glob (*.ts, src/**/*.py, *.{js,ts}) rather than text to find.
+export function looksLikeGlob(pattern: string): boolean {
+  return /^\*|\*\*\/|^[\w./-]*\*\.[\w{},]+$/.test(pattern);
+}
+
+const globHint = (pattern: string) => `"${pattern}" looks like a file-name glob, and search_files searches file contents: use list_files with glob: "${pattern}" to find files by name`;
+
+/** A pattern rg could not parse, in the agent's words (a glob said to be one). */
+function badPattern(pattern: string, error: unknown): unknown {
+  if (!(error instanceof FsError) || !/regex parse error/.test(error.message)) return error;
+  if (looksLikeGlob(pattern)) return new FsError(globHint(pattern), "or pass literal: true to search for the text itself");
+  const why = error.message.split("\n").at(-1)?.replace(/^error: /, "") ?? "";
+  return new FsError(`pattern is not a valid regular expression (${why})`, "escape its special characters with \\, or pass literal: true to search for the text as is");
+}
+
 /** Longest line shown; longer ones are cut around the match (minified files). */
 const MAX_LINE = 300;
 export const MAX_CONTEXT_LINES = 10;
@@ -23,7 +38,8 @@ export interface SearchRequest {
   pattern: string;
   path?: string;
   glob?: string;
-  regex?: boolean;
+  /** Match the pattern as plain text; by default it is a regular expression. */
+  literal?: boolean;
   /** Unset: smart case (insensitive unless the pattern has an uppercase letter). */
   caseSensitive?: boolean;
   contextLines?: number;
@@ -39,6 +55,8 @@ export interface SearchLine {
 
 export interface SearchResult {
   matches: number;
+  /** Said when the pattern found nothing and reads like something else (a file-name glob). */
+  hint?: string;
   /** More matches exist beyond max_results. */
   truncated: boolean;
   files: { path: string; lines: SearchLine[] }[];
@@ -71,7 +89,7 @@ function shorten(text: string, start = 0): string {
 
 function ripgrepArgs(request: SearchRequest): string[] {
   const args = ["--json", "--no-config", "--hidden", "--glob", "!.git"];
-  if (!request.regex) args.push("--fixed-strings");
+  if (request.literal) args.push("--fixed-strings");
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
   if (request.glob) args.push("--glob", request.glob);
@@ -97,9 +115,9 @@ function searchRecords(confinement: Confinement, input: string, args: string[], 
 }
 
 export async function searchFiles(confinement: Confinement, request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
-  if (request.pattern === "") throw new FsError("pattern is empty", "give the text (or regex, with regex: true) to look for");
+  if (request.pattern === "") throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
-  await searchRecords(confinement, request.path || ".", ripgrepArgs(request), signal, async (records, base, single) => {
+  const searched = searchRecords(confinement, request.path || ".", ripgrepArgs(request), signal, async (records, base, single) => {
     let current: SearchResult["files"][number] | undefined;
     for await (const record of records) {
       const event = JSON.parse(record) as RgEvent;
@@ -124,6 +142,10 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
       });
     }
   });
+  await searched.catch((error: unknown) => {
+    throw badPattern(request.pattern, error);
+  });
+  if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
   // Stopping at the cap can leave the leading context of a match not returned: drop such a file.
   const last = result.files.at(-1);
   if (last && !last.lines.some((line) => line.match)) result.files.pop();

@@ -6,7 +6,7 @@ import type { Capability, ServerContext } from "../capability.js";
 import type { Config } from "../config/schema.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
-import { editFile } from "./edit.js";
+import { type Edit, editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
@@ -16,7 +16,7 @@ import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const pathField = z.string().describe("Project-relative path, or absolute in a served root");
+const pathField = z.string().describe("Project-relative (/project/... too), or absolute in a served root");
 const pathsField = z.array(pathField).min(1).max(100);
 const entryType = z.enum(["file", "directory", "symlink", "other"]);
 const errorField = z.string().optional().describe("Why this item failed (the others are unaffected)");
@@ -49,6 +49,14 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
       throw error;
     }
   };
+}
+
+/** One edit as given, in either spelling of its fields. */
+function editOf(edit: { old_text?: string; new_text?: string; oldText?: string; newText?: string }, index: number): Edit {
+  const oldText = edit.old_text ?? edit.oldText;
+  const newText = edit.new_text ?? edit.newText;
+  if (oldText === undefined || newText === undefined) throw new ToolError(`edits[${index}] needs old_text and new_text`, "give each edit the exact text to replace and its replacement");
+  return { old_text: oldText, new_text: newText };
 }
 
 function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType<typeof runner>): ToolDefinition[] {
@@ -124,9 +132,10 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const readContentTool = defineTool({
     name: "read_content",
     title: "Read files",
-    description: `Read one or more text files, optionally lines start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line says where to continue. Binary files are described, not dumped.`,
+    description: `Read text files (path or paths), optionally lines start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line says where to continue. Binary files are described, not dumped.`,
     input: {
-      paths: pathsField.describe("Files to read, in order"),
+      path: pathField.optional().describe("One file"),
+      paths: pathsField.optional().describe("Several files, in order"),
       start_line: z.number().int().min(1).optional().describe("First line to return, 1-based (applies to every file)"),
       end_line: z.number().int().min(1).optional().describe("Last line to return, inclusive"),
     },
@@ -147,9 +156,14 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     },
     annotations: READS,
     run: (args, call) =>
-      run(call, async (signal) => ({
-        items: await readContent(confinement, { paths: args.paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal),
-      })),
+      run(call, async (signal) => {
+        const paths = [...(args.path === undefined ? [] : [args.path]), ...(args.paths ?? [])];
+        if (paths.length === 0) throw new ToolError("no file named", 'pass path: "file" (or paths: [...] for several)');
+        const items = await readContent(confinement, { paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal);
+        // Nothing read at all is a failed call, not a result to look through.
+        if (items.every((item) => item.error !== undefined)) throw new ToolError(items.map((item) => item.error).join("\n"));
+        return { items };
+      }),
     render: (result) =>
       result.items
         .map((item) => {
@@ -165,18 +179,19 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const searchFilesTool = defineTool({
     name: "search_files",
     title: "Search file contents",
-    description: "Search file contents with ripgrep (literal text unless regex: true; .gitignore honoured). Returns matching lines with line numbers, capped at max_results.",
+    description: "Search file contents with ripgrep: pattern is a regex unless literal: true; .gitignore honoured (find files by name with list_files glob). Matching lines with line numbers, capped at max_results.",
     input: {
-      pattern: z.string().min(1).describe("Text to find (a Rust regex when regex is true)"),
+      pattern: z.string().min(1).describe("Regex (Rust syntax), or text with literal"),
       path: pathField.optional().describe("File or directory to search (default: the project root)"),
       glob: z.string().optional().describe("Only files matching this glob, e.g. '*.py' or '!*.min.js'"),
-      regex: z.boolean().optional().describe("Treat pattern as a regular expression"),
+      literal: z.boolean().optional().describe("Pattern is plain text"),
       case_sensitive: z.boolean().optional().describe("Default: case-insensitive unless the pattern has an uppercase letter"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
       max_results: z.number().int().min(1).optional().describe(`Matching lines to return (default and most: ${config.max_search_results})`),
     },
     output: {
       matches: z.number().int(),
+      hint: z.string().optional().describe("Why nothing may have matched"),
       truncated: z.boolean().describe("More matches exist beyond max_results"),
       files: z.array(z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) })),
     },
@@ -189,7 +204,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
             pattern: args.pattern,
             path: args.path,
             glob: args.glob,
-            regex: args.regex,
+            literal: args.literal,
             caseSensitive: args.case_sensitive,
             contextLines: args.context_lines,
             maxResults: resultsWithin(args.max_results, config.max_search_results),
@@ -203,7 +218,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         lines.push(file.path);
         for (const line of file.lines) lines.push(`${line.line}${line.match ? ":" : "-"}${line.text}`);
       }
-      if (result.matches === 0) lines.push("no matches");
+      if (result.matches === 0) lines.push(result.hint ? `no matches: ${result.hint}` : "no matches");
       // At the daemon's cap, raising max_results is no way out.
       const wayOut = result.matches < config.max_search_results ? "narrow path/glob or raise max_results" : "narrow path/glob (fs.max_search_results)";
       if (result.truncated) lines.push(`[stopped at ${result.matches} matches: ${wayOut}]`);
@@ -251,8 +266,10 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       edits: z
         .array(
           z.object({
-            old_text: z.string().describe("Text to replace, copied exactly (whitespace counts); must occur once"),
-            new_text: z.string().describe("Replacement text"),
+            old_text: z.string().optional().describe("Text to replace, copied exactly (whitespace counts); must occur once"),
+            new_text: z.string().optional().describe("Replacement text"),
+            oldText: z.string().optional().describe("= old_text"),
+            newText: z.string().optional().describe("= new_text"),
           }),
         )
         .min(1)
@@ -262,7 +279,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     },
     output: { path: z.string(), diff: z.string(), edits: z.number().int(), dry_run: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args, call) => run(call, () => editFile(confinement, args.path, args.edits, args.dry_run ?? false, config.max_write_bytes)),
+    run: (args, call) => run(call, () => editFile(confinement, args.path, args.edits.map(editOf), args.dry_run ?? false, config.max_write_bytes)),
     render: (result) => `${result.dry_run ? "[dry run, not written]\n" : ""}${result.diff || "(no change)"}`,
   });
 
@@ -323,7 +340,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
 export const fsCapability: Capability = {
   name: "fs",
   instructions: (config) =>
-    `Files: paths are relative to the project root. Find with list_files (glob) and search_files, read with read_content (line ranges)${
+    `Files: paths are relative to the project root (/project/... means the same). Find with list_files (glob) and search_files, read with read_content (line ranges)${
       config.fs.read_only ? "; read-only here, so no writing tools are offered." : ", change with edit_file (exact text) or write_content (whole files)."
     }`,
   async register(ctx) {

@@ -6,9 +6,9 @@ const search = (f: Awaited<ReturnType<typeof fixture>>, request: Partial<SearchR
   searchFiles(f.confinement, { pattern: "x", maxResults: 100, ...request }, never);
 
 describe("search_files", () => {
-  it("finds literal text with line numbers, file by file", async () => {
+  it("finds literal text (literal: true) with line numbers, file by file", async () => {
     const f = await fixture({ "a.txt": "alpha\nneedle (1)\n", "sub/b.txt": "needle (1)\nnope\n", "c.txt": "needle 1\n" });
-    const result = await search(f, { pattern: "needle (1)" });
+    const result = await search(f, { pattern: "needle (1)", literal: true });
     expect(result.matches).toBe(2);
     expect(result.truncated).toBe(false);
     expect(result.files.sort((a, b) => a.path.localeCompare(b.path))).toEqual([
@@ -17,9 +17,10 @@ describe("search_files", () => {
     ]);
   });
 
-  it("takes regexes, case rules, globs and a path", async () => {
+  it("takes regexes by default, case rules, globs and a path", async () => {
     const f = await fixture({ "a.py": "Foo = 1\nfoo = 2\n", "b.js": "foo()\n" });
-    expect((await search(f, { pattern: "fo+ =", regex: true })).matches).toBe(2);
+    expect((await search(f, { pattern: "fo+ =" })).matches).toBe(2);
+    expect((await search(f, { pattern: "fo+ =", literal: true })).matches).toBe(0);
     expect((await search(f, { pattern: "Foo" })).matches).toBe(1);
     expect((await search(f, { pattern: "foo" })).matches).toBe(3);
     expect((await search(f, { pattern: "foo", caseSensitive: true })).matches).toBe(2);
@@ -51,8 +52,23 @@ describe("search_files", () => {
     expect(line!.text).toContain("NEEDLE");
   });
 
-  it("reports a bad regex as ripgrep words it", async () => {
+  it("says what is wrong with a bad regex, and how to search the text instead", async () => {
     const f = await fixture({ "a.txt": "x" });
-    await expect(search(f, { pattern: "(", regex: true })).rejects.toThrow(/ripgrep failed: .*regex/s);
+    await expect(search(f, { pattern: "foo(" })).rejects.toThrow(/not a valid regular expression \(unclosed group\)/);
+    await expect(search(f, { pattern: "foo(" })).rejects.toMatchObject({ hint: expect.stringMatching(/literal: true/) });
+  });
+
+  it("finds an agent's first-guess regex", async () => {
+    const f = await fixture({ "a.ts": "// TODO:   fix this\n// TODO later\n" });
+    expect((await search(f, { pattern: "TODO:\\s+\\w+" })).matches).toBe(1);
+  });
+
+  it.each(["*.ts", "src/**/*.py", "*.{js,ts}", "**/*.md"])("says %s looks like a glob and points to list_files", async (pattern) => {
+    const f = await fixture({ "a.ts": "x\n" });
+    const outcome = await search(f, { pattern }).then(
+      (result) => result.hint,
+      (error: Error) => error.message,
+    );
+    expect(outcome).toMatch(/looks like a file-name glob.*list_files with glob/);
   });
 });

@@ -101,7 +101,8 @@ describe("the fs tools over MCP", () => {
     roots = [];
     await server.client.sendRootsListChanged();
     const gone = await server.call("read_content", { paths: [join(base, "elsewhere", "notes.md")] });
-    expect(gone.structuredContent).toMatchObject({ items: [{ error: expect.stringMatching(/outside every served root/) }] });
+    expect(gone.isError).toBe(true);
+    expect(textOf(gone)).toMatch(/outside every served root/);
   });
 
   it("does not stall on a client that never answers roots/list", async () => {
@@ -118,6 +119,41 @@ describe("the fs tools over MCP", () => {
     const server = await start();
     const result = await server.call("list_files", { path: join(base, "elsewhere") });
     expect(textOf(result)).toBe(join(base, "elsewhere", "notes.md"));
+  });
+});
+
+describe("first guesses an agent makes", () => {
+  it("reads one path, and a missing file is an error result with one actionable line", async () => {
+    const server = await start();
+    expect(textOf(await server.call("read_content", { path: "src/main.ts" }))).toContain("answer = 42");
+    const missing = await server.call("read_content", { path: "src/nope.ts" });
+    expect(missing.isError).toBe(true);
+    expect(textOf(missing)).toBe("src/nope.ts: no such file; use list_files or search_files to find it");
+    const some = await server.call("read_content", { paths: ["src/main.ts", "src/nope.ts"] });
+    expect(some.isError).toBeFalsy();
+  });
+
+  it("takes /project/... as the project, as a jail sees it", async () => {
+    const server = await start();
+    expect(textOf(await server.call("read_content", { path: "/project/src/main.ts" }))).toContain("answer = 42");
+    await server.call("write_content", { items: [{ path: "/project/src/new.ts", content: "x\n" }] });
+    expect(readFileSync(join(project, "src", "new.ts"), "utf8")).toBe("x\n");
+  });
+
+  it("edit_file takes oldText/newText as well as old_text/new_text", async () => {
+    const server = await start();
+    const result = await server.call("edit_file", { path: "src/main.ts", edits: [{ oldText: "42", newText: "43" }, { old_text: "answer", new_text: "reply" }] });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toBe("export const reply = 43;\n");
+    const incomplete = await server.call("edit_file", { path: "src/main.ts", edits: [{ oldText: "43" }] });
+    expect(textOf(incomplete)).toMatch(/edits\[0\] needs old_text and new_text/);
+  });
+
+  it("search_files takes a regular expression by default and points a glob to list_files", async () => {
+    const server = await start();
+    expect(textOf(await server.call("search_files", { pattern: "answer\\s*=\\s*\\d+" }))).toContain("src/main.ts");
+    expect(textOf(await server.call("search_files", { pattern: "answer\\s*=", literal: true }))).toContain("no matches");
+    expect(textOf(await server.call("search_files", { pattern: "*.ts" }))).toMatch(/looks like a file-name glob.*list_files with glob/);
   });
 });
 
