@@ -6,7 +6,7 @@ import type { Capability, ServerContext } from "../capability.js";
 import type { Config } from "../config/schema.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
-import { type Edit, editFile } from "./edit.js";
+import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
@@ -16,7 +16,7 @@ import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const pathField = z.string().describe("Project-relative (/project/... too), or absolute in a served root");
+const pathField = z.string().describe("Project-relative or /project/...; or absolute in a served root");
 const pathsField = z.array(pathField).min(1).max(100);
 const entryType = z.enum(["file", "directory", "symlink", "other"]);
 const errorField = z.string().optional().describe("Why this item failed (the others are unaffected)");
@@ -51,13 +51,12 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
   };
 }
 
-/** One edit as given, in either spelling of its fields. */
-function editOf(edit: { old_text?: string; new_text?: string; oldText?: string; newText?: string }, index: number): Edit {
-  const oldText = edit.old_text ?? edit.oldText;
-  const newText = edit.new_text ?? edit.newText;
-  if (oldText === undefined || newText === undefined) throw new ToolError(`edits[${index}] needs old_text and new_text`, "give each edit the exact text to replace and its replacement");
-  return { old_text: oldText, new_text: newText };
-}
+/** An edit in the widely used camelCase spelling (oldText/newText) is taken as ours; not advertised, to keep the schema small. */
+const editSpellings = (edit: unknown) => {
+  if (typeof edit !== "object" || edit === null) return edit;
+  const { oldText, newText, ...rest } = edit as Record<string, unknown>;
+  return { old_text: oldText, new_text: newText, ...rest };
+};
 
 function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType<typeof runner>): ToolDefinition[] {
   const listFilesTool = defineTool({
@@ -135,7 +134,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     description: `Read text files (path or paths), optionally lines start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line says where to continue. Binary files are described, not dumped.`,
     input: {
       path: pathField.optional().describe("One file"),
-      paths: pathsField.optional().describe("Several files, in order"),
+      paths: pathsField.optional().describe("Several files"),
       start_line: z.number().int().min(1).optional().describe("First line to return, 1-based (applies to every file)"),
       end_line: z.number().int().min(1).optional().describe("Last line to return, inclusive"),
     },
@@ -179,7 +178,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const searchFilesTool = defineTool({
     name: "search_files",
     title: "Search file contents",
-    description: "Search file contents with ripgrep: pattern is a regex unless literal: true; .gitignore honoured (find files by name with list_files glob). Matching lines with line numbers, capped at max_results.",
+    description: "Search file contents (ripgrep; pattern is a regex unless literal: true; .gitignore honoured). Capped at max_results.",
     input: {
       pattern: z.string().min(1).describe("Regex (Rust syntax), or text with literal"),
       path: pathField.optional().describe("File or directory to search (default: the project root)"),
@@ -265,12 +264,13 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       path: pathField.describe("File to edit"),
       edits: z
         .array(
-          z.object({
-            old_text: z.string().optional().describe("Text to replace, copied exactly (whitespace counts); must occur once"),
-            new_text: z.string().optional().describe("Replacement text"),
-            oldText: z.string().optional().describe("= old_text"),
-            newText: z.string().optional().describe("= new_text"),
-          }),
+          z.preprocess(
+            editSpellings,
+            z.object({
+              old_text: z.string().describe("Text to replace, copied exactly (whitespace counts); must occur once"),
+              new_text: z.string().describe("Replacement text"),
+            }),
+          ),
         )
         .min(1)
         .max(100)
@@ -279,7 +279,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     },
     output: { path: z.string(), diff: z.string(), edits: z.number().int(), dry_run: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args, call) => run(call, () => editFile(confinement, args.path, args.edits.map(editOf), args.dry_run ?? false, config.max_write_bytes)),
+    run: (args, call) => run(call, () => editFile(confinement, args.path, args.edits, args.dry_run ?? false, config.max_write_bytes)),
     render: (result) => `${result.dry_run ? "[dry run, not written]\n" : ""}${result.diff || "(no change)"}`,
   });
 
