@@ -60,9 +60,9 @@ export interface IndexFile {
 /**
  * Reads the header and every section before `onDisk` (which the writer puts last) into memory;
  * the last section stays on disk, read a slice at a time. Typed views need aligned offsets, which
- * a fresh allocation gives.
+ * a fresh allocation gives. With `builtFrom`, an index built from another source is refused.
  */
-export function readIndexFile(path: string, onDisk: string): IndexFile {
+export function readIndexFile(path: string, onDisk: string, builtFrom?: string): IndexFile {
   // The descriptor stays open for the life of the index (details are read through it), unless the file is refused.
   let fd: number;
   try {
@@ -71,14 +71,14 @@ export function readIndexFile(path: string, onDisk: string): IndexFile {
     throw new IndexFormatError(`${path}: cannot open: ${(error as Error).message}`);
   }
   try {
-    return readSections(path, fd, onDisk);
+    return readSections(path, fd, onDisk, builtFrom);
   } catch (error) {
     closeSync(fd);
     throw error;
   }
 }
 
-function readSections(path: string, fd: number, onDisk: string): IndexFile {
+function readSections(path: string, fd: number, onDisk: string, builtFrom: string | undefined): IndexFile {
   const head = Buffer.alloc(MAGIC.length + 4);
   readSync(fd, head, 0, head.length, 0);
   if (!isIndexFile(head)) throw new IndexFormatError(`${path}: not a nixshed nixpkgs index`);
@@ -93,6 +93,9 @@ function readSections(path: string, fd: number, onDisk: string): IndexFile {
   }
   if (header.formatVersion !== INDEX_FORMAT_VERSION) {
     throw new IndexFormatError(`${path}: index format ${header.formatVersion}, this nixshed reads ${INDEX_FORMAT_VERSION}; rebuild it`);
+  }
+  if (builtFrom !== undefined && header.source !== builtFrom) {
+    throw new IndexFormatError(`${path}: built from ${header.source}, not ${builtFrom}`);
   }
   const bodyStart = align(MAGIC.length + 4 + headerLength);
   const diskSection = header.sections[onDisk];

@@ -6,8 +6,9 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, openSync, readSync, closeSync, realpathSync, statSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { inStore, storeDir } from "../common/store.js";
 import { NixpkgsError } from "./errors.js";
 import { NixpkgsIndex } from "./index.js";
 import { IndexFormatError, INDEX_FORMAT_VERSION, isIndexFile } from "./index-file.js";
@@ -36,8 +37,8 @@ export function planIndex(sources: IndexSources): IndexPlan {
     return { kind: "build", input: { file: given }, path: cachedIndexPath(sources.cacheDir, fileKey(given)) };
   }
   if (sources.nixpkgs && existsSync(sources.nixpkgs)) {
-    const path = cachedIndexPath(sources.cacheDir, treeKey(sources.nixpkgs));
-    return existsSync(path) ? { kind: "load", path } : { kind: "build", input: { nixpkgs: sources.nixpkgs }, path };
+    // Built once, then read from the cache (IndexProvider checks what it was built from).
+    return { kind: "build", input: { nixpkgs: sources.nixpkgs }, path: cachedIndexPath(sources.cacheDir, treeKey(sources.nixpkgs)) };
   }
   return {
     kind: "none",
@@ -63,7 +64,8 @@ function startsLikeIndex(path: string): boolean {
 /** A store path is named by its hash; anything else by its real path and modification time. */
 function treeKey(path: string): string {
   const real = realpathSync(path);
-  const store = /^\/nix\/store\/([a-z0-9]{32})-/.exec(real);
+  const inside = inStore(real) === undefined ? undefined : relative(storeDir(), real);
+  const store = inside === undefined ? null : /^([a-z0-9]{32})-/.exec(inside);
   return store ? store[1]! : hash(`${real}\0${statSync(real).mtimeMs}`);
 }
 
@@ -100,7 +102,7 @@ export class IndexProvider {
     if (this.failure) throw this.failure;
     const plan = this.plan;
     if (plan.kind === "none") throw new NixpkgsError(plan.reason);
-    if (plan.kind === "load" || existsSync(plan.path)) {
+    if (plan.kind === "load") {
       try {
         this.index = NixpkgsIndex.load(plan.path);
         return this.index;
@@ -109,9 +111,31 @@ export class IndexProvider {
         throw error;
       }
     }
+    const cached = this.building ? undefined : this.cached(plan);
+    if (cached) {
+      this.index = cached;
+      return cached;
+    }
     this.building ??= this.startBuild(plan);
     const seconds = Math.round((Date.now() - this.building.startedAt) / 1000);
     throw new NixpkgsError(`index building (${seconds} s so far): ${this.building.message}`, "The nixpkgs index is built once and cached; try again shortly.");
+  }
+
+  /**
+   * The index this provider built into the cache dir, if it is there. The cache is data: a file
+   * that is not an index of this format, or was built from another source than the one it is
+   * cached for, is not used; it is built again (never executed either way).
+   */
+  private cached(plan: Extract<IndexPlan, { kind: "build" }>): NixpkgsIndex | undefined {
+    if (!existsSync(plan.path)) return undefined;
+    const from = "file" in plan.input ? plan.input.file : plan.input.nixpkgs;
+    try {
+      return NixpkgsIndex.load(plan.path, from);
+    } catch (error) {
+      if (!(error instanceof IndexFormatError)) throw error;
+      this.log(`cached index ${plan.path} refused (${error.message}); building it again`);
+    }
+    return undefined;
   }
 
   /** The index if it can be had without building it (a build stays for the first search to start). */

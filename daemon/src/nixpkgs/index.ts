@@ -30,8 +30,9 @@ export class NixpkgsIndex {
   private readonly platformMasks = new Map<string, Uint8Array>();
   private familiesByName?: Map<string, number>;
 
-  static load(path: string): NixpkgsIndex {
-    return new NixpkgsIndex(readIndexFile(path, "details"));
+  /** The index at `path`; with `builtFrom`, only one built from that source (else IndexFormatError). */
+  static load(path: string, builtFrom?: string): NixpkgsIndex {
+    return new NixpkgsIndex(readIndexFile(path, "details", builtFrom));
   }
 
   private constructor(file: IndexFile) {
