@@ -14,6 +14,7 @@ import { harnessMetadata } from "../harness/metadata.js";
 import { fakeArtifact, hostileRepo, type HostileRepo } from "./data-hostile-repo.js";
 
 const HARNESS_PKGS = fileURLToPath(new URL("../harness/pkgs.nix", import.meta.url));
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
 let metadata: string;
 let server: ServerHandle | undefined;
@@ -115,5 +116,24 @@ describe("the package set has no authority over the jail", () => {
     expect(repo.ran()).toBe(false);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/exec|unsafe/);
+  }, 300_000);
+});
+
+describe("the offline harness through trusted means only", () => {
+  it("runs the fixture's host-backed packages given --set nixpkgs.source=tests/fixtures/nixpkgs and the mounts as a flag", async () => {
+    const repo = hostileRepo();
+    const scratch = join(repo.root, "..");
+    server = await startServer({
+      cwd: REPO,
+      args: [
+        "--project", repo.root,
+        "--cache-dir", join(scratch, "cache"),
+        "--state-dir", join(scratch, "state"),
+        "--set", "nixpkgs.source=tests/fixtures/nixpkgs",
+        "--set", `nixpkgs.nix_options=["--option", "substituters", ""]`,
+        ...harnessMountsFlag(),
+      ],
+    });
+    expect((await execute(server, { package: "jq", args: ["-n", "6*7"] })).stdout).toBe("42\n");
   }, 300_000);
 });
