@@ -169,7 +169,7 @@ export class Confinement {
     }
     if (!isInside(real, this.primary.real)) return;
     const entry = protectedEntry(relative(this.primary.real, real), this.protectedPaths);
-    if (entry !== undefined) throw new FsError(protectedMessage(input, entry), "leave it to the user: these files are run or obeyed by the host");
+    if (entry !== undefined) throw new FsError(protectedMessage(input, entry), "ask the user to make this change");
   }
 
   /** The deepest root holding `path` (a normalised absolute path), if any. */

@@ -1,0 +1,117 @@
+// Protected paths through the fs tools: files the host runs or obeys (git hooks and config,
+// direnv, editor and agent config, nixshed's own) are never changed by a write, edit, create, move
+// or delete — however the path is spelled (case, `..`, `/project/...`, a symlink to them) — while
+// the rest of .git stays writable so a commit can still be made.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_PROTECTED_PATHS } from "../../daemon/src/common/protected-paths.js";
+import { Confinement, makeRoot } from "../../daemon/src/fs/confine.js";
+import { editFile } from "../../daemon/src/fs/edit.js";
+import { deleteItems, moveItems } from "../../daemon/src/fs/manage.js";
+import { createDirectories, writeContent } from "../../daemon/src/fs/write.js";
+import { startServer, textOf } from "../../daemon/test/support/mcp-client.js";
+
+const never = new AbortController().signal;
+let project: string;
+let confinement: Confinement;
+
+beforeEach(async () => {
+  project = join(realpathSync(mkdtempSync(join(tmpdir(), "nixshed-protected-"))), "project");
+  mkdirSync(join(project, ".git", "hooks"), { recursive: true });
+  mkdirSync(join(project, ".git", "objects"), { recursive: true });
+  mkdirSync(join(project, ".git", "refs", "heads"), { recursive: true });
+  writeFileSync(join(project, ".git", "config"), "[core]\n");
+  writeFileSync(join(project, ".envrc"), "use flake\n");
+  writeFileSync(join(project, "hook.sh"), "#!/bin/sh\ntouch /tmp/pwned\n");
+  symlinkSync(".git", join(project, "git-link"));
+  confinement = new Confinement(await makeRoot(project), [], DEFAULT_PROTECTED_PATHS);
+});
+
+const write = async (path: string) => (await writeContent(confinement, [{ path, content: "#!/bin/sh\necho pwned\n" }], 1 << 20, never))[0]!;
+
+describe("protected paths, through the fs tools", () => {
+  it.each([
+    ".git/hooks/pre-commit",
+    ".git/config",
+    ".git/info/attributes",
+    ".envrc",
+    ".direnv/bin/x",
+    ".vscode/tasks.json",
+    ".idea/workspace.xml",
+    ".zed/settings.json",
+    ".cursor/mcp.json",
+    ".claude/settings.json",
+    ".mcp.json",
+    ".nixshed.toml",
+    "src/../.git/hooks/post-checkout",
+    "/project/.git/hooks/pre-push",
+    "git-link/hooks/pre-commit",
+    "git-link/config",
+    ".git",
+    "vendor/lib/.git/hooks/pre-commit",
+    ".git/modules/sub/hooks/post-checkout",
+  ])("write_content %s is refused, with one line saying why", async (path) => {
+    const outcome = await write(path);
+    expect(outcome.error).toMatch(/is protected \(.+ is in protected_paths: the host runs or obeys it\), so nixshed does not change it; ask the user/);
+    expect(outcome.error).not.toContain("\n");
+  });
+
+  it("refuses a differently-cased spelling too (a case-insensitive filesystem would take it)", async () => {
+    expect((await write(".GIT/hooks/pre-commit")).error).toMatch(/protected/);
+    expect((await write(".EnvRC")).error).toMatch(/protected/);
+  });
+
+  it("nothing was written: the hook, config and .envrc are as they were", async () => {
+    await write(".git/hooks/pre-commit");
+    await write("git-link/config");
+    await write(".envrc");
+    expect(existsSync(join(project, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(readFileSync(join(project, ".git", "config"), "utf8")).toBe("[core]\n");
+    expect(readFileSync(join(project, ".envrc"), "utf8")).toBe("use flake\n");
+  });
+
+  it("refuses edits, creates, moves into and out of, and deletes", async () => {
+    await expect(editFile(confinement, ".git/config", [{ old_text: "[core]", new_text: "[core]\n\tfsmonitor = ./hook.sh" }], false, 1 << 20)).rejects.toThrow(/protected/);
+    expect((await createDirectories(confinement, [".vscode", ".git/hooks/sub"]))[0]!.error).toMatch(/protected/);
+    expect(existsSync(join(project, ".vscode"))).toBe(false);
+    const moves = await moveItems(
+      confinement,
+      [
+        { source: "hook.sh", destination: ".git/hooks/pre-commit" },
+        { source: ".envrc", destination: "envrc.bak" },
+        { source: ".git", destination: "dot-git" },
+      ],
+      never,
+    );
+    for (const move of moves) expect(move.error).toMatch(/protected/);
+    const deletes = await deleteItems(confinement, [".envrc", ".git/config", ".git"], true, never);
+    for (const deleted of deletes) expect(deleted.error).toMatch(/protected/);
+    expect(existsSync(join(project, ".git", "hooks", "pre-commit"))).toBe(false);
+    expect(existsSync(join(project, ".envrc"))).toBe(true);
+  });
+
+  it("leaves objects, refs and the rest of the project writable", async () => {
+    for (const path of [".git/objects/ab/cdef", ".git/refs/heads/main", ".git/HEAD", "src/main.ts", ".github/workflows/ci.yml"]) {
+      expect((await write(path)).error, path).toBeUndefined();
+    }
+  });
+});
+
+describe("protected paths over MCP", () => {
+  it("are refused with an error result, and protected_paths from trusted config adds to them", async () => {
+    const server = await startServer({
+      cwd: project,
+      args: ["--project", project, "--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false", "--set", 'protected_paths=[".git/hooks", "secrets"]'],
+    });
+    try {
+      const hook = await server.call("write_content", { items: [{ path: ".git/hooks/pre-commit", content: "x" }] });
+      expect(textOf(hook)).toMatch(/\.git\/hooks\/pre-commit: is protected/);
+      expect(textOf(await server.call("write_content", { items: [{ path: "secrets/key", content: "x" }] }))).toMatch(/is protected/);
+      expect(textOf(await server.call("write_content", { items: [{ path: "src/ok.ts", content: "x" }] }))).toMatch(/created src\/ok.ts/);
+    } finally {
+      await server.close();
+    }
+  });
+});
