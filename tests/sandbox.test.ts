@@ -1,5 +1,5 @@
 // The run tool end to end: harness-built presets, the real bwrap jail, the built daemon over MCP.
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,6 +28,8 @@ beforeAll(async () => {
   const metadata = harnessMetadata();
   project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-run-")));
   writeFileSync(join(project, "data.txt"), "from the project\n");
+  mkdirSync(join(project, "data"));
+  writeFileSync(join(project, "data", "people.json"), '[{"name": "Ada"}]\n');
   server = await startServer({ args: ["--metadata", metadata, "--project", project] });
 });
 
@@ -69,9 +71,11 @@ describe("run", () => {
     expect((await run({ env: "shell", code: long })).stdout).toBe("42\n");
   });
 
-  it("reads the project at /project from /workspace, a fresh one each call", async () => {
-    const first = await run({ env: "shell", code: "pwd; cat /project/data.txt; echo kept > /workspace/f" });
-    expect(first.stdout).toBe("/workspace\nfrom the project\n");
+  it("starts in the project, so relative paths are project files; /workspace is scratch space, fresh each call", async () => {
+    const first = await run({ env: "shell", code: "pwd; cat data.txt; jq -c '.[0].name' data/people.json; echo kept > /workspace/f; echo $HOME" });
+    expect(first.stdout).toBe('/project\nfrom the project\n"Ada"\n/workspace\n');
+    const python = await run({ env: "python", code: "import json, os\nprint(os.getcwd(), json.load(open('data/people.json'))[0]['name'])" });
+    expect(python.stdout).toBe("/project Ada\n");
     expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
   });
 

@@ -171,7 +171,7 @@ describe("node sessions", () => {
 
 describe("bash sessions", () => {
   it("keep exported variables, functions and the cwd; $? is the exit code", async () => {
-    await run({ env: "shell", session: "sh", code: "export GREETING=hi; count=3; greet() { echo \"$GREETING $1\"; }; mkdir -p d && cd d" });
+    await run({ env: "shell", session: "sh", code: "export GREETING=hi; count=3; greet() { echo \"$GREETING $1\"; }; mkdir -p /workspace/d && cd /workspace/d" });
     expect((await run({ env: "shell", session: "sh", code: "greet you; pwd; bash -c 'echo child sees $GREETING'; echo $count" })).stdout).toBe(
       "hi you\n/workspace/d\nchild sees hi\n3\n",
     );

@@ -1,6 +1,7 @@
 // The contract between the server and a capability folder (fs, sandbox, nixpkgs, pkglocal).
 // Each folder keeps an MCP-free core and one `tools.ts` that exports a Capability.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { JailBudget } from "./common/jail-budget.js";
 import type { Logger } from "./common/log.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
@@ -17,6 +18,8 @@ export interface ServerContext {
   log: Logger;
   /** Where the whole text of an answer cut to the response budget is kept (fs serves it read-only). */
   results?: ResultStore;
+  /** The jails running at once, shared by every capability that starts one. */
+  jails: JailBudget;
   /** For what goes beyond registering tools: list_changed, the client's roots. */
   mcp: McpServer;
 }

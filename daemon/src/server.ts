@@ -4,9 +4,10 @@
 // for the early initialize reply) costs no more than the capability modules themselves.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Capability, ServerContext } from "./capability.js";
+import { JailBudget } from "./common/jail-budget.js";
 import type { Logger } from "./common/log.js";
 import type { LoadedConfig } from "./config/load.js";
-import type { Config } from "./config/schema.js";
+import { maxJails, type Config } from "./config/schema.js";
 import type { Discovery } from "./discovery/types.js";
 import { fsCapability } from "./fs/tools.js";
 import type { EarlyStdio } from "./mcp/early-stdio.js";
@@ -57,6 +58,7 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
     cacheDir: loaded.cacheDir,
     discovery,
     log,
+    jails: new JailBudget(maxJails(loaded.config.sandbox.max_jails), loaded.config.sandbox.max_queued_jails),
     mcp,
     results,
   };

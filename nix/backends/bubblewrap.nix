@@ -1,8 +1,9 @@
 # The jail every artifact uses: bubblewrap with only the environment's runtime closure under
-# /nix/store (read-only), /workspace (HOME and cwd) and /tmp as size-limited tmpfs, a cleared
+# /nix/store (read-only), /workspace (HOME, the scratch directory) and /tmp as size-limited tmpfs, a cleared
 # environment, new user/pid/ipc/uts/cgroup namespaces (and network unless allowed), a minimal /etc
 # and the extra mounts. Everything fixed is decided here at build time and baked into bin/run as a
-# bash array; what changes per call (the project, the code) is added by ./jail.bash at run time.
+# bash array; what changes per call (the project and its protections, the cwd, the code) is added by
+# ./jail.bash at run time.
 {
   pkgs,
   name,
@@ -119,8 +120,7 @@ let
     ++ lib.optionals open [ "--ro-bind-try" "/etc/resolv.conf" "/etc/resolv.conf" ]
     ++ lib.optionals online [ "--ro-bind" certificates "/etc/ssl/certs/ca-certificates.crt" ]
     ++ mountArgs
-    ++ builtins.concatLists (lib.mapAttrsToList (n: v: [ "--setenv" n v ]) jailVariables)
-    ++ [ "--chdir" "/workspace" ];
+    ++ builtins.concatLists (lib.mapAttrsToList (n: v: [ "--setenv" n v ]) jailVariables);
 
   closure = pkgs.closureInfo {
     # getBin: PATH names the bin outputs (makeBinPath), which a package's default output may not reference.

@@ -6,8 +6,15 @@
 #   bin/run -- PROGRAM ARGS  a program of the environment, stdin passed through
 #   bin/session-run          the interpreter's session kernel, its protocol on descriptors 3 and 4
 #
-# Per call (set by the daemon, all optional): NIXSHED_JAIL_PROJECT_DIR, NIXSHED_JAIL_PROJECT_ACCESS
-# (none | ro | rw, capped at the artifact's own access), NIXSHED_JAIL_CODE_FD.
+# Per call (decided by the daemon's jail policy, daemon/src/common/jail-policy.ts; all optional):
+#   NIXSHED_JAIL_PROJECT_DIR     the host directory mounted at /project
+#   NIXSHED_JAIL_PROJECT_ACCESS  none | ro | rw (capped at the artifact's own access)
+#   NIXSHED_JAIL_PROTECT         with rw, lines "ro PATH" (kept read-only) and "pin PATH" (a directory
+#                                on the way, bound over itself so it cannot be renamed or replaced),
+#                                project-relative, parents first; each must exist (the daemon made
+#                                placeholders for missing ones)
+#   NIXSHED_JAIL_CWD             where the program starts (default /workspace)
+#   NIXSHED_JAIL_CODE_FD         the descriptor the code comes on (default: stdin)
 #
 # Signals: SIGTERM/SIGHUP stop the jail (every process in it dies); SIGINT stops bin/run but only
 # interrupts the running code under bin/session-run.
@@ -34,9 +41,20 @@ if [ -n "${NIXSHED_JAIL_PROJECT_DIR-}" ]; then
   [ -d "$NIXSHED_JAIL_PROJECT_DIR" ] || fail "project directory $NIXSHED_JAIL_PROJECT_DIR does not exist"
   case "$wanted" in
     ro) dynamic+=(--ro-bind "$NIXSHED_JAIL_PROJECT_DIR" /project) ;;
-    rw) dynamic+=(--bind "$NIXSHED_JAIL_PROJECT_DIR" /project) ;;
+    rw)
+      dynamic+=(--bind "$NIXSHED_JAIL_PROJECT_DIR" /project)
+      while read -r mode path; do
+        [ -n "$mode" ] || continue
+        case "$mode" in
+          ro) dynamic+=(--ro-bind "$NIXSHED_JAIL_PROJECT_DIR/$path" "/project/$path") ;;
+          pin) dynamic+=(--bind "$NIXSHED_JAIL_PROJECT_DIR/$path" "/project/$path") ;;
+          *) fail "NIXSHED_JAIL_PROTECT: '$mode $path' is not 'ro PATH' or 'pin PATH'" ;;
+        esac
+      done <<<"${NIXSHED_JAIL_PROTECT-}"
+      ;;
   esac
 fi
+dynamic+=(--chdir "${NIXSHED_JAIL_CWD:-/workspace}")
 
 case "$entry" in
   run)

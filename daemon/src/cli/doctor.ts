@@ -2,6 +2,7 @@
 import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, appArmorRestrictsUserns } from "../common/apparmor.js";
 import { describeNetwork } from "../common/egress/setting.js";
 import { probeHost } from "../common/host.js";
+import { JAIL_SCRATCH } from "../common/jail-policy.js";
 import { runInJail } from "../common/jail.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
@@ -107,7 +108,8 @@ ${commonHelp}`,
     }
     const first = [...discovery.environments.values()][0];
     if (first) {
-      const smoke = await runInJail({ artifact: first.artifact, argv: ["true"], timeoutMs: 30_000, maxOutputBytes: 4096 }).catch(
+      const policy = { cwd: JAIL_SCRATCH, network: false, timeoutMs: 30_000, maxOutputBytes: 4096 };
+      const smoke = await runInJail({ artifact: first.artifact, policy, argv: ["true"] }).catch(
         (error: Error) => ({ exitCode: null, stderr: error.message }),
       );
       checks.push({

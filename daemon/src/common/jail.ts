@@ -1,7 +1,7 @@
 // The one way the daemon starts an environment artifact's jail (bin/run, bin/session-run): the run
-// tool, sessions and nixpkgs execution all go through here, so the jail always gets the same
-// per-call decisions (NIXSHED_JAIL_* variables), the same process-tree kill and the same bounded
-// output capture.
+// tool, sessions and nixpkgs execution all go through here with a decision of ./jail-policy.ts, so
+// the jail always gets it the same way (NIXSHED_JAIL_* variables, the project's protections), the
+// same process-tree kill, the same bounded output capture and the same global budget.
 //
 // bin/run puts its jail in a fresh cgroup (or rlimits) and removes that cgroup when it exits or
 // receives SIGTERM; bwrap's --die-with-parent and the jail's own pid namespace take every process of
@@ -9,32 +9,29 @@
 // grace period.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import type { Writable } from "node:stream";
-import type { ProjectAccess } from "../config/schema.js";
+import type { JailBudget } from "./jail-budget.js";
+import type { JailPolicy } from "./jail-policy.js";
+import { guardProject } from "./jail-protection.js";
 import { openCapture } from "./output.js";
 import { requireStorePath } from "./store.js";
 
 export type LimitHit = "memory" | "processes";
 
-export interface JailAccess {
-  /** Host directory mounted at /project inside the jail. */
-  projectDir?: string;
-  /** Access asked for; bin/run caps it at the artifact's own projectAccess. */
-  projectAccess?: ProjectAccess;
-}
-
-export interface JailCall extends JailAccess {
+export interface JailCall {
   /** Store path of the environment artifact. */
   artifact: string;
+  policy: JailPolicy;
   /** Code for the environment's interpreter (passed on a descriptor of its own, never in argv). */
   code?: string;
   /** A program of the environment and its arguments, run instead of code. */
   argv?: string[];
   /** The program's standard input. */
   stdin?: string | Buffer;
-  timeoutMs: number;
-  /** Cap per output stream; head and tail are kept. */
-  maxOutputBytes: number;
   signal?: AbortSignal;
+  /** The jails running at once; the call waits for a slot (its wait counts against its time limit). */
+  budget?: JailBudget;
+  /** Told while the call waits for a slot. */
+  onWait?: (ahead: number, running: number) => void;
 }
 
 export interface JailResult {
@@ -73,18 +70,35 @@ export function limitHitIn(stderr: string): LimitHit | undefined {
 const runPath = (artifact: string) => `${artifact}/bin/run`;
 export const sessionRunPath = (artifact: string) => `${artifact}/bin/session-run`;
 
-/** The environment for bin/run or bin/session-run: the per-call decisions as NIXSHED_JAIL_* variables. */
-export function jailEnv(access: JailAccess, host: NodeJS.ProcessEnv = process.env): Record<string, string> {
+/** A jail's per-call environment (bin/run's NIXSHED_JAIL_* variables), held until the jail has ended. */
+export interface PreparedJail {
+  env: Record<string, string>;
+  /** Said to the caller: a decision the jail could not carry out as made (the project given read-only instead). */
+  notice?: string;
+  /** Frees what the jail held (the protections' placeholders); call once its processes are gone. */
+  release(): void;
+}
+
+/** Turns a policy into bin/run's (or bin/session-run's) environment, protecting the project for a read-write jail. */
+export function prepareJail(policy: JailPolicy, host: NodeJS.ProcessEnv = process.env): PreparedJail {
   const env: Record<string, string> = {};
   for (const name of PASSED_THROUGH) {
     const value = host[name];
     if (value) env[name] = value;
   }
-  if (access.projectDir && access.projectAccess && access.projectAccess !== "none") {
-    env.NIXSHED_JAIL_PROJECT_DIR = access.projectDir;
-    env.NIXSHED_JAIL_PROJECT_ACCESS = access.projectAccess;
+  env.NIXSHED_JAIL_CWD = policy.cwd;
+  const { project } = policy;
+  if (!project) return { env, release() {} };
+  env.NIXSHED_JAIL_PROJECT_DIR = project.dir;
+  env.NIXSHED_JAIL_PROJECT_ACCESS = project.access;
+  if (project.access === "ro") return { env, release() {} };
+  const guard = guardProject(project.dir, project.protect);
+  if (guard.readOnly) {
+    env.NIXSHED_JAIL_PROJECT_ACCESS = "ro";
+    return { env, notice: `the project is read-only in this jail: ${guard.reason}, which a read-write jail could redirect`, release: guard.release };
   }
-  return env;
+  if (guard.mounts.length > 0) env.NIXSHED_JAIL_PROTECT = guard.mounts.map(({ mode, path }) => `${mode} ${path}`).join("\n");
+  return { env, release: guard.release };
 }
 
 /**
@@ -136,59 +150,69 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   if ((call.code === undefined) === (call.argv === undefined)) {
     throw new Error("runInJail: give exactly one of code and argv");
   }
+  const { policy } = call;
   const program = requireStorePath(runPath(call.artifact), "jail program");
-  const [stdout, stderr] = await Promise.all([openCapture(call.maxOutputBytes), openCapture(call.maxOutputBytes)]);
-  const env = jailEnv(call);
-  const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
-  if (call.code !== undefined) {
-    env.NIXSHED_JAIL_CODE_FD = String(CODE_FD);
-    stdio.push("pipe");
-  }
-  const started = performance.now();
-  const child = spawnJail(program, call.argv ? ["--", ...call.argv] : [], env, stdio);
-  // The child has its own copies; ours would keep the streams open.
-  stdout.writer.destroy();
-  stderr.writer.destroy();
-  feed(child.stdin, call.stdin);
-  if (call.code !== undefined) feed(child.stdio[CODE_FD] as Writable, call.code);
-
-  let timedOut = false;
-  let cancelled = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    void stopJail(child);
-  }, call.timeoutMs);
-  const onAbort = () => {
-    cancelled = true;
-    void stopJail(child);
-  };
-  call.signal?.addEventListener("abort", onAbort, { once: true });
-  if (call.signal?.aborted) onAbort();
-
+  const asked = performance.now();
+  const releaseSlot = call.budget ? await call.budget.acquire({ signal: call.signal, timeoutMs: policy.timeoutMs, onWait: call.onWait }) : () => {};
+  const timeoutMs = Math.max(1, policy.timeoutMs - (performance.now() - asked));
+  let jail: PreparedJail | undefined;
   try {
-    const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
-      child.once("error", (error) => reject(new Error(`cannot start ${runPath(call.artifact)}: ${error.message}`)));
-      child.once("exit", (code, signal) => resolve([code, signal]));
-    });
-    const drained = new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref());
-    await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
-    const stderrText = stderr.output.text();
-    const limit = limitHitIn(stderrText);
-    return {
-      stdout: stdout.output.text(),
-      stderr: stderrText,
-      exitCode,
-      ...(signal ? { signal } : {}),
-      durationMs: Math.round(performance.now() - started),
-      timedOut,
-      cancelled,
-      truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
-      ...(limit ? { limitHit: limit } : {}),
+    jail = prepareJail(policy);
+    const [stdout, stderr] = await Promise.all([openCapture(policy.maxOutputBytes), openCapture(policy.maxOutputBytes)]);
+    const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
+    if (call.code !== undefined) {
+      jail.env.NIXSHED_JAIL_CODE_FD = String(CODE_FD);
+      stdio.push("pipe");
+    }
+    const started = performance.now();
+    const child = spawnJail(program, call.argv ? ["--", ...call.argv] : [], jail.env, stdio);
+    // The child has its own copies; ours would keep the streams open.
+    stdout.writer.destroy();
+    stderr.writer.destroy();
+    feed(child.stdin, call.stdin);
+    if (call.code !== undefined) feed(child.stdio[CODE_FD] as Writable, call.code);
+
+    let timedOut = false;
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void stopJail(child);
+    }, timeoutMs);
+    const onAbort = () => {
+      cancelled = true;
+      void stopJail(child);
     };
+    call.signal?.addEventListener("abort", onAbort, { once: true });
+    if (call.signal?.aborted) onAbort();
+
+    try {
+      const [exitCode, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve, reject) => {
+        child.once("error", (error) => reject(new Error(`cannot start ${runPath(call.artifact)}: ${error.message}`)));
+        child.once("exit", (code, signal) => resolve([code, signal]));
+      });
+      const drained = new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref());
+      await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
+      const stderrText = stderr.output.text();
+      const limit = limitHitIn(stderrText);
+      return {
+        stdout: stdout.output.text(),
+        stderr: jail.notice ? `nixshed: ${jail.notice}\n${stderrText}` : stderrText,
+        exitCode,
+        ...(signal ? { signal } : {}),
+        durationMs: Math.round(performance.now() - started),
+        timedOut,
+        cancelled,
+        truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
+        ...(limit ? { limitHit: limit } : {}),
+      };
+    } finally {
+      clearTimeout(timer);
+      call.signal?.removeEventListener("abort", onAbort);
+      stdout.close();
+      stderr.close();
+    }
   } finally {
-    clearTimeout(timer);
-    call.signal?.removeEventListener("abort", onAbort);
-    stdout.close();
-    stderr.close();
+    jail?.release();
+    releaseSlot();
   }
 }

@@ -1,6 +1,7 @@
 // The one description of every configuration key: its type, its default and what it means.
 // Layers (files, environment, flags) are merged by ./load.ts and validated against this schema
 // once at startup; config.example.toml is kept in sync with it by a test.
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import { networkSchema } from "../common/egress/setting.js";
 import { DEFAULT_PROTECTED_PATHS } from "../common/protected-paths.js";
@@ -46,6 +47,14 @@ const sandboxSchema = z
     max_timeout_seconds: seconds(86400).default(600).describe("Largest timeout_seconds a call may ask for"),
     max_output_bytes: bytes.default(4194304).describe("Cap per output stream of one call (head and tail kept; the answer is then cut to responses.max_bytes)"),
     max_stdin_bytes: bytes.default(1048576).describe("Largest stdin one call may pass"),
+    max_jails: z
+      .number()
+      .int()
+      .min(0)
+      .max(4096)
+      .default(0)
+      .describe("Jails running at once across run, session calls and nixpkgs_execute (0: twice the CPUs, at least 4)"),
+    max_queued_jails: z.number().int().min(0).max(65536).default(64).describe("Calls that may wait for a free jail; more are refused"),
     sessions: sessionsSchema,
   })
   .prefault({});
@@ -158,4 +167,7 @@ export const configSchema = z.strictObject({
 });
 
 export type Config = z.infer<typeof configSchema>;
+
+/** What sandbox.max_jails means: its value, or for 0 twice the CPUs, at least 4. */
+export const maxJails = (maxJailsSetting: number): number => maxJailsSetting || Math.max(4, 2 * availableParallelism());
 export type ProjectAccess = z.infer<typeof access>;

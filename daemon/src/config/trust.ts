@@ -6,7 +6,7 @@
 // says which keys it ignored and how to trust the file.
 import { resolve } from "node:path";
 import { isWithin } from "./paths.js";
-import { configSchema, type Config } from "./schema.js";
+import { configSchema, maxJails, type Config } from "./schema.js";
 import { nodeOf } from "./shape.js";
 
 interface Context {
@@ -48,6 +48,12 @@ const notAbove = (order: string[], what: string): Rule => ({
   allows: `${what} (${order.join(" < ")})`,
   accepts: (value, trusted) => typeof value === "string" && typeof trusted === "string" && order.includes(value) && order.indexOf(value) <= order.indexOf(trusted),
 });
+
+/** sandbox.max_jails: 0 means the CPU-based default, so a project may set 1 up to what the trusted value means. */
+const fewerJails: Rule = {
+  allows: "a number from 1 to the trusted value",
+  accepts: (value, trusted) => typeof value === "number" && typeof trusted === "number" && value >= 1 && value <= maxJails(trusted),
+};
 
 const lessAccess = notAbove(["none", "ro", "rw"], "less access than the trusted value");
 /** Verbosity may go up, not down: a project cannot silence the warnings the user relies on. */
@@ -122,6 +128,8 @@ export const TRUST_RULES: Record<string, Rule> = {
   "sandbox.max_timeout_seconds": atMost,
   "sandbox.max_output_bytes": atMost,
   "sandbox.max_stdin_bytes": atMost,
+  "sandbox.max_jails": fewerJails,
+  "sandbox.max_queued_jails": atMost,
   "sandbox.sessions.max_sessions": atMost,
   "sandbox.sessions.idle_timeout_seconds": atMost,
   "sandbox.sessions.max_lifetime_seconds": atMost,

@@ -4,6 +4,8 @@ import { existsSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NetworkSetting } from "../common/egress/setting.js";
+import { waitMessage, type JailBudget } from "../common/jail-budget.js";
+import { checkTimeoutAsk, decideJail, jailSettings, networkSetting, packageDeclared, type JailPolicy } from "../common/jail-policy.js";
 import { runInJail, type JailResult } from "../common/jail.js";
 import type { Config, Mount, ProjectAccess } from "../config/schema.js";
 import type { NixpkgsInfo } from "../discovery/types.js";
@@ -36,6 +38,8 @@ export interface ExecuteContext {
   discovered: NixpkgsInfo;
   projectRoot: string;
   cacheDir: string;
+  /** The daemon's jail budget. */
+  budget: JailBudget;
   /** The index when it is ready; undefined while it builds (the attribute is then not checked). */
   index(): NixpkgsIndex | undefined;
   /** nix's raw output of a failed realisation goes here (the daemon's debug log), not to the agent. */
@@ -49,7 +53,11 @@ function canonicalMounts(mounts: Mount[]): string {
   return JSON.stringify(jailMounts(mounts).map((m) => [m.source, m.target ?? m.source, m.writable ?? false, m.optional ?? false]));
 }
 
-const ACCESS_ORDER: ProjectAccess[] = ["none", "ro", "rw"];
+/** What a package's artifact is built for: the network and project access of its policy. */
+const accessOf = (policy: JailPolicy): { network: NetworkSetting; projectAccess: ProjectAccess } => ({
+  network: networkSetting(policy.network),
+  projectAccess: policy.project?.access ?? "none",
+});
 
 /** The checked-out repository's nix/lib, for running from a source tree without a metadata path. */
 const SOURCE_LIB = fileURLToPath(new URL("../../../nix/lib", import.meta.url));
@@ -57,16 +65,14 @@ const SOURCE_LIB = fileURLToPath(new URL("../../../nix/lib", import.meta.url));
 export class PackageRunner {
   constructor(private readonly ctx: ExecuteContext) {}
 
-  /** Network and project access of a package: config nixpkgs.permissions, else the nixpkgs defaults, capped by sandbox.project_access. */
+  /** A package's network and project access, as the jail policy decides them (nixpkgs.permissions, else the nixpkgs defaults, capped by the sandbox). */
   permissions(attr: string): { network: NetworkSetting; projectAccess: ProjectAccess } {
-    const { nixpkgs, sandbox } = this.ctx.config;
-    const own = nixpkgs.permissions[attr] ?? {};
-    const wanted = own.project_access ?? nixpkgs.project_access;
-    const cap = sandbox.project_access;
-    return {
-      network: own.network ?? nixpkgs.network,
-      projectAccess: ACCESS_ORDER.indexOf(wanted) <= ACCESS_ORDER.indexOf(cap) ? wanted : cap,
-    };
+    return accessOf(this.policy(attr));
+  }
+
+  private policy(attr: string, request: Pick<ExecuteRequest, "timeoutSeconds" | "stdin"> = {}): JailPolicy {
+    const { config } = this.ctx;
+    return decideJail(packageDeclared(attr, config.nixpkgs), jailSettings(config), this.ctx.projectRoot, request);
   }
 
   /** Why packages cannot be realised here (no nixpkgs, no nixshed library), or undefined when they can. */
@@ -83,10 +89,7 @@ export class PackageRunner {
 
   /** Refuses a run time limit above sandbox.max_timeout_seconds, whether asked for per call or per installed tool. */
   checkTimeout(seconds: number): void {
-    const max = this.ctx.config.sandbox.max_timeout_seconds;
-    if (seconds > max) {
-      throw new NixpkgsError(`timeout_seconds ${seconds} is above the limit of ${max}`, `Ask for at most ${max} seconds (the daemon's sandbox.max_timeout_seconds).`);
-    }
+    checkTimeoutAsk(seconds, this.ctx.config.sandbox);
   }
 
   checkAttr(attr: string): void {
@@ -106,18 +109,10 @@ export class PackageRunner {
 
   async execute(request: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
     const { config } = this.ctx;
-    const stdinBytes = Buffer.byteLength(request.stdin ?? "");
-    if (stdinBytes > config.sandbox.max_stdin_bytes) {
-      throw new NixpkgsError(
-        `stdin is ${stdinBytes} bytes; the limit is ${config.sandbox.max_stdin_bytes}`,
-        "Write large input to a project file and pass its path, or raise sandbox.max_stdin_bytes.",
-      );
-    }
-    // A limit asked for above the maximum is refused; the configured default is only capped by it.
-    if (request.timeoutSeconds !== undefined) this.checkTimeout(request.timeoutSeconds);
-    const timeoutSeconds = request.timeoutSeconds ?? Math.min(config.nixpkgs.run_timeout_seconds, config.sandbox.max_timeout_seconds);
+    const policy = this.policy(request.attr, request);
     this.checkAttr(request.attr);
-    const permissions = this.permissions(request.attr);
+    // The artifact is built for what the policy grants.
+    const permissions = accessOf(policy);
     const realised = this.ahead(request.attr, permissions) ?? await realise(
       { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions, mounts: jailMounts(config.nixpkgs.extra_mounts) },
       {
@@ -136,13 +131,12 @@ export class PackageRunner {
     const program = chooseProgram(request.attr, realised, request.program);
     const result = await runInJail({
       artifact: realised.artifact,
+      policy,
       argv: [program, ...(request.args ?? [])],
       stdin: request.stdin,
-      timeoutMs: timeoutSeconds * 1000,
-      maxOutputBytes: config.sandbox.max_output_bytes,
-      projectDir: this.ctx.projectRoot,
-      projectAccess: permissions.projectAccess,
       signal: call.signal,
+      budget: this.ctx.budget,
+      onWait: (ahead, running) => call.progress?.(0, undefined, waitMessage(ahead, running)),
     });
     return { ...result, attr: request.attr, program };
   }

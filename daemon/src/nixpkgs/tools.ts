@@ -62,6 +62,7 @@ export const nixpkgsCapability: Capability = {
       projectRoot: ctx.projectRoot,
       cacheDir: ctx.cacheDir,
       warn: (message) => ctx.log.warn(message),
+      budget: ctx.jails,
       // Execution needs the index too (to check the attribute), but does not wait for it to build.
       index: () => {
         try {

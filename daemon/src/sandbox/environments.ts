@@ -1,17 +1,10 @@
 // The discovered environments as the sandbox tools present them: picked by name with an error that
-// lists the valid ones, described compactly for a tool description, and the project access one
-// gets under the daemon's cap.
+// lists the valid ones, and described compactly for a tool description.
+import { cappedAccess } from "../common/jail-policy.js";
 import { describeNetwork } from "../common/egress/setting.js";
 import type { ProjectAccess } from "../config/schema.js";
 import type { Environment } from "../discovery/types.js";
 import { SandboxError } from "./errors.js";
-
-const accessRank: Record<ProjectAccess, number> = { none: 0, ro: 1, rw: 2 };
-
-/** The environment's own access, capped by the daemon's `sandbox.project_access`. */
-export function effectiveAccess(env: Environment, cap: ProjectAccess): ProjectAccess {
-  return accessRank[env.projectAccess] <= accessRank[cap] ? env.projectAccess : cap;
-}
 
 /** The named environment; with no name, the only one there is. */
 export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined): Environment {
@@ -31,7 +24,7 @@ export function describeEnvironment(env: Environment, cap: ProjectAccess): strin
   // The description names what matters; the package list only when there is none.
   const packages = env.packages.map((p) => p.name);
   const shown = packages.slice(0, MAIN_PACKAGES).join(", ") + (packages.length > MAIN_PACKAGES ? ", …" : "");
-  const access = effectiveAccess(env, cap);
+  const access = cappedAccess(env.projectAccess, cap);
   const facts = [
     env.interpreter,
     `/project ${access === "none" ? "absent" : access}`,

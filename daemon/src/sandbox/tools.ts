@@ -3,11 +3,13 @@
 import { z } from "zod";
 import type { Capability } from "../capability.js";
 import { reachesOut } from "../common/egress/setting.js";
+import { waitMessage } from "../common/jail-budget.js";
+import { jailSettings } from "../common/jail-policy.js";
 import type { JailResult } from "../common/jail.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
-import { describeEnvironment, effectiveAccess, pickEnvironment } from "./environments.js";
-import { runCode } from "./run.js";
+import { describeEnvironment, pickEnvironment } from "./environments.js";
+import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
 import { runInSession } from "./sessions/run-in-session.js";
@@ -39,7 +41,7 @@ function render(output: RunOutput): string {
 export const sandboxCapability: Capability = {
   name: "sandbox",
   instructions:
-    "run: executes code once in a jailed environment (fresh each call: /workspace empty, /project is the project); pick the env from its list. Give `session` to keep an interpreter's state across calls (list_sessions, close_session).",
+    "run: executes code once in a jailed environment, starting in the project (/project; relative paths are project files), with /workspace as fresh scratch space; pick the env from its list. Give `session` to keep an interpreter's state across calls (list_sessions, close_session).",
   async register(ctx) {
     const { environments } = ctx.discovery;
     const names = [...environments.keys()];
@@ -49,8 +51,10 @@ export const sandboxCapability: Capability = {
     }
     const cap = ctx.config.sandbox.project_access;
     const limits = ctx.config.sandbox.sessions;
+    const jailContext = { settings: jailSettings(ctx.config), projectRoot: ctx.projectRoot, budget: ctx.jails };
     const sessions = new SessionManager({
-      launcher: jailLauncher((env) => ({ projectDir: ctx.projectRoot, projectAccess: effectiveAccess(env, cap) })),
+      launcher: jailLauncher((env) => environmentJail(env, jailContext)),
+      budget: ctx.jails,
       limits: {
         maxSessions: limits.max_sessions,
         idleTimeoutMs: limits.idle_timeout_seconds * 1000,
@@ -61,7 +65,7 @@ export const sandboxCapability: Capability = {
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
-      description: `Run code once in a fresh jail: stdout, stderr, exit code. /workspace (the cwd) starts empty, /project is the project; nothing persists. On timeout all it started is killed; output so far returns.
+      description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in /project (the project); /workspace is empty scratch; nothing persists. A timeout kills all it started; output so far returns.
 With \`session\`, a persistent interpreter of that env keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it (\`notices\` say what was kept). At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
 Environments:
 ${listing}`,
@@ -91,7 +95,8 @@ ${listing}`,
         // A session call without env runs where the session lives (or lived).
         const env = pickEnvironment(environments, args.env ?? (args.session === undefined ? undefined : sessions.envOf(args.session)));
         const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
-        const context = { settings: ctx.config.sandbox, projectRoot: ctx.projectRoot, signal: call.signal };
+        const onWait = (ahead: number, running: number) => void call.progress(0, undefined, waitMessage(ahead, running));
+        const context = { ...jailContext, signal: call.signal, onWait };
         if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
         return toOutput(await runCode(env, request, context));
       },

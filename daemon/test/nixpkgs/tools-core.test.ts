@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { JailBudget } from "../../src/common/jail-budget.js";
 import { configSchema } from "../../src/config/schema.js";
 import { PackageRunner } from "../../src/nixpkgs/execute.js";
 import { InstalledRegistry } from "../../src/nixpkgs/installed.js";
@@ -47,14 +48,16 @@ describe("program choice", () => {
   });
 });
 
+const budget = new JailBudget(1, 0);
+
 describe("the runner's per-call limits", () => {
   // Refused before anything is realised: this runner has no nixpkgs to realise from at all.
   const config = configSchema.parse({ sandbox: { max_stdin_bytes: 2048, max_timeout_seconds: 5 }, nixpkgs: { run_timeout_seconds: 5 } });
-  const runner = new PackageRunner({ config, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), index: () => undefined });
+  const runner = new PackageRunner({ config, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), budget, index: () => undefined });
 
   it("come from sandbox.max_stdin_bytes and sandbox.max_timeout_seconds, and name the key to raise", async () => {
     await expect(runner.execute({ attr: "jq", stdin: "x".repeat(2049) })).rejects.toMatchObject({
-      message: "stdin is 2049 bytes; the limit is 2048",
+      message: "stdin is 2049 bytes, above the limit of 2048",
       hint: expect.stringMatching(/sandbox\.max_stdin_bytes/),
     });
     await expect(runner.execute({ attr: "jq", timeoutSeconds: 6 })).rejects.toMatchObject({
@@ -71,7 +74,7 @@ describe("the runner's per-call limits", () => {
 
   it("cap nixpkgs.run_timeout_seconds at sandbox.max_timeout_seconds rather than refuse a call that asked for no limit", async () => {
     const capped = configSchema.parse({ sandbox: { max_timeout_seconds: 5 }, nixpkgs: { run_timeout_seconds: 60 } });
-    const capping = new PackageRunner({ config: capped, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), index: () => undefined });
+    const capping = new PackageRunner({ config: capped, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), budget, index: () => undefined });
     await expect(capping.execute({ attr: "jq" })).rejects.toThrow(/no nixpkgs to realise packages from/);
     await expect(capping.execute({ attr: "jq", timeoutSeconds: 60 })).rejects.toThrow(/above the limit of 5/);
   });

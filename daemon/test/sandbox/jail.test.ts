@@ -5,7 +5,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { jailEnv, runInJail } from "../../src/common/jail.js";
+import { prepareJail, runInJail } from "../../src/common/jail.js";
 import { CappedOutput } from "../../src/common/output.js";
 import { addToStore } from "../support/nix-store.js";
 
@@ -22,7 +22,8 @@ function handMadeArtifact(script: string): string {
   return dir;
 }
 
-const base = { timeoutMs: 10_000, maxOutputBytes: 1 << 20 };
+const policy = { cwd: "/workspace", network: false, timeoutMs: 10_000, maxOutputBytes: 1 << 20 } as const;
+const base = { policy };
 
 describe("runInJail", () => {
   it("passes code on its own descriptor and leaves stdin to the program", async () => {
@@ -41,7 +42,7 @@ describe("runInJail", () => {
   it("kills the whole process tree at the timeout and keeps the partial output", async () => {
     const marker = join(mkdtempSync(join(tmpdir(), "nixshed-jail-")), "survivor");
     const artifact = fakeArtifact(`(sleep 3; touch ${marker}) & echo started; sleep 30`);
-    const result = await runInJail({ ...base, artifact, code: "", timeoutMs: 300 });
+    const result = await runInJail({ ...base, artifact, code: "", policy: { ...policy, timeoutMs: 300 } });
     expect(result.timedOut).toBe(true);
     expect(result.stdout).toBe("started\n");
     expect(result.durationMs).toBeLessThan(2500);
@@ -51,7 +52,7 @@ describe("runInJail", () => {
 
   it("keeps head and tail of an oversized stream and counts what it dropped", async () => {
     const artifact = fakeArtifact(`head -c 100000 /dev/zero | tr '\\0' x; echo END`);
-    const result = await runInJail({ ...base, artifact, code: "", maxOutputBytes: 1000 });
+    const result = await runInJail({ ...base, artifact, code: "", policy: { ...policy, maxOutputBytes: 1000 } });
     expect(result.truncated.stdout).toBe(100_004 - 1000);
     expect(result.stdout.startsWith("x".repeat(500))).toBe(true);
     expect(result.stdout.endsWith(`${"x".repeat(496)}END\n`)).toBe(true);
@@ -87,15 +88,16 @@ describe("runInJail", () => {
   });
 });
 
-describe("jailEnv", () => {
-  it("grants the project only with an access other than none, and passes no other host variable", () => {
+describe("prepareJail", () => {
+  it("passes the project only when the policy grants it, its cwd, and no other host variable", () => {
     const host = { PATH: "/bin", SECRET: "x" };
-    expect(jailEnv({ projectDir: "/p", projectAccess: "ro" }, host)).toEqual({
+    expect(prepareJail({ ...policy, project: { dir: "/p", access: "ro", protect: [] }, cwd: "/project" }, host).env).toEqual({
       PATH: "/bin",
+      NIXSHED_JAIL_CWD: "/project",
       NIXSHED_JAIL_PROJECT_DIR: "/p",
       NIXSHED_JAIL_PROJECT_ACCESS: "ro",
     });
-    expect(jailEnv({ projectDir: "/p", projectAccess: "none" }, host)).toEqual({ PATH: "/bin" });
+    expect(prepareJail(policy, host).env).toEqual({ PATH: "/bin", NIXSHED_JAIL_CWD: "/workspace" });
   });
 });
 

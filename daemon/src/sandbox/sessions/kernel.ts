@@ -23,6 +23,8 @@ export interface KernelCall {
   timeoutMs: number;
   maxOutputBytes: number;
   signal?: AbortSignal;
+  /** Told while the call waits for a free jail (see Session). */
+  onWait?: (ahead: number, running: number) => void;
 }
 
 /** A call's result, shaped as a one-off run's (no signal: the kernel outlives its calls), and what became of the kernel. */
@@ -109,6 +111,11 @@ export class Kernel {
     const why = outcome === "timeout" ? `did not start within ${START_TIMEOUT_MS / 1000} s` : outcome.description;
     const errors = kernel.stderr.unclaimed().trim();
     throw new Error(`the ${env.interpreter} session kernel of '${env.name}' ${why}${errors ? `: ${errors}` : ""}`);
+  }
+
+  /** What the kernel's jail could not get as decided (see LaunchedKernel). */
+  get notice(): string | undefined {
+    return this.launched.notice;
   }
 
   /** How the kernel process ended, or undefined while it lives. */

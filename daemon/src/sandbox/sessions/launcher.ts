@@ -1,9 +1,11 @@
 // How a session's kernel process is started: the environment artifact's bin/session-run, in the
-// same jail (closure, limits, /project access) as the environment's one-off runs. Tests of the
-// session core substitute a launcher running the host's interpreters directly.
+// same jail as the environment's one-off runs (the jail policy's decision for it: closure, limits,
+// project access and protections, cwd). Tests of the session core substitute a launcher running the
+// host's interpreters directly.
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Socket } from "node:net";
-import { interruptJail, jailEnv, sessionRunPath, spawnJail, stopJail, type JailAccess } from "../../common/jail.js";
+import type { JailPolicy } from "../../common/jail-policy.js";
+import { interruptJail, prepareJail, sessionRunPath, spawnJail, stopJail } from "../../common/jail.js";
 import type { Environment } from "../../discovery/types.js";
 
 export interface LaunchedKernel {
@@ -13,6 +15,8 @@ export interface LaunchedKernel {
   interrupt(): void;
   /** Kills the kernel and everything in its jail; resolves once it has exited. */
   stop(): Promise<void>;
+  /** What the jail could not get as decided (the project read-only instead), for the session's notices. */
+  notice?: string;
 }
 
 /** Starts a kernel with the given stdio (see kernelStdio). */
@@ -24,13 +28,24 @@ export function kernelStdio(stdout: Socket, stderr: Socket): StdioOptions {
 }
 
 /** Kernels in the environment's jail; bin/session-run turns SIGINT into an interrupt of the jail's processes. */
-export function jailLauncher(accessFor: (env: Environment) => JailAccess): KernelLauncher {
+export function jailLauncher(policyFor: (env: Environment) => JailPolicy): KernelLauncher {
   return (env, stdio) => {
-    const child = spawnJail(sessionRunPath(env.artifact), [], jailEnv(accessFor(env)), stdio);
+    const jail = prepareJail(policyFor(env));
+    let child: ChildProcess;
+    try {
+      child = spawnJail(sessionRunPath(env.artifact), [], jail.env, stdio);
+    } catch (error) {
+      jail.release();
+      throw error;
+    }
+    // Placeholders the protections made stay until the kernel's jail is gone.
+    child.once("exit", () => jail.release());
+    child.once("error", () => jail.release());
     return {
       child,
       interrupt: () => interruptJail(child),
       stop: () => stopJail(child),
+      ...(jail.notice ? { notice: jail.notice } : {}),
     };
   };
 }

@@ -2,6 +2,7 @@
 // close_session, by the limits (idle timeout, maximum lifetime, the least recently used idle one
 // when a new session needs room) and all at once on shutdown. A call naming a session the daemon
 // closed on its own learns why in its result.
+import type { JailBudget } from "../../common/jail-budget.js";
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
 import type { KernelCall } from "./kernel.js";
@@ -17,6 +18,8 @@ export interface SessionLimits {
 export interface SessionManagerOptions {
   launcher: KernelLauncher;
   limits: SessionLimits;
+  /** The daemon's jail budget, which session calls share with one-off runs. */
+  budget?: JailBudget;
   now?: () => number;
   /** How often expired sessions are looked for. */
   reapIntervalMs?: number;
@@ -54,7 +57,7 @@ export class SessionManager {
       const closure = this.closures.get(id);
       this.closures.delete(id);
       const notice = closure ? `Fresh session: '${id}' was ${closure.why}; its state is gone.` : undefined;
-      session = new Session(id, env, { launcher: this.options.launcher, now: this.now }, notice);
+      session = new Session(id, env, { launcher: this.options.launcher, now: this.now, budget: this.options.budget }, notice);
       this.sessions.set(id, session);
     }
     return session.run(call);

@@ -1,6 +1,7 @@
 // One named session: an environment, the kernel currently serving it (started on the first call,
 // restarted after it died) and a queue, so that concurrent calls run one at a time in arrival order.
 // What the agent must know (state lost, interrupted, a fresh start) comes back as notices.
+import type { JailBudget } from "../../common/jail-budget.js";
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
 import { Kernel, type KernelCall, type KernelOutcome } from "./kernel.js";
@@ -23,6 +24,8 @@ export interface SessionInfo {
 export interface SessionDeps {
   launcher: KernelLauncher;
   now: () => number;
+  /** A call (with the kernel's start, when it needs one) holds one of the daemon's jail slots; an idle kernel holds none. */
+  budget?: JailBudget;
 }
 
 export class Session {
@@ -82,6 +85,17 @@ export class Session {
   }
 
   private async execute(call: KernelCall): Promise<SessionResult> {
+    const asked = performance.now();
+    const budget = this.deps.budget;
+    const release = budget ? await budget.acquire({ signal: call.signal, timeoutMs: call.timeoutMs, onWait: call.onWait }) : () => {};
+    try {
+      return await this.executeHolding({ ...call, timeoutMs: Math.max(1, call.timeoutMs - (performance.now() - asked)) });
+    } finally {
+      release();
+    }
+  }
+
+  private async executeHolding(call: KernelCall): Promise<SessionResult> {
     if (this.closed) {
       throw new SandboxError(`session '${this.id}' was closed while this call waited`, "Run the code again: a new call starts a fresh session.");
     }
@@ -98,6 +112,7 @@ export class Session {
       } catch (error) {
         throw new SandboxError(`session '${this.id}': ${(error as Error).message}`, "Run `nixshed doctor` to check the environment's artifact.");
       }
+      if (this.kernel.notice) notices.push(`This session's jail: ${this.kernel.notice}.`);
     }
     this.calls++;
     const { kernel, ended, ...outcome } = await this.kernel.call(call);
