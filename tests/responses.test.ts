@@ -1,7 +1,7 @@
 // Answers within the response budget end to end: the built daemon over MCP, the harness jail. A
 // long answer comes back under responses.max_bytes with its head and tail, one line naming what
 // was omitted, and the whole text readable (read-only) with read_content.
-import { mkdtempSync, readdirSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -29,6 +29,9 @@ beforeAll(async () => {
   cache = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-answers-cache-")));
   // 500 KB: 25,000 lines of 20 bytes.
   writeFileSync(join(project, "big.txt"), Array.from({ length: 25_000 }, (_, i) => `line ${String(i + 1).padStart(13, "0")}\n`).join(""));
+  // Many files with long names, for listings and stats.
+  mkdirSync(join(project, "many"));
+  for (let i = 0; i < 3000; i++) writeFileSync(join(project, "many", `${"n".repeat(150)}-${i}.txt`), `match ${i}\n`);
   server = await startServer({ args: ["--metadata", harnessMetadata(), "--project", project, "--set", `cache_dir=${cache}`] });
 });
 
@@ -81,7 +84,7 @@ describe("a long answer", () => {
     expect(JSON.stringify(write)).toMatch(/read-only root/);
     const beside = await server.call("write_content", { items: [{ path: join(path, "..", "new.txt"), content: "planted" }] });
     expect(JSON.stringify(beside)).toMatch(/read-only root/);
-    expect(readdirSync(project)).toEqual(["big.txt"]);
+    expect(readdirSync(project).sort()).toEqual(["big.txt", "many"]);
   });
 
   it("fits a session call and an error the same way", async () => {
@@ -93,4 +96,42 @@ describe("a long answer", () => {
     expect(textOf(failing)).toMatch(/^exit 3 /);
     expect(textOf(failing).endsWith("100000\n")).toBe(true);
   });
+});
+
+describe("every tool's worst case", () => {
+  const long = (i: number) => `many/${"n".repeat(150)}-${i}.txt`;
+  const paths = Array.from({ length: 100 }, (_, i) => long(i));
+  // The largest answer each tool can be made to give here; a tool missing from this table fails the test.
+  const worst: Record<string, Record<string, unknown>[]> = {
+    list_files: [{ recursive: true, include_stats: true }, { path: "many" }],
+    stat_items: [{ paths }],
+    read_content: [{ paths: ["big.txt", "big.txt", "big.txt"] }, { paths }],
+    search_files: [{ pattern: "line|match", context_lines: 3 }, { pattern: "n+", path: "many" }],
+    write_content: [{ items: paths.map((path) => ({ path: `${path}/x`, content: "x" })) }],
+    edit_file: [{ path: "big.txt", edits: [{ old_text: "", new_text: "" }], dry_run: true }],
+    create_directories: [{ paths: paths.map((path) => `${path}/d`) }],
+    run: [{ env: "shell", code: "seq 1 400000; seq 1 400000 >&2" }, { env: "shell", code: "head -c 3000000 /dev/urandom | base64 -w0" }],
+    list_sessions: [{}],
+    close_session: [{ session: "x".repeat(5000) }],
+    scan_packages: [{ limit: 5000 }],
+    read_package: [{ package: "x".repeat(5000) }],
+    nixpkgs_search: [{ query: "a", limit: 100 }],
+    nixpkgs_execute: [{ package: "coreutils", program: "seq", args: ["1", "400000"] }],
+    nixpkgs_install_tool: [{ package: "x".repeat(5000) }],
+    nixpkgs_uninstall_tool: [{ package: "x".repeat(5000) }],
+    nixpkgs_list_installed: [{}],
+  };
+
+  it("stays under the budget for every listed tool", async () => {
+    const big = readFileSync(join(project, "big.txt"), "utf8");
+    worst.edit_file = [{ path: "big.txt", edits: [{ old_text: big, new_text: big.toUpperCase() }], dry_run: true }];
+    const { tools } = await server.client.listTools();
+    expect(tools.map((tool) => tool.name).filter((name) => !(name in worst))).toEqual([]);
+    for (const tool of tools) {
+      for (const args of worst[tool.name]!) {
+        const result = await server.call(tool.name, args);
+        expect(bytes(result), `${tool.name} ${JSON.stringify(args).slice(0, 80)}`).toBeLessThanOrEqual(BUDGET);
+      }
+    }
+  }, 300_000);
 });
