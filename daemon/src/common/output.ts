@@ -99,10 +99,9 @@ function isControl(byte: number): boolean {
 }
 
 /**
- * Binary output is useless to an agent and dangerous to the connection: JSON spells a control byte
- * as six characters, and a result carries its output twice (text and structured), so a megabyte of
- * it would outgrow what MCP clients read in one message (the SDK's limit is 10 MB). Text with a few
- * stray control bytes stays text; a NUL byte or more than 1 in 10 control bytes makes it binary.
+ * Binary output is useless to an agent, in the answer or in the whole text kept of it: JSON spells
+ * a control byte as six characters. Text with a few stray control bytes stays text; a NUL byte or
+ * more than 1 in 10 control bytes makes it binary.
  */
 function looksBinary(bytes: Buffer): boolean {
   if (bytes.includes(0)) return true;
