@@ -81,15 +81,14 @@ function shrink(value: unknown, chars: number, items: number, where: string): un
   return value;
 }
 
-/** A head (or tail) piece of a string trimmed to whole lines when it holds a line break. */
+/** A head (or tail) piece of a string trimmed to whole lines when a line break is near its inner edge. */
 function wholeLines(piece: string, fromEnd: boolean): string {
-  // A break at the piece's outer edge (its last character for a tail, its first for a head) trims nothing useful.
   if (fromEnd) {
     const start = piece.indexOf("\n");
-    return start === -1 || start === piece.length - 1 ? piece : piece.slice(start + 1);
+    return start !== -1 && start < piece.length / 4 ? piece.slice(start + 1) : piece;
   }
   const end = piece.lastIndexOf("\n");
-  return end <= 0 ? piece : piece.slice(0, end + 1);
+  return end !== -1 && end >= (piece.length * 3) / 4 ? piece.slice(0, end + 1) : piece;
 }
 
 /** What the character at `index` costs inside a JSON string, in UTF-8 bytes. */
