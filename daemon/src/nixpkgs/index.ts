@@ -3,7 +3,7 @@
 import { Dictionary, type DictionarySections } from "./dictionary.js";
 import { readIndexFile, type IndexFile, type IndexHeader } from "./index-file.js";
 import { DETAIL_FIELDS, FLAG } from "./index-build.js";
-import { familyOf, splitAttr } from "./package-sets.js";
+import { familyFactor, familyOf, splitAttr } from "./package-sets.js";
 
 export type PackageRecord = Record<"attr" | (typeof DETAIL_FIELDS)[number], string>;
 
@@ -17,6 +17,8 @@ export class NixpkgsIndex {
   readonly nameLength: Uint8Array;
   readonly groupRep: Uint32Array;
   readonly groupNext: Uint32Array;
+  /** Per family, the part of `factor` that says how rarely its members are meant unnamed. */
+  readonly familyFactors: Float32Array;
   readonly exact: Dictionary;
   readonly names: Dictionary;
   readonly namesReversed: Dictionary;
@@ -62,6 +64,7 @@ export class NixpkgsIndex {
     this.namesReversed = dictionary("nameReversed");
     this.descriptions = dictionary("description");
     this.context = dictionary("context");
+    this.familyFactors = Float32Array.from(this.header.families, familyFactor);
   }
 
   record(id: number): PackageRecord {

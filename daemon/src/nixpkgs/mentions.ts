@@ -17,22 +17,22 @@ export interface Mentions {
 /** A term must recur among a package's mentions, and no more than this many per package are kept. */
 const MIN_CONTEXT_MENTIONS = 2;
 const MAX_CONTEXT_TERMS = 12;
+/** Enough mentions to tell what a package is for; a name thousands use ("core", "utils") gains nothing from more. */
+const MAX_CONTEXT_MENTIONS = 200;
 /** Names this short are too often something else ("go", "pv", "q"). */
 const MIN_NAME_LENGTH = 3;
 /** A leaf with more parts than this is not scanned for names ("python-mode-for-emacs-with-…"). */
 const MAX_LEAF_PARTS = 6;
 
-/** Computes mentions for top-level packages, the ones agents mean by a plain name; nested ones get none. */
+/** Computes mentions for every package, by its attribute's last part and its pname. */
 export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   const n = entries.length;
   const count = new Uint32Array(n);
   const context: string[][] = Array.from({ length: n }, () => []);
 
-  // The names worth looking for: those of top-level packages.
   const named = new Map<string, number[]>();
   entries.forEach((entry, id) => {
-    if (entry.attr.includes(".")) return;
-    for (const name of new Set([entry.attr.toLowerCase(), plainPname(entry.pname).toLowerCase()])) {
+    for (const name of new Set([splitAttr(entry.attr).leaf.toLowerCase(), plainPname(entry.pname).toLowerCase()])) {
       if (name.length < MIN_NAME_LENGTH) continue;
       const ids = named.get(name);
       if (ids) ids.push(id);
@@ -42,18 +42,17 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
 
   // Who names whom: each mentioning package once per family ("python312Packages.x" and
   // "python313Packages.x" are one voice), never a package naming itself.
-  const voices = new Map<number, Set<string>>();
+  const voices = new Set<string>();
+  const plainPnames = entries.map((entry) => plainPname(entry.pname));
   const mentioners = new Map<number, number[]>();
   entries.forEach((entry, id) => {
     const { set, leaf } = splitAttr(entry.attr);
     const voice = `${familyOf(set)}.${leaf}`;
+    if (voices.has(voice)) return;
+    voices.add(voice);
     for (const name of namesIn(entry, named)) {
       for (const target of named.get(name)!) {
-        if (target === id || entries[target]!.pname === entry.pname) continue;
-        const heard = voices.get(target) ?? new Set<string>();
-        voices.set(target, heard);
-        if (heard.has(voice)) continue;
-        heard.add(voice);
+        if (target === id || plainPnames[target] === plainPnames[id]) continue;
         const list = mentioners.get(target);
         if (list) list.push(id);
         else mentioners.set(target, [id]);
@@ -61,12 +60,15 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     }
   });
 
+  const termsOf = new Map<number, Set<string>>();
   for (const [target, ids] of mentioners) {
     count[target] = ids.length;
     const own = new Set(textTerms(`${entries[target]!.attr} ${entries[target]!.pname}`));
     const frequency = new Map<string, number>();
-    for (const id of ids) {
-      for (const term of new Set(textTerms(entries[id]!.description))) {
+    for (const id of ids.slice(0, MAX_CONTEXT_MENTIONS)) {
+      const terms = termsOf.get(id) ?? new Set(textTerms(entries[id]!.description));
+      termsOf.set(id, terms);
+      for (const term of terms) {
         if (!own.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
       }
     }

@@ -42,6 +42,8 @@ const WEIGHT = {
   relatedShare: 1,
   contextShare: 0.5,
   typicalWordWeight: 7,
+  /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
+  commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
   coverageExponent: 2,
   /** Factor of the family the query names ("python …"). */
@@ -204,10 +206,14 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 
   // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt".
   let wanted = 0;
-  for (const w of contentWords) {
-    const weight = wordWeight(index, w);
+  // Rarest first: a word most descriptions use ("tool", "cli") then only re-ranks what rarer words found,
+  // which keeps a search from walking a tenth of the catalog.
+  const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
+  const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
+  for (const [i, { w, weight }] of weighted.entries()) {
     wanted += weight;
-    scoreWord(index, w, weight, scratch, (id, score, share) => {
+    const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
+    scoreWord(index, w, weight, scratch, refineOnly ? isCandidate : undefined, (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + weight * share;
@@ -219,7 +225,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const w of ecosystemWords) {
     const weight = wordWeight(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, weight);
-    scoreWord(index, w, weight, scratch, (id, score) => {
+    scoreWord(index, w, weight, scratch, isCandidate, (id, score) => {
       if (ecosystem[id] === 0) ecosystemHits.push(id);
       ecosystem[id] = Math.max(ecosystem[id]!, score);
     });
@@ -238,7 +244,8 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
         matched[id] = matched[id]! + ecosystemWeight;
       }
       const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
-      const factor = inFamily ? WEIGHT.namedEcosystem : index.factor[id]!;
+      // Named, the family's members are meant as much as top-level packages, and more.
+      const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
       const common = flags & FLAG.common ? WEIGHT.common : 1;
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common;
       const rep = index.groupRep[id]!;
@@ -277,12 +284,15 @@ function scoreWord(
   word: string,
   weight: number,
   scratches: Scratch,
+  /** When given, only these packages are scored. */
+  candidates: ((id: number) => boolean) | undefined,
   add: (id: number, score: number, share: number) => void,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
   // A common word ("file", "tool") in a name says less than a rare one.
   const rarity = Math.min(1.3, Math.max(0.4, weight / WEIGHT.typicalWordWeight));
   const offer = (id: number, score: number, matchShare = 1) => {
+    if (candidates && !candidates(id)) return;
     if (scratch[id] === 0) hits.push(id);
     if (score > scratch[id]!) scratch[id] = score;
     if (matchShare > share[id]!) share[id] = matchShare;
@@ -311,6 +321,7 @@ function scoreWord(
   const credit = (term: number, weight: number, matchShare = 1, postings = descriptions.postings(term)) => {
     const score = weight * idf(term);
     for (const id of postings) {
+      if (candidates && !candidates(id)) continue;
       if (description[id] === 0) described.push(id);
       if (description[id]! < score) description[id] = score;
       if (descriptionShare[id]! < matchShare) descriptionShare[id] = matchShare;
