@@ -79,3 +79,24 @@ describe("read_package in a hostile venv", () => {
     expect(tree?.files.map((file) => file.path).filter((path) => !path.includes(".dist-info/"))).toEqual([]);
   });
 });
+
+describe("a project venv that is a link to a host directory", () => {
+  it("lists what it holds but reads none of its files", async () => {
+    const linked = hostileRepo();
+    const host = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-host-local-")));
+    const site = join(host, "lib", "python3.11", "site-packages");
+    distribution(site, "hostpkg", { RECORD: "hostpkg/__init__.py,,\nhostpkg-1.0.dist-info/METADATA,,\n" });
+    write(join(site, "hostpkg", "__init__.py"), `KEY = "${SECRET}"\n`);
+    write(join(host, "pyvenv.cfg"), "home = /usr/bin\nversion = 3.11.2\n");
+    symlinkSync(host, join(linked.root, ".venv"));
+    const other = await startServer({ args: ["--project", linked.root, "--cache-dir", join(linked.root, "..", "cache")] });
+    try {
+      const file = await other.call("read_package", { package: "hostpkg", path: "hostpkg/__init__.py" });
+      const overview = await other.call("read_package", { package: "hostpkg" });
+      expect(JSON.stringify([file, overview])).not.toContain(SECRET);
+      expect(file.isError, textOf(file)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { z } from "zod";
 import { unlessAbsent } from "../common/absence.js";
 import { InvalidJson, readJsonFile } from "../common/json-file.js";
+import { isInside } from "../common/path-inside.js";
 import { storeDir } from "../common/store.js";
 import { discoverNode } from "./node-envs.js";
 import { scanNodeModules } from "./node-scan.js";
@@ -127,12 +128,18 @@ function scanEnvironment(environment: FoundEnvironment): StampedScan {
 }
 
 /**
- * An environment's packages, each bound to where its files may lie: the project, the environment's
- * own packages directory and the Nix store. An editable install's .pth or a symlinked member that
- * leads elsewhere (/etc, a home directory) then reads nothing there.
+ * An environment's packages, each bound to where its files may lie: the project, the Nix store and
+ * the environment's own packages directory, unless that directory sits in the project but leads
+ * out of it (a planted `.venv -> /home/me/.local`): the project does not choose host directories.
+ * An editable install's .pth or a symlinked member that leads elsewhere (/etc, a home directory)
+ * then reads nothing there.
  */
 function confined(scan: StampedScan, projectRoot: string): PackageRecord[] {
-  const within = [realpathOf(projectRoot), realpathOf(scan.environment.packagesDir), storeDir()].filter((dir): dir is string => dir !== undefined);
+  const project = realpathOf(projectRoot) ?? projectRoot;
+  const store = storeDir();
+  const own = realpathOf(scan.environment.packagesDir);
+  const redirected = own !== undefined && isInside(scan.environment.packagesDir, projectRoot) && !isInside(own, project) && !isInside(own, store);
+  const within = [project, store, ...(own === undefined || redirected ? [] : [own])];
   return scan.packages.map((pkg) => ({ ...pkg, within }));
 }
 
