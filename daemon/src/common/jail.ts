@@ -11,7 +11,11 @@ import { spawn, type ChildProcess, type StdioOptions } from "node:child_process"
 import type { Writable } from "node:stream";
 import type { JailBudget } from "./jail-budget.js";
 import type { JailPolicy } from "./jail-policy.js";
+import { EGRESS_SOCKET_VARIABLE, egressSince, openEgress } from "./egress/jail-egress.js";
+import type { EgressProxy } from "./egress/proxy.js";
+import type { EgressReport } from "./egress/report.js";
 import { guardProject } from "./jail-protection.js";
+import type { Logger } from "./log.js";
 import { openCapture } from "./output.js";
 import { requireStorePath } from "./store.js";
 
@@ -32,6 +36,8 @@ export interface JailCall {
   budget?: JailBudget;
   /** Told while the call waits for a slot. */
   onWait?: (ahead: number, running: number) => void;
+  /** Where the egress proxy (a network allow-list) logs its decisions. */
+  log?: Logger;
 }
 
 export interface JailResult {
@@ -48,6 +54,8 @@ export interface JailResult {
   truncated: { stdout: number; stderr: number };
   /** A limit of the jail that the program ran into. */
   limitHit?: LimitHit;
+  /** What the egress proxy allowed and blocked (a jail with an allow-list that used the network). */
+  network?: EgressReport;
 }
 
 /** How long a jail gets to clean up after SIGTERM before SIGKILL. */
@@ -75,12 +83,36 @@ export interface PreparedJail {
   env: Record<string, string>;
   /** Said to the caller: a decision the jail could not carry out as made (the project given read-only instead). */
   notice?: string;
-  /** Frees what the jail held (the protections' placeholders); call once its processes are gone. */
+  /** Frees what the jail held (the protections' placeholders, the egress proxy); call once its processes are gone. */
   release(): void;
+  /** The jail's egress proxy, when its network is an allow-list: its decisions are the calls' reports. */
+  egress?: EgressProxy;
 }
 
-/** Turns a policy into bin/run's (or bin/session-run's) environment, protecting the project for a read-write jail. */
-export function prepareJail(policy: JailPolicy, host: NodeJS.ProcessEnv = process.env): PreparedJail {
+/**
+ * Turns a policy into bin/run's (or bin/session-run's) environment: the project (protected for a
+ * read-write jail) and, for a network allow-list, the egress proxy the jail reaches it through.
+ */
+export function prepareJail(policy: JailPolicy, host: NodeJS.ProcessEnv = process.env, egressLog?: { log?: Logger; label?: string }): PreparedJail {
+  const jail = prepareProject(policy, host);
+  if (typeof policy.network !== "object") return jail;
+  const egress = openEgress(policy.network.allow, egressLog?.log, egressLog?.label);
+  if (!egress) return jail;
+  jail.env[EGRESS_SOCKET_VARIABLE] = egress.socketPath;
+  return {
+    ...jail,
+    egress,
+    release() {
+      jail.release();
+      void egress.close();
+    },
+  };
+}
+
+/** The artifact's name without its store hash, which says in a log line which jail it is about. */
+export const jailLabel = (artifact: string): string => artifact.slice(artifact.lastIndexOf("/") + 34);
+
+function prepareProject(policy: JailPolicy, host: NodeJS.ProcessEnv): PreparedJail {
   const env: Record<string, string> = {};
   for (const name of PASSED_THROUGH) {
     const value = host[name];
@@ -157,7 +189,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   const timeoutMs = Math.max(1, policy.timeoutMs - (performance.now() - asked));
   let jail: PreparedJail | undefined;
   try {
-    jail = prepareJail(policy);
+    jail = prepareJail(policy, process.env, { log: call.log, label: jailLabel(call.artifact) });
     const [stdout, stderr] = await Promise.all([openCapture(policy.maxOutputBytes), openCapture(policy.maxOutputBytes)]);
     const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
     if (call.code !== undefined) {
@@ -204,6 +236,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
         cancelled,
         truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
         ...(limit ? { limitHit: limit } : {}),
+        ...egressSince(jail.egress),
       };
     } finally {
       clearTimeout(timer);

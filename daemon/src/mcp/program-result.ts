@@ -1,9 +1,10 @@
 // How the result of a jailed program is shown to the agent: shared by `run` (one-off and session
 // calls) and the nixpkgs tools, so they report output, limits and truncation in the same words.
 import { z } from "zod";
+import { egressReportShape } from "../common/egress/report.js";
 import type { JailResult } from "../common/jail.js";
 
-export type ProgramResult = Pick<JailResult, "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit">;
+export type ProgramResult = Pick<JailResult, "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit" | "network">;
 
 export const programResultShape = {
   stdout: z.string(),
@@ -13,6 +14,7 @@ export const programResultShape = {
   timed_out: z.boolean(),
   truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
   limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
+  network: egressReportShape.optional(),
 };
 
 export type ProgramResultOutput = z.infer<z.ZodObject<typeof programResultShape>>;
@@ -26,14 +28,17 @@ export function programResultOutput(result: ProgramResult): ProgramResultOutput 
     timed_out: result.timedOut,
     truncated: result.truncated,
     ...(result.limitHit ? { limit_hit: result.limitHit } : {}),
+    ...(result.network ? { network: result.network } : {}),
   };
 }
 
 /** Timeout, limit and truncation, in words (empty when none happened). */
-export function programFacts(output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated">, timeoutWords: string): string[] {
+export function programFacts(output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated" | "network">, timeoutWords: string): string[] {
   const facts: string[] = [];
   if (output.timed_out) facts.push(timeoutWords);
   if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);
+  if (output.network?.allowed.length) facts.push(`network allowed: ${output.network.allowed.join(" ")}`);
+  for (const { destination, reason } of output.network?.blocked ?? []) facts.push(`network blocked ${destination}: ${reason}`);
   for (const stream of ["stdout", "stderr"] as const) {
     if (output.truncated[stream] > 0) facts.push(`${stream}: ${output.truncated[stream]} bytes dropped from the middle`);
   }

@@ -7,6 +7,7 @@ import type { NetworkSetting } from "../common/egress/setting.js";
 import { waitMessage, type JailBudget } from "../common/jail-budget.js";
 import { checkTimeoutAsk, decideJail, jailSettings, networkSetting, packageDeclared, type JailPolicy } from "../common/jail-policy.js";
 import { runInJail, type JailResult } from "../common/jail.js";
+import type { Logger } from "../common/log.js";
 import type { Config, Mount, ProjectAccess } from "../config/schema.js";
 import type { NixpkgsInfo } from "../discovery/types.js";
 import { NixCommandError, NixpkgsError } from "./errors.js";
@@ -42,6 +43,8 @@ export interface ExecuteContext {
   budget: JailBudget;
   /** The index when it is ready; undefined while it builds (the attribute is then not checked). */
   index(): NixpkgsIndex | undefined;
+  /** Where the egress proxy of a package with an allow-list logs its decisions. */
+  log?: Logger;
   /** nix's raw output of a failed realisation goes here (the daemon's debug log), not to the agent. */
   debug?(message: string): void;
   /** Told what is refused on the way (a realise-cache entry that is not a store path). */
@@ -137,6 +140,7 @@ export class PackageRunner {
       signal: call.signal,
       budget: this.ctx.budget,
       onWait: (ahead, running) => call.progress?.(0, undefined, waitMessage(ahead, running)),
+      log: this.ctx.log,
     });
     return { ...result, attr: request.attr, program };
   }

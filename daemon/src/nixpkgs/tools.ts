@@ -73,6 +73,7 @@ export const nixpkgsCapability: Capability = {
         }
       },
       debug: (message) => ctx.log.debug(message),
+      log: ctx.log,
     });
     const settings = ctx.config.nixpkgs;
     const permissions = (attr: string) => runner.permissions(attr);

@@ -2,6 +2,7 @@
 // outside /project is gone afterwards. What the jail gets is the jail policy's decision for the
 // environment under the daemon's configuration.
 import type { JailBudget } from "../common/jail-budget.js";
+import type { Logger } from "../common/log.js";
 import { decideJail, type JailPolicy, type JailSettings } from "../common/jail-policy.js";
 import { runInJail, type JailResult } from "../common/jail.js";
 import type { Environment } from "../discovery/types.js";
@@ -19,6 +20,8 @@ export interface RunContext {
   signal?: AbortSignal;
   /** Told while the call waits for a free jail. */
   onWait?: (ahead: number, running: number) => void;
+  /** Where the egress proxy of an environment with an allow-list logs its decisions. */
+  log?: Logger;
 }
 
 /** The jail policy for an environment, for one call (request) or a session's kernel (no request). */
@@ -36,5 +39,6 @@ export async function runCode(env: Environment, request: RunRequest, context: Ru
     signal: context.signal,
     budget: context.budget,
     onWait: context.onWait,
+    log: context.log,
   });
 }

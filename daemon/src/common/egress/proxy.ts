@@ -72,19 +72,25 @@ export class EgressProxy {
     this.resolve = options.resolve ?? systemResolver;
   }
 
-  static async listen(options: EgressProxyOptions): Promise<EgressProxy> {
+  /**
+   * Listens at once: Node binds a Unix socket within listen(), so the socket exists when this
+   * returns and a jail can be started on it without waiting. A later failure is logged.
+   */
+  static open(options: EgressProxyOptions): EgressProxy {
     const ownDir = options.socketPath ? undefined : mkdtempSync(join(tmpdir(), "nixshed-egress-"));
     const socketPath = options.socketPath ?? join(ownDir!, "proxy.sock");
     const server = createServer({ allowHalfOpen: true });
     const proxy = new EgressProxy(server, socketPath, options, ownDir);
     server.on("connection", (socket) => proxy.accept(socket));
+    server.on("error", (error) => options.log?.error(`egress proxy ${socketPath}: ${error.message}`));
     server.listen(socketPath);
-    try {
-      await once(server, "listening");
-    } catch (error) {
-      if (ownDir) rmSync(ownDir, { recursive: true, force: true });
-      throw error;
-    }
+    return proxy;
+  }
+
+  /** open(), then waits until it listens (or fails). */
+  static async listen(options: EgressProxyOptions): Promise<EgressProxy> {
+    const proxy = EgressProxy.open(options);
+    if (!proxy.server.listening) await once(proxy.server, "listening");
     return proxy;
   }
 

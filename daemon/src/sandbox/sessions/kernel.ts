@@ -5,6 +5,7 @@
 // call (os._exit, `exit`, process.exit) is reported with its exit code.
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
+import { egressMark, egressSince } from "../../common/egress/jail-egress.js";
 import { DRAIN_MS, limitHitIn, type JailResult } from "../../common/jail.js";
 import { CappedOutput } from "../../common/output.js";
 import type { Environment } from "../../discovery/types.js";
@@ -125,6 +126,7 @@ export class Kernel {
 
   async call(call: KernelCall): Promise<KernelOutcome> {
     const started = performance.now();
+    const egressFrom = egressMark(this.launched.egress);
     const id = ++this.nextId;
     const marker = newMarker();
     const stdout = new CappedOutput(call.maxOutputBytes);
@@ -177,6 +179,7 @@ export class Kernel {
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,
+      ...egressSince(this.launched.egress, egressFrom),
     };
     if (outcome === "finished") {
       return {

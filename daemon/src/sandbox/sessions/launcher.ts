@@ -5,7 +5,9 @@
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Socket } from "node:net";
 import type { JailPolicy } from "../../common/jail-policy.js";
-import { interruptJail, prepareJail, sessionRunPath, spawnJail, stopJail } from "../../common/jail.js";
+import type { EgressProxy } from "../../common/egress/proxy.js";
+import { interruptJail, jailLabel, prepareJail, sessionRunPath, spawnJail, stopJail } from "../../common/jail.js";
+import type { Logger } from "../../common/log.js";
 import type { Environment } from "../../discovery/types.js";
 
 export interface LaunchedKernel {
@@ -17,6 +19,8 @@ export interface LaunchedKernel {
   stop(): Promise<void>;
   /** What the jail could not get as decided (the project read-only instead), for the session's notices. */
   notice?: string;
+  /** The jail's egress proxy (a network allow-list), whose decisions each call reports; closed when the kernel exits. */
+  egress?: EgressProxy;
 }
 
 /** Starts a kernel with the given stdio (see kernelStdio). */
@@ -28,9 +32,9 @@ export function kernelStdio(stdout: Socket, stderr: Socket): StdioOptions {
 }
 
 /** Kernels in the environment's jail; bin/session-run turns SIGINT into an interrupt of the jail's processes. */
-export function jailLauncher(policyFor: (env: Environment) => JailPolicy): KernelLauncher {
+export function jailLauncher(policyFor: (env: Environment) => JailPolicy, log?: Logger): KernelLauncher {
   return (env, stdio) => {
-    const jail = prepareJail(policyFor(env));
+    const jail = prepareJail(policyFor(env), process.env, { log, label: jailLabel(env.artifact) });
     let child: ChildProcess;
     try {
       child = spawnJail(sessionRunPath(env.artifact), [], jail.env, stdio);
@@ -46,6 +50,7 @@ export function jailLauncher(policyFor: (env: Environment) => JailPolicy): Kerne
       interrupt: () => interruptJail(child),
       stop: () => stopJail(child),
       ...(jail.notice ? { notice: jail.notice } : {}),
+      ...(jail.egress ? { egress: jail.egress } : {}),
     };
   };
 }

@@ -1,0 +1,136 @@
+// Network allow-lists through the daemon, loopback only: a `run`, a session and `nixpkgs_execute`
+// with a per-package list reach the listed listener with curl and Python's urllib, are refused the
+// unlisted one, and say in their structured result which destinations were allowed and blocked.
+// The attacks (direct connections, UDP, DNS, a name resolving to loopback, an untrusted project's
+// list) are tests/security/network-escape.test.ts.
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { harnessMountsFlag } from "./harness/extra-mounts.js";
+import { curlFetch, networkFixture, urllibFetch, type NetworkFixture } from "./support/network-fixture.js";
+
+const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
+
+interface Output {
+  stdout: string;
+  stderr: string;
+  network?: { allowed: string[]; blocked: { destination: string; reason: string }[] };
+}
+
+let net: NetworkFixture;
+let project: string;
+let server: ServerHandle;
+let url: { listed: string; unlisted: string };
+
+const output = (result: CallToolResult): Output => {
+  if (result.isError) throw new Error(textOf(result));
+  return result.structuredContent as unknown as Output;
+};
+
+beforeAll(async () => {
+  net = await networkFixture();
+  url = { listed: `http://127.0.0.1:${net.ports.listed}/`, unlisted: `http://127.0.0.1:${net.ports.unlisted}/` };
+  project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-net-project-")));
+  mkdirSync(join(project, ".git"));
+  const scratch = mkdtempSync(join(tmpdir(), "nixshed-net-"));
+  const index = join(scratch, "fixture.idx");
+  execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", FIXTURE, "--out", index], { stdio: "pipe" });
+  const config = join(scratch, "config.toml");
+  writeFileSync(
+    config,
+    `[nixpkgs]
+source = "${FIXTURE}"
+index = "${index}"
+nix_options = ["--option", "substituters", ""]
+
+[nixpkgs.permissions.curl]
+network = ["127.0.0.1:${net.ports.listed}"]
+`,
+  );
+  server = await startServer({
+    args: ["--config", config, "--project", project, "--cache-dir", join(scratch, "cache"), "--state-dir", join(scratch, "state"), ...harnessMountsFlag()],
+    env: { XDG_CONFIG_HOME: net.configHome },
+  });
+}, 600_000);
+
+afterAll(async () => {
+  await server?.close();
+  net?.close();
+});
+
+describe("an environment with a list of destinations", () => {
+  it("is described with its destinations", async () => {
+    const { tools } = await server.client.listTools();
+    expect(tools.find((tool) => tool.name === "run")?.description).toContain(`network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`);
+  });
+
+  it("reaches the listed listener with curl and urllib in one run, and reports it", async () => {
+    const result = output(await server.call("run", { env: "net", code: urllibFetch(`${url.listed}urllib`) + curlFetch(`${url.listed}curl`) }));
+    expect(result.stdout).toBe("urllib: listed answers /urllib\ncurl: listed answers /curl\n");
+    expect(result.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
+    expect(net.arrivals).toEqual(expect.arrayContaining(["listed GET /urllib", "listed GET /curl"]));
+  }, 60_000);
+
+  it("is refused the unlisted listener, and says why", async () => {
+    const result = output(await server.call("run", { env: "net", code: urllibFetch(url.unlisted) + curlFetch(url.unlisted) }));
+    expect(result.stdout).toContain("urllib refused: HTTP Error 403: Forbidden");
+    // Plain HTTP through a proxy: curl prints the proxy's answer.
+    expect(result.stdout).toContain("curl: nixshed egress proxy: not on the jail's network allow-list");
+    expect(result.network).toEqual({
+      allowed: [],
+      blocked: [{ destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" }],
+    });
+    expect(net.arrivals.filter((arrival) => arrival.startsWith("unlisted"))).toEqual([]);
+  }, 60_000);
+
+  it("in a session: each call reports its own destinations, and an interrupted call leaves the network working", async () => {
+    const first = output(await server.call("run", { env: "net", session: "web", code: urllibFetch(`${url.listed}first`) }));
+    expect(first.stdout).toBe("urllib: listed answers /first\n");
+    expect(first.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
+
+    const second = output(await server.call("run", { env: "net", session: "web", code: urllibFetch(url.unlisted) }));
+    expect(second.stdout).toContain("urllib refused: HTTP Error 403");
+    expect(second.network).toEqual({ allowed: [], blocked: [{ destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" }] });
+
+    const quiet = output(await server.call("run", { env: "net", session: "web", code: "print('no network used')" }));
+    expect(quiet.network).toBeUndefined();
+
+    // A timeout interrupts the code (SIGINT to the jail's processes) but not the relay.
+    await server.call("run", { env: "net", session: "web", code: "import time; time.sleep(30)", timeout_seconds: 1 });
+    expect(output(await server.call("run", { env: "net", session: "web", code: curlFetch(`${url.listed}after`) })).stdout).toBe("curl: listed answers /after\n");
+  }, 120_000);
+});
+
+describe("nixpkgs_execute with a per-package list", () => {
+  it("reaches the listed listener, is refused the unlisted one, and reports both", async () => {
+    const allowed = output(await server.call("nixpkgs_execute", { package: "curl", args: ["-sS", `${url.listed}pkg`] }));
+    expect(allowed.stdout).toBe("listed answers /pkg\n");
+    expect(allowed.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
+
+    const refused = output(await server.call("nixpkgs_execute", { package: "curl", args: ["-sS", url.unlisted] }));
+    expect(refused.stdout).toBe("nixshed egress proxy: not on the jail's network allow-list\n");
+    expect(refused.network?.blocked).toEqual([{ destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" }]);
+  }, 600_000);
+
+  it("gives a package without a list no network at all", async () => {
+    const result = output(await server.call("nixpkgs_execute", { package: "python3", args: ["-c", urllibFetch(url.listed)] }));
+    expect(result.stdout).toMatch(/urllib refused: .*Connection refused/);
+    expect(result.network).toBeUndefined();
+  }, 600_000);
+});
+
+describe("nixshed doctor", () => {
+  it("shows each environment's network setting and the packages'", () => {
+    const doctor = spawnSync(process.execPath, [CLI, "doctor", "--json", "--project", project, "--set", `nixpkgs.network=["pypi.org"]`], {
+      env: { PATH: process.env.PATH, HOME: net.configHome, XDG_CONFIG_HOME: net.configHome },
+      encoding: "utf8",
+    });
+    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.filter((check) => check.name === "network");
+    expect(checks.map((check) => check.detail)).toEqual([`net: network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`, "nixpkgs packages: network to pypi.org"]);
+  }, 60_000);
+});
