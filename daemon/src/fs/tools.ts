@@ -63,7 +63,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     name: "list_files",
     title: "List files",
     description:
-      "List a directory, or a tree with recursive/glob. Honours .gitignore unless include_ignored. Capped; says how many more. Prefer a glob to find files by name.",
+      "List a directory, or a tree with recursive/glob (a glob finds files by name); .gitignore honoured; capped, says how many more.",
     input: {
       path: pathField.optional().describe("Directory to list (default: the project root)"),
       recursive: z.boolean().optional().describe("List the whole tree (files only) instead of one directory"),
@@ -101,7 +101,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const statItemsTool = defineTool({
     name: "stat_items",
     title: "Stat paths",
-    description: "Type, size, permissions and mtime of each path; a symlink is described, not followed.",
+    description: "Type, size, permissions and mtime of each path (a symlink itself, not its target).",
     input: { paths: pathsField.describe("Paths to describe") },
     output: {
       items: z.array(
@@ -231,7 +231,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const writeContentTool = defineTool({
     name: "write_content",
     title: "Write files",
-    description: "Create or replace files (or append). Parent directories are created; each write is atomic; an existing file keeps its permissions.",
+    description: "Create, replace or append to files, atomically; parents are created, permissions kept.",
     input: {
       items: z
         .array(

@@ -28,14 +28,14 @@ export const COMMON_GROUPS: readonly CommonGroup[] = [
   {
     purpose: "data",
     tools: [
-      t("jq"), t("yq-go", "yq"), t("miller", "mlr"), many("csvkit", "csvlook"), t("qsv"), t("dasel"),
-      t("jc"), t("sqlite", "sqlite3"), t("duckdb"), t("xmlstarlet"), t("htmlq"),
+      t("jq"), t("yq-go", "yq"), t("miller", "mlr"), many("csvkit", "csvlook"), t("qsv"),
+      t("sqlite", "sqlite3"), t("duckdb"), t("xmlstarlet"), t("htmlq"),
     ],
   },
   {
     purpose: "docs",
     tools: [
-      t("pandoc"), many("poppler-utils", "pdftotext"), t("qpdf"), t("ghostscript_headless", "gs"), t("mupdf-headless", "mutool"), t("typst"),
+      t("pandoc"), many("poppler-utils", "pdftotext"), t("qpdf"), t("ghostscript_headless", "gs"), t("typst"),
       t("tesseract"),
     ],
   },
@@ -43,7 +43,7 @@ export const COMMON_GROUPS: readonly CommonGroup[] = [
     purpose: "media",
     tools: [
       t("imagemagick", "magick"), t("ffmpeg"), t("sox"), t("exiftool"), t("graphviz", "dot"), t("librsvg", "rsvg-convert"),
-      t("optipng"), t("zbar", "zbarimg"),
+      t("optipng"),
     ],
   },
   {
@@ -61,8 +61,8 @@ export const COMMON_GROUPS: readonly CommonGroup[] = [
   {
     purpose: "dev",
     tools: [
-      t("git"), t("difftastic", "difft"), t("gnumake", "make"), t("cmake"), t("just"), t("universal-ctags", "ctags"),
-      t("hyperfine"), t("go"), t("gcc"),
+      t("git"), t("difftastic", "difft"), t("gnumake", "make"), t("cmake"), t("just"),
+      t("gcc"),
     ],
   },
   {
@@ -88,6 +88,7 @@ export const COMMON_TOOLS: readonly CommonTool[] = COMMON_GROUPS.flatMap((group)
 /** Well-known packages outside the everyday list (TUIs and others a jail has no use for) whose program is not named like them. */
 const OTHER_PROGRAMS: Record<string, string> = {
   "silver-searcher": "ag",
+  "universal-ctags": "ctags",
   visidata: "vd",
   openssh: "ssh",
   iperf: "iperf3",
