@@ -51,6 +51,19 @@ describe("SessionManager", () => {
     expect(next.notices).toEqual(["Fresh session: 's' was closed after 1 s without calls (sandbox.sessions.idle_timeout_seconds); its state is gone."]);
   });
 
+  it("knows a session's env while it lives and after the daemon closed it on its own, not after close_session", async () => {
+    const sessions = manager({ limits: { ...limits, maxSessions: 1 } });
+    expect(sessions.envOf("a")).toBeUndefined();
+    await sessions.run("a", python, call("pass"));
+    expect(sessions.envOf("a")).toBe("py");
+    // Room for b closes a, the least recently used.
+    await sessions.run("b", shell, call(":"));
+    expect(sessions.list().map((s) => s.id)).toEqual(["b"]);
+    expect(sessions.envOf("a")).toBe("py");
+    await sessions.close("b");
+    expect(sessions.envOf("b")).toBeUndefined();
+  });
+
   it("fails calls still queued when their session is closed", async () => {
     const sessions = manager();
     await sessions.run("s", shell, call(":"));
