@@ -16,7 +16,7 @@ export class NotInStore extends ExpectedError {}
 export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.NIX_STORE_DIR?.startsWith("/") ? env.NIX_STORE_DIR : DEFAULT_STORE_DIR;
   try {
-    return realpathSync(dir);
+    return realpathSync.native(dir);
   } catch {
     return dir; // No store on this machine: nothing will resolve inside it.
   }
@@ -26,7 +26,7 @@ export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
 export function inStore(path: string, store: string = storeDir()): string | undefined {
   let real: string;
   try {
-    real = realpathSync(path);
+    real = realpathSync.native(path);
   } catch {
     return undefined;
   }
@@ -39,7 +39,7 @@ export function requireStorePath(path: string, what: string, store: string = sto
   if (real !== undefined) return real;
   let target: string;
   try {
-    target = realpathSync(path);
+    target = realpathSync.native(path);
   } catch {
     throw new NotInStore(`${what} ${path} does not exist (a dangling link? rebuild it or remove it)`);
   }
