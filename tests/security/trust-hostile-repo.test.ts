@@ -79,6 +79,13 @@ describe("a hostile repository", () => {
     }
   });
 
+  it("shows in `nixshed config` which values came from the untrusted file, and what it ignored", () => {
+    const text = nixshed(["config"]).stdout;
+    expect(text).toContain(`fs.max_read_bytes = 4096  # ${join(project, ".nixshed.toml")} (untrusted: narrowing only)`);
+    expect(text).toContain('#   fs.extra_roots = ["/"]: an untrusted project may set only a subset of the trusted list; trusted: []');
+    expect(text).toContain(`# if you have read it and trust it: nixshed trust ${project}`);
+  });
+
   it("is trusted by `nixshed trust` for this content only, until revoked", () => {
     const trusted = nixshed(["trust"]);
     expect(trusted).toMatchObject({ code: 0, stdout: expect.stringContaining(`trusted: ${join(project, ".nixshed.toml")}`) });

@@ -29,7 +29,11 @@ ${commonHelp}`,
       const status = trustStatus(trust);
       process.stdout.write(`${[status.detail, status.fix].filter(Boolean).join("\n").replace(/^/gm, "# ")}\n`);
     }
-    for (const row of rows) process.stdout.write(`${row.key} = ${JSON.stringify(row.value)}  # ${row.source}\n`);
+    const narrowing = trust && !trust.trusted ? trust.file : undefined;
+    for (const row of rows) {
+      const mark = row.source === narrowing ? " (untrusted: narrowing only)" : "";
+      process.stdout.write(`${row.key} = ${JSON.stringify(row.value)}  # ${row.source}${mark}\n`);
+    }
     return EXIT.ok;
   },
 };
