@@ -102,6 +102,13 @@ describe("nixpkgs_execute", () => {
     expect(progress.some((message) => message.includes("ripgrep"))).toBe(true);
   });
 
+  it("runs an everyday package on a project file in one call, no search first: jq .answer data.json", async () => {
+    writeFileSync(join(project, "data.json"), '{"answer": 42}');
+    const { tools } = await server.client.listTools();
+    expect(tools.find((tool) => tool.name === "nixpkgs_execute")!.description).toMatch(/\bjq\b/);
+    expect(await ok("nixpkgs_execute", { package: "jq", args: [".answer", "data.json"] })).toMatchObject({ program: "jq", stdout: "42\n", exit_code: 0 });
+  });
+
   it("runs the only program of a package named otherwise, or the one asked for", async () => {
     expect(await ok("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" })).toMatchObject({ program: "xxd", stdout: "6869\n" });
     expect(await ok("nixpkgs_execute", { package: "coreutils", program: "echo", args: ["a b", "$HOME;"] })).toMatchObject({ stdout: "a b $HOME;\n" });
