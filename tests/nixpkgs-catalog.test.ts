@@ -11,9 +11,11 @@ import { searchIndex } from "../daemon/src/nixpkgs/search.js";
 import { CLI } from "../daemon/test/support/mcp-client.js";
 
 const CATALOG = fileURLToPath(new URL("../../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br", import.meta.url));
-const QUERIES = JSON.parse(readFileSync(new URL("./fixtures/nixpkgs-queries.json", import.meta.url), "utf8")) as {
-  queries: { query: string; expect: string[] }[];
-};
+type QuerySet = { queries: { query: string; expect: string[] }[] };
+const readQueries = (file: string) => JSON.parse(readFileSync(new URL(`./fixtures/${file}`, import.meta.url), "utf8")) as QuerySet;
+const QUERIES = readQueries("nixpkgs-queries.json");
+/** The agent-style set the ranking is tuned on (`npm run bench -- search` reports it per kind, beside its held-out half). */
+const DEV = readQueries("nixpkgs-queries-dev.json");
 
 let indexPath: string;
 let index: NixpkgsIndex;
@@ -30,14 +32,24 @@ describe("the real catalog", () => {
     expect(statSync(indexPath).size).toBeLessThan(60e6);
   });
 
-  it(`finds the right package in the top 5 for at least 90% of ${QUERIES.queries.length} agent queries`, () => {
-    expect(QUERIES.queries.length).toBeGreaterThanOrEqual(60);
-    const misses = QUERIES.queries.filter(({ query, expect: wanted }) => {
+  const topFiveRate = ({ queries }: QuerySet) => {
+    const misses = queries.filter(({ query, expect: wanted }) => {
       const top = searchIndex(index, query, { limit: 5, platform: "x86_64-linux" });
       return !top.some((result) => wanted.includes(result.attr) || result.alsoIn.some((attr) => wanted.includes(attr)));
     });
-    const rate = 1 - misses.length / QUERIES.queries.length;
-    expect(rate, `misses: ${misses.map((m) => m.query).join(" | ")}`).toBeGreaterThanOrEqual(0.9);
+    return { rate: 1 - misses.length / queries.length, misses: `misses: ${misses.map((m) => m.query).join(" | ")}` };
+  };
+
+  it(`finds the right package in the top 5 for at least 92% of ${QUERIES.queries.length} agent queries`, () => {
+    expect(QUERIES.queries.length).toBeGreaterThanOrEqual(60);
+    const { rate, misses } = topFiveRate(QUERIES);
+    expect(rate, misses).toBeGreaterThanOrEqual(0.92);
+  });
+
+  it(`finds the right package in the top 5 for at least 77% of ${DEV.queries.length} task, name, language-tool and library queries`, () => {
+    expect(DEV.queries.length).toBeGreaterThanOrEqual(150);
+    const { rate, misses } = topFiveRate(DEV);
+    expect(rate, misses).toBeGreaterThanOrEqual(0.77);
   });
 
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {
