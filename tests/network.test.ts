@@ -3,24 +3,15 @@
 // unlisted one, and say in their structured result which destinations were allowed and blocked.
 // The attacks (direct connections, UDP, DNS, a name resolving to loopback, an untrusted project's
 // list) are tests/security/network-escape.test.ts.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
-import { curlFetch, networkFixture, urllibFetch, type NetworkFixture } from "./support/network-fixture.js";
-
-const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
-
-interface Output {
-  stdout: string;
-  stderr: string;
-  network?: { allowed: string[]; blocked: { destination: string; reason: string }[] };
-}
+import { curlFetch, fixtureNixpkgs, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "./support/network-fixture.js";
 
 let net: NetworkFixture;
 let project: string;
@@ -38,13 +29,12 @@ beforeAll(async () => {
   project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-net-project-")));
   mkdirSync(join(project, ".git"));
   const scratch = mkdtempSync(join(tmpdir(), "nixshed-net-"));
-  const index = join(scratch, "fixture.idx");
-  execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", FIXTURE, "--out", index], { stdio: "pipe" });
+  const { source, index } = fixtureNixpkgs(scratch);
   const config = join(scratch, "config.toml");
   writeFileSync(
     config,
     `[nixpkgs]
-source = "${FIXTURE}"
+source = "${source}"
 index = "${index}"
 nix_options = ["--option", "substituters", ""]
 

@@ -5,23 +5,13 @@
 // a DNS query), the proxy's refusals are reported in the structured result and the others fail in
 // the program; nothing reaches a host listener but the listed one. A list set by an untrusted
 // project file is ignored: the jail stays without network.
-import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
+import { startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "../harness/extra-mounts.js";
-import { networkFixture, urllibFetch, type NetworkFixture } from "../support/network-fixture.js";
-
-const FIXTURE = fileURLToPath(new URL("../fixtures/nixpkgs", import.meta.url));
-
-interface Output {
-  stdout: string;
-  stderr: string;
-  network?: { allowed: string[]; blocked: { destination: string; reason: string }[] };
-}
+import { fixtureNixpkgs, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "../support/network-fixture.js";
 
 let net: NetworkFixture;
 let project: string;
@@ -121,15 +111,14 @@ describe("a jailed attacker with an allow-list", () => {
 
 describe("a list from an untrusted project file", () => {
   it("is ignored: the package stays without network, and the server says so", async () => {
-    const index = join(scratch, "fixture.idx");
-    execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", FIXTURE, "--out", index], { stdio: "pipe" });
+    const { source, index } = fixtureNixpkgs(scratch);
     writeFileSync(
       join(project, ".nixshed.toml"),
       `[nixpkgs]\nnetwork = ["127.0.0.1:${net.ports.listed}"]\n\n[nixpkgs.permissions.python3]\nnetwork = ["127.0.0.1:${net.ports.listed}"]\n`,
     );
     const server = await serve([
       "--set",
-      `nixpkgs.source="${FIXTURE}"`,
+      `nixpkgs.source="${source}"`,
       "--set",
       `nixpkgs.index="${index}"`,
       "--set",
