@@ -6,14 +6,17 @@
 // store: the metadata path, every artifact, the pinned nixpkgs, the library and the index it names
 // (see ../common/store.ts). An invalid entry is skipped; overrides and skips are logged and kept as
 // notes for `doctor`.
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { z } from "zod";
+import type { z } from "zod";
+import { unlessAbsent } from "../common/absence.js";
+import { readJsonFile } from "../common/json-file.js";
 import type { Logger } from "../common/log.js";
 import { storeDir } from "../common/store.js";
 import type { LoadedConfig } from "../config/load.js";
 import { InvalidArtifact, readArtifact, storePathOf } from "./artifact.js";
+import { environmentsSchema, pinnedSchema, realisedSchema } from "./schemas.js";
 import type { Discovery, Environment, NixpkgsInfo } from "./types.js";
 
 export interface DiscoverOptions {
@@ -22,34 +25,6 @@ export interface DiscoverOptions {
   systemDir?: string;
   /** The Nix store directory (default: NIX_STORE_DIR of `env`, else /nix/store). */
   storeDir?: string;
-}
-
-/** environments.json and nixpkgs.json as lib.mkMetadata writes them. */
-const environmentsSchema = z.object({ environments: z.record(z.string(), z.object({ artifact: z.string() })).default({}) });
-const pinnedSchema = z.object({ source: z.string().nullish() });
-const realisedSchema = z.object({
-  packages: z.array(
-    z.object({
-      attr: z.string(),
-      artifact: z.string(),
-      bin: z.string(),
-      mainProgram: z.string().nullable(),
-      pname: z.string(),
-      network: z.union([z.boolean(), z.array(z.string())]),
-      projectAccess: z.enum(["none", "ro", "rw"]),
-      mounts: z
-        .array(z.union([z.string(), z.object({ source: z.string(), target: z.string().optional(), writable: z.boolean().optional(), optional: z.boolean().optional() })]))
-        .default([]),
-    }),
-  ),
-});
-
-/** A JSON file of the metadata through its schema; the error names the file and the first problem. */
-function readJson<T>(file: string, schema: z.ZodType<T>): T {
-  const parsed = schema.safeParse(JSON.parse(readFileSync(file, "utf8")));
-  if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0]!;
-  throw new Error(`${issue.path.join(".") || "(root)"}: ${issue.message}`);
 }
 
 /** The sandbox directories in the order they are read (later ones override earlier ones). */
@@ -65,13 +40,17 @@ function sandboxDirs(loaded: LoadedConfig, options: DiscoverOptions = {}): strin
 
 function readMetadata(given: string, store: string, found: Map<string, Environment>, nixpkgs: NixpkgsInfo, note: (line: string) => void): void {
   let path: string;
-  let listed: z.infer<typeof environmentsSchema>;
+  let listed: z.infer<typeof environmentsSchema> | undefined;
   try {
     path = storePathOf(given, "metadata", store);
-    listed = readJson(join(path, "environments.json"), environmentsSchema);
+    listed = readJsonFile(join(path, "environments.json"), environmentsSchema);
   } catch (error) {
     const reason = error instanceof InvalidArtifact ? error.message : `metadata ${given}: cannot read environments.json (${(error as Error).message})`;
     note(`${reason}; is it built by lib.mkMetadata?`);
+    return;
+  }
+  if (!listed) {
+    note(`metadata ${given}: cannot read environments.json (there is none); is it built by lib.mkMetadata?`);
     return;
   }
   for (const [name, entry] of Object.entries(listed.environments)) {
@@ -93,37 +72,36 @@ function readMetadata(given: string, store: string, found: Map<string, Environme
     }
   };
   const pinnedFile = join(path, "nixpkgs.json");
-  if (existsSync(pinnedFile)) {
-    try {
-      const { source } = readJson(pinnedFile, pinnedSchema);
-      if (source) carried("pinned nixpkgs", source, (real) => (nixpkgs.source = real));
-    } catch (error) {
-      note(`metadata ${pinnedFile} skipped: ${(error as Error).message}`);
-    }
+  try {
+    const source = readJsonFile(pinnedFile, pinnedSchema)?.source;
+    if (source) carried("pinned nixpkgs", source, (real) => (nixpkgs.source = real));
+  } catch (error) {
+    note(`metadata ${pinnedFile} skipped: ${(error as Error).message}`);
   }
   if (existsSync(join(path, "nixpkgs-index"))) carried("nixpkgs index", join(path, "nixpkgs-index"), (real) => (nixpkgs.index = real));
   if (existsSync(join(path, "lib"))) carried("library", join(path, "lib"), (real) => (nixpkgs.lib = real));
   const realisedFile = join(path, "nixpkgs-realised.json");
-  if (existsSync(realisedFile)) {
-    try {
-      nixpkgs.realised = [];
-      for (const entry of readJson(realisedFile, realisedSchema).packages) {
-        carried(`realised ${entry.attr}`, entry.artifact, (artifact) =>
-          carried(`realised ${entry.attr} programs`, entry.bin, (bin) => nixpkgs.realised!.push({ ...entry, artifact, bin })),
-        );
-      }
-    } catch (error) {
-      note(`metadata ${realisedFile} skipped: ${(error as Error).message}`);
+  try {
+    const realised = readJsonFile(realisedFile, realisedSchema);
+    if (realised) nixpkgs.realised = [];
+    for (const entry of realised?.packages ?? []) {
+      carried(`realised ${entry.attr}`, entry.artifact, (artifact) =>
+        carried(`realised ${entry.attr} programs`, entry.bin, (bin) => nixpkgs.realised!.push({ ...entry, artifact, bin })),
+      );
     }
+  } catch (error) {
+    note(`metadata ${realisedFile} skipped: ${(error as Error).message}`);
   }
 }
 
 function readSandboxDir(dir: string, store: string, found: Map<string, Environment>, log: Logger, notes: string[], note: (line: string) => void): void {
+  // An absent directory is the normal case; an unreadable one is logged, and the others still read.
   let entries: string[];
   try {
-    entries = readdirSync(dir).sort();
-  } catch {
-    return; // An absent directory is the normal case.
+    entries = unlessAbsent(() => readdirSync(dir).sort(), []);
+  } catch (error) {
+    note(`sandbox directory ${dir} skipped: ${(error as Error).message}`);
+    return;
   }
   for (const entry of entries) {
     try {

@@ -1,22 +1,11 @@
 // What discovery found at startup: the environments to serve and what the metadata says about
 // nixpkgs. Capabilities read this; only ./discover.ts writes it.
-import type { NetworkSetting } from "../common/egress/setting.js";
-import type { Mount, ProjectAccess } from "../config/schema.js";
-
-export type Interpreter = "bash" | "python" | "node";
+import type { z } from "zod";
+import type { metadataSchema, realisedSchema } from "./schemas.js";
 
 /** The content of an artifact's metadata.json (schema version 1). */
-export interface EnvironmentMetadata {
-  schemaVersion: 1;
-  name: string;
-  description: string;
-  interpreter: Interpreter;
-  packages: { name: string; version: string }[];
-  limits: { timeoutSeconds: number; memoryMb: number; maxProcesses: number; workspaceMb: number };
-  /** false, true, or the destinations the jail may reach through the egress proxy. */
-  network: NetworkSetting;
-  projectAccess: ProjectAccess;
-}
+export type EnvironmentMetadata = z.infer<typeof metadataSchema>;
+export type Interpreter = EnvironmentMetadata["interpreter"];
 
 export interface Environment extends EnvironmentMetadata {
   /** Store path of the artifact (holds bin/run, bin/session-run, metadata.json). */
@@ -36,18 +25,8 @@ export interface NixpkgsInfo {
   realised?: RealisedAhead[];
 }
 
-export interface RealisedAhead {
-  attr: string;
-  /** The environment artifact (a store path) and the package's bin directory. */
-  artifact: string;
-  bin: string;
-  mainProgram: string | null;
-  pname: string;
-  network: NetworkSetting;
-  projectAccess: ProjectAccess;
-  /** The environment's host mounts (lib.mkEnvironment's `mounts`). */
-  mounts: Mount[];
-}
+/** A package realised ahead (the modules' `prerealise`), as lib.mkMetadata records it. */
+export type RealisedAhead = z.infer<typeof realisedSchema>["packages"][number];
 
 export interface Discovery {
   metadataPath?: string;

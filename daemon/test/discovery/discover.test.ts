@@ -106,6 +106,27 @@ describe("discover", () => {
     expect(found.notes.find((note) => note.includes("/empty"))).toMatch(/no readable metadata.json/);
   });
 
+  it("notes a sandbox directory it cannot read (not absent: a link loop), and still reads the others", async () => {
+    const loop = join(root, "sandboxes-loop");
+    symlinkSync(loop, loop);
+    const dir = join(root, "sandboxes-after-loop");
+    mkdirSync(dir);
+    symlinkSync(artifact("after-loop", "afterloop"), join(dir, "afterloop"));
+    const { found } = await run(metadata, [join(root, "sandboxes-absent"), loop, dir]);
+    expect(found.environments.has("afterloop")).toBe(true);
+    expect(found.notes).toEqual([expect.stringMatching(new RegExp(`sandbox directory ${loop} skipped: .*ELOOP`))]);
+  });
+
+  it("names the metadata.json that is not JSON", async () => {
+    const dir = join(root, "sandboxes-not-json");
+    mkdirSync(dir);
+    const broken = artifactDir("not-json", "notjson");
+    writeFileSync(join(broken, "metadata.json"), "{ not json");
+    symlinkSync(addToStore(broken), join(dir, "notjson"));
+    const { found } = await run(metadata, [dir]);
+    expect(found.notes).toEqual([expect.stringMatching(/\/metadata\.json: not JSON/)]);
+  });
+
   it("notes a metadata path that is not one", async () => {
     const { found } = await run(artifact("not-metadata", "shell"), []);
     expect(found.environments.size).toBe(0);
