@@ -19,8 +19,8 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
     input: {
       package: z.string().min(1).describe("Package name, import name, or name@version"),
       path: z.string().optional().describe("A file of the package, as its tree lists it"),
-      start_line: z.number().int().min(1).optional().describe("With path: first line to return, 1-based"),
-      end_line: z.number().int().min(1).optional().describe("With path: last line to return (inclusive)"),
+      start_line: z.number().int().min(1).optional().describe("First line, 1-based (with path)"),
+      end_line: z.number().int().min(1).optional().describe("Last line, inclusive (with path)"),
     },
     output: {
       name: z.string(),

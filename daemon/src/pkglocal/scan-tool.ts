@@ -84,7 +84,7 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
       "The project's installed Python and Node packages (venvs, Nix Python environments, node_modules): versions, import names, entry points.",
     input: {
       language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
-      filter: z.string().optional().describe("Substring (or * glob) of the package or import name"),
+      filter: z.string().optional().describe("Package or import name: a substring or * glob"),
       limit: z.number().int().min(1).max(5000).optional().describe(`Packages listed at most (default ${DEFAULT_LIMIT})`),
     },
     output: {
