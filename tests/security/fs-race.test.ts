@@ -146,6 +146,11 @@ describe("fs tools against a symlink swapper", () => {
     for (let i = 0; i < N.search; i++) {
       const found = await searchFiles(confinement, { pattern: SECRET, path: "d", maxResults: 10 }, never).catch(() => undefined);
       count("search", (found?.matches ?? 0) > 0, found !== undefined);
+      // From the root, rg itself walks into d while it is being swapped.
+      const deep = await searchFiles(confinement, { pattern: SECRET, path: ".", maxResults: 10 }, never).catch(() => undefined);
+      count("search", (deep?.matches ?? 0) > 0, deep !== undefined);
+      const tree = await listFiles(confinement, { path: ".", recursive: true }, 100_000, never).catch(() => undefined);
+      count("list", tree?.entries.some((entry) => entry.path.endsWith("only-outside")) ?? false, tree !== undefined);
     }
     stopRacer(a);
 

@@ -172,6 +172,13 @@ export class Confinement {
     if (entry !== undefined) throw new FsError(protectedMessage(input, entry), "ask the user to make this change");
   }
 
+  /** Runs `use` with the served root holding `real` open, and `real`'s path below it: what a child process jailed in that root needs. */
+  withRootOf<T>(real: string, input: string, use: (jail: { rootFd: number; below: string }) => Promise<T>): Promise<T> {
+    const root = this.rootOf(real);
+    if (!root) throw this.outside(input);
+    return withDirectory(root.real, input, (_at, rootFd) => use({ rootFd, below: relative(root.real, real) }));
+  }
+
   /** The deepest root holding `path` (a normalised absolute path), if any. */
   private rootOf(path: string): Root | undefined {
     let found: Root | undefined;

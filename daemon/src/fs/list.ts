@@ -5,7 +5,7 @@ import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
-import { ripgrep } from "./ripgrep.js";
+import { ripgrep, type RipgrepOptions } from "./ripgrep.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
 
@@ -56,13 +56,13 @@ async function listDirectory(dir: string, request: ListRequest, signal: AbortSig
   return dirents.filter((dirent) => !ignored.has(dirent.name)).map((dirent) => ({ name: dirent.name, type: typeOf(dirent) }));
 }
 
-async function listTree(dir: string, request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
+async function listTree(dir: string, jail: RipgrepOptions["jail"], request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
   const args = ["--files", "--null", "--hidden", "--glob", "!.git"];
   if (request.includeIgnored) args.push("--no-ignore");
   if (request.maxDepth !== undefined) args.push("--max-depth", String(request.maxDepth));
   if (request.glob) args.push("--glob", request.glob);
   const files: { name: string; type: EntryType }[] = [];
-  for await (const name of ripgrep(args, { cwd: dir, signal, separator: "\0" })) files.push({ name, type: "file" });
+  for await (const name of ripgrep(args, { cwd: dir, jail, signal, separator: "\0" })) files.push({ name, type: "file" });
   return files;
 }
 
@@ -72,7 +72,7 @@ export async function listFiles(confinement: Confinement, request: ListRequest, 
     if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
     if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
     const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
-    const found = await withDirectory(dir.at, input, (held) => (tree ? listTree(held, request, signal) : listDirectory(held, request, signal)));
+    const found = await withDirectory(dir.at, input, (held) => (tree ? confinement.withRootOf(dir.real, input, (jail) => listTree(held, jail, request, signal)) : listDirectory(held, request, signal)));
     found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const kept = found.slice(0, limit);
     const entries = await Promise.all(

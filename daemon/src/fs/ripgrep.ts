@@ -1,12 +1,61 @@
 // Runs ripgrep and yields its output records as they arrive, so callers can stop early. Stopping
 // (breaking out of the loop) or aborting the signal kills rg at once.
+//
+// rg never follows symlinks, but it opens what it walks by path: a directory below the search
+// root swapped for a symlink between its listing and its open would be read through. Where
+// bubblewrap can make a mount namespace, rg runs in one that holds only the system's programs and
+// the served root (bound from its descriptor, at /search, so .gitignore files above the searched
+// directory still count): a symlink leads nowhere else there.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { closeSync, constants, openSync, realpathSync } from "node:fs";
+import { delimiter, join } from "node:path";
 import type { Readable } from "node:stream";
 import { errnoOf, FsError } from "./errors.js";
+
+/** What rg may need to start: system and store programs and libraries, never a project. */
+const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/nix/store", "/etc/ld.so.cache"];
+/** How long the one probe of bwrap may take before rg runs unjailed. */
+const PROBE_MS = 3000;
+/** The root's descriptor number in the child. */
+const HELD_FD = 3;
+
+/** rg's real path, found on PATH. */
+function ripgrepPath(): string | undefined {
+  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
+    try {
+      return realpathSync(join(dir, "rg"));
+    } catch {}
+  }
+  return undefined;
+}
+
+let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
+
+/** How to start rg jailed in one root: bwrap's arguments up to the command; undefined where it cannot (no bwrap, no namespaces). Probed once, on the first call. */
+export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
+  jail ??= new Promise((resolve) => {
+    const rg = ripgrepPath();
+    if (!rg) return resolve(undefined);
+    const binds = [...SYSTEM, rg].flatMap((path) => ["--ro-bind-try", path, path]);
+    const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, "/search"];
+    // Probed with / standing in for a root (rg --version reads nothing).
+    const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
+    const probe = spawn("bwrap", [...bwrap, rg, "--version"], { stdio: ["ignore", "ignore", "ignore", stand], timeout: PROBE_MS, killSignal: "SIGKILL" });
+    const settle = (usable: boolean) => {
+      closeSync(stand);
+      resolve(usable ? { bwrap, rg } : undefined);
+    };
+    probe.once("error", () => settle(false));
+    probe.once("close", (code) => settle(code === 0));
+  });
+  return jail;
+}
 
 export interface RipgrepOptions {
   /** A held directory (confine.ts): rg starts there and, never following symlinks, walks below it. */
   cwd: string;
+  /** The served root's descriptor and the searched directory's path below it: given, rg runs jailed in that root where bwrap can. */
+  jail?: { rootFd: number; below: string };
   /** A file descriptor rg reads as its input (with the path "-"), instead of walking. */
   stdin?: number;
   signal: AbortSignal;
@@ -17,7 +66,13 @@ export interface RipgrepOptions {
 /** Yields rg's output records. Exit 1 (nothing found) is not an error; exit 2 is, unless output came. */
 export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGenerator<string> {
   options.signal.throwIfAborted();
-  const child = spawn("rg", args, { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] }) as ChildProcessByStdio<null, Readable, Readable>;
+  const jail = options.jail && (await jailed());
+  options.signal.throwIfAborted();
+  const child = (
+    jail && options.jail
+      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), jail.rg, ...args], { stdio: ["ignore", "pipe", "pipe", options.jail.rootFd] })
+      : spawn("rg", args, { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] })
+  ) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
   let stderr = "";

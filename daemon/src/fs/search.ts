@@ -102,7 +102,9 @@ function searchRecords(confinement: Confinement, input: string, args: string[], 
   return confinement.hold(input, "follow", async (target) => {
     if (!target.exists) throw new FsError(`${input}: does not exist`);
     if ((await lstat(target.at)).isDirectory()) {
-      return withDirectory(target.at, input, (dir) => use(ripgrep(args, { cwd: dir, signal, separator: "\n" }), target.real));
+      return withDirectory(target.at, input, (dir) =>
+        confinement.withRootOf(target.real, input, (jail) => use(ripgrep(args, { cwd: dir, jail, signal, separator: "\n" }), target.real)),
+      );
     }
     // One file: rg reads it from a descriptor opened no-follow, so nothing can be swapped in under it.
     const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);

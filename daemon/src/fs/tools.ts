@@ -11,6 +11,7 @@ import { errnoOf } from "./errors.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { readContent } from "./read.js";
+import { jailed } from "./ripgrep.js";
 import { MAX_CONTEXT_LINES, resultsWithin, searchFiles } from "./search.js";
 import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
@@ -354,6 +355,8 @@ export const fsCapability: Capability = {
       ? watchClientRoots(ctx.mcp, async (paths) => confinement.setClientRoots(await existingRoots(paths, ctx)), ctx.log)
       : undefined;
     const run = runner(config, async () => roots?.settled());
+    // Whether rg can be jailed is probed now, not on the first search.
+    void jailed();
     for (const tool of fsTools(confinement, config, run)) registerTool(ctx.mcp, tool, ctx.log);
   },
 };
