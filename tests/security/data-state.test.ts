@@ -2,7 +2,7 @@
 // entries of the shape nixpkgs_install_tool writes (a tool name it gives, an attribute path, a
 // program name), each other entry skipped with a warning naming the file, and a file that is not a
 // registry at all is set aside, never trusted.
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -43,7 +43,21 @@ describe("a planted installed-tools registry", () => {
     const stateDir = plant({ schemaVersion: 2, tools: {} });
     const warnings: string[] = [];
     expect(new InstalledRegistry(stateDir, (line) => warnings.push(line)).all()).toEqual([]);
-    expect(warnings[0]).toMatch(/installed-tools\.json: unreadable \(schemaVersion: .*\); installed tools are not restored/);
+    expect(warnings[0]).toMatch(/installed-tools\.json: schemaVersion: .*; installed tools are not restored/);
     expect(existsSync(join(stateDir, "nixpkgs", "installed-tools.json.unreadable"))).toBe(true);
+  });
+
+  it("reports a registry that is there but cannot be read (not absent), and never overwrites it", () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "nixshed-state-"));
+    mkdirSync(join(stateDir, "nixpkgs"));
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    symlinkSync(file, file); // reading it fails with ELOOP, as an unreadable file fails with EACCES
+    const warnings: string[] = [];
+    const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
+    expect(registry.all()).toEqual([]);
+    expect(warnings).toEqual([expect.stringMatching(new RegExp(`^${file}: unreadable \\(.*ELOOP.*\\); installed tools are not restored`))]);
+    expect(() => registry.add({ name: "nixpkgs_jq", attr: "jq" })).toThrow(/unreadable .* at startup, so it is left as it is/);
+    expect(registry.all()).toEqual([]);
+    expect(lstatSync(file).isSymbolicLink()).toBe(true);
   });
 });

@@ -3,23 +3,31 @@
 // parsing beyond the small header), so loading 130k packages costs milliseconds. The last section
 // (the packages' details) stays on disk and is read per result shown.
 import { closeSync, openSync, readSync } from "node:fs";
+import { z } from "zod";
+import { InvalidJson, parseJson } from "../common/json-file.js";
 
 const MAGIC = Buffer.from("NIXSHEDX");
 export const INDEX_FORMAT_VERSION = 3;
 
 export type Section = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 
-export interface IndexHeader {
-  formatVersion: number;
-  packageCount: number;
-  source: string;
-  builtAt: string;
-  platforms: string[];
+const count = z.number().int().nonnegative();
+
+/** The JSON header the builder writes after the magic line; a header of another format version is refused by its version first. */
+const headerSchema = z.object({
+  formatVersion: z.literal(INDEX_FORMAT_VERSION),
+  packageCount: count,
+  source: z.string(),
+  builtAt: z.string(),
+  platforms: z.array(z.string()),
   /** Each a list of indices into `platforms`; index 0 is "every platform" (meta.platforms absent). */
-  platformSets: number[][];
-  families: string[];
-  sections: Record<string, [offset: number, byteLength: number]>;
-}
+  platformSets: z.array(z.array(count)),
+  families: z.array(z.string()),
+  sections: z.record(z.string(), z.tuple([count, count])),
+});
+const versionSchema = z.object({ formatVersion: z.unknown() });
+
+export type IndexHeader = z.infer<typeof headerSchema>;
 
 export class IndexFormatError extends Error {}
 
@@ -85,14 +93,17 @@ function readSections(path: string, fd: number, onDisk: string, builtFrom: strin
   const headerLength = head.readUInt32LE(MAGIC.length);
   const headerBytes = Buffer.alloc(headerLength);
   readSync(fd, headerBytes, 0, headerLength, head.length);
+  const text = headerBytes.toString("utf8");
   let header: IndexHeader;
   try {
-    header = JSON.parse(headerBytes.toString("utf8")) as IndexHeader;
-  } catch {
-    throw new IndexFormatError(`${path}: corrupt index header`);
-  }
-  if (header.formatVersion !== INDEX_FORMAT_VERSION) {
-    throw new IndexFormatError(`${path}: index format ${header.formatVersion}, this nixshed reads ${INDEX_FORMAT_VERSION}; rebuild it`);
+    const { formatVersion } = parseJson(text, versionSchema, `${path}: index header`);
+    if (formatVersion !== INDEX_FORMAT_VERSION) {
+      throw new IndexFormatError(`${path}: index format ${formatVersion}, this nixshed reads ${INDEX_FORMAT_VERSION}; rebuild it`);
+    }
+    header = parseJson(text, headerSchema, `${path}: index header`);
+  } catch (error) {
+    if (error instanceof InvalidJson) throw new IndexFormatError(`${error.message} (corrupt index header)`);
+    throw error;
   }
   if (builtFrom !== undefined && header.source !== builtFrom) {
     throw new IndexFormatError(`${path}: built from ${header.source}, not ${builtFrom}`);

@@ -4,9 +4,11 @@
 // nixpkgs_install_tool writes (a tool name it would give, an attribute path, a program name
 // without a path) and skipped with a warning naming the file otherwise. An entry names no path:
 // its package is realised from the trusted nixpkgs like any other, and runs from the store.
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { ExpectedError } from "../common/expected-error.js";
+import { InvalidJson, readJsonFile } from "../common/json-file.js";
 import { ATTR_PATH } from "./realise.js";
 
 const installedToolSchema = z.object({
@@ -26,6 +28,8 @@ type RegistryFile = z.infer<typeof registryFileSchema>;
 export class InstalledRegistry {
   readonly path: string;
   private tools = new Map<string, InstalledTool>();
+  /** Why the file on disk could not be read, when it exists but could not be: then it is never overwritten. */
+  private unreadable: string | undefined;
 
   constructor(stateDir: string, private readonly warn: (message: string) => void) {
     this.path = join(stateDir, "nixpkgs", "installed-tools.json");
@@ -41,35 +45,38 @@ export class InstalledRegistry {
   }
 
   add(tool: InstalledTool): void {
+    this.refuseIfUnreadable();
     this.tools.set(tool.name, tool);
     this.save();
   }
 
   remove(name: string): void {
+    this.refuseIfUnreadable();
     this.tools.delete(name);
     this.save();
   }
 
+  private refuseIfUnreadable(): void {
+    if (this.unreadable) throw new ExpectedError(`${this.unreadable} at startup, so it is left as it is`, "Fix the file's permissions and restart nixshed.");
+  }
+
   private load(): void {
-    let text: string;
+    let file: RegistryFile | undefined;
     try {
-      text = readFileSync(this.path, "utf8");
+      file = readJsonFile(this.path, registryFileSchema);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return; // Nothing installed yet.
-      this.warn(`${this.path}: unreadable (${(error as Error).message}); installed tools are not restored`);
+      if (error instanceof InvalidJson) {
+        // Keep the unreadable file for the user; start empty rather than refuse to serve.
+        this.warn(`${error.message}; installed tools are not restored (the file is kept as ${this.path}.unreadable)`);
+        renameSync(this.path, `${this.path}.unreadable`);
+        return;
+      }
+      // Not absent, yet unreadable (permissions, I/O): serve without the tools, and never overwrite the file.
+      this.unreadable = `${this.path}: unreadable (${(error as Error).message})`;
+      this.warn(`${this.unreadable}; installed tools are not restored`);
       return;
     }
-    let file: RegistryFile;
-    try {
-      file = registryFileSchema.parse(JSON.parse(text));
-    } catch (error) {
-      // Keep the unreadable file for the user; start empty rather than refuse to serve.
-      const why = error instanceof z.ZodError ? issueLine(error) : (error as Error).message;
-      this.warn(`${this.path}: unreadable (${why}); installed tools are not restored`);
-      renameSync(this.path, `${this.path}.unreadable`);
-      return;
-    }
-    file.tools.forEach((entry, index) => {
+    file?.tools.forEach((entry, index) => {
       const parsed = installedToolSchema.safeParse(entry);
       if (parsed.success) this.tools.set(parsed.data.name, parsed.data);
       else this.warn(`${this.path}: tools[${index}] skipped (${issueLine(parsed.error)})`);

@@ -11,10 +11,12 @@
 // unsafe native code off and has no say in what the jail mounts: that is nixpkgs.extra_mounts.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import type { NetworkSetting } from "../common/egress/setting.js";
+import { unlessAbsent } from "../common/absence.js";
+import { InvalidJson, parseJson, readJsonFile } from "../common/json-file.js";
 import { inStore, NotInStore, requireStorePath } from "../common/store.js";
 import type { Mount, ProjectAccess } from "../config/schema.js";
 import { nixFailure, NixpkgsError } from "./errors.js";
@@ -186,9 +188,12 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
 }
 
 function parseEvaluation(output: string, attr: string): z.infer<typeof evaluatedSchema> {
-  const parsed = evaluatedSchema.safeParse(JSON.parse(output));
-  if (parsed.success) return parsed.data;
-  throw new NixpkgsError(`evaluating ${attr} gave an unexpected result: ${parsed.error.issues[0]!.message}`);
+  try {
+    return parseJson(output, evaluatedSchema, `evaluating ${attr} gave an unexpected result`);
+  } catch (error) {
+    if (error instanceof InvalidJson) throw new NixpkgsError(error.message);
+    throw error;
+  }
 }
 
 /** A package realised ahead (lib.mkMetadata's `realised`), each part required to be in the store (NotInStore otherwise). */
@@ -205,34 +210,30 @@ function fromStore(entry: Omit<CacheEntry, "key">, root: string): Realised {
 
 /** A cached realisation, or undefined (then it is realised again) with a warning when the entry is refused. */
 function readCached(key: string, root: string, infoFile: string, warn: (message: string) => void = () => {}): Realised | undefined {
-  if (!existsSync(infoFile)) return undefined;
   const refuse = (why: string) => {
     warn(`realise cache entry ${infoFile} refused: ${why}; realising again`);
     return undefined;
   };
-  let raw: unknown;
+  let entry: CacheEntry | undefined;
   try {
-    raw = JSON.parse(readFileSync(infoFile, "utf8"));
+    entry = readJsonFile(infoFile, cacheEntrySchema);
   } catch (error) {
+    // Not the schema, or there but unreadable: logged, and realised again (which rewrites it).
     return refuse((error as Error).message);
   }
-  const parsed = cacheEntrySchema.safeParse(raw);
-  if (!parsed.success) return refuse(`${parsed.error.issues[0]!.path.join(".") || "(root)"}: ${parsed.error.issues[0]!.message}`);
-  if (parsed.data.key !== key) return refuse(`it was stored under key ${parsed.data.key}, not ${key}`);
+  if (!entry) return undefined;
+  if (entry.key !== key) return refuse(`it was stored under key ${entry.key}, not ${key}`);
   try {
-    return fromStore(parsed.data, root);
+    return fromStore(entry, root);
   } catch (error) {
     if (error instanceof NotInStore) return refuse(error.message);
     throw error;
   }
 }
 
+/** The programs in a package's bin/; a package without one has none. */
 function listPrograms(bin: string): string[] {
-  try {
-    return readdirSync(bin).sort();
-  } catch {
-    return [];
-  }
+  return unlessAbsent(() => readdirSync(bin).sort(), []);
 }
 
 /**
@@ -267,20 +268,18 @@ function runNix(
       }
     });
     let stopped: "timeout" | "cancelled" | undefined;
+    const signalGroup = (signal: NodeJS.Signals) => {
+      if (child.pid === undefined) return; // never started
+      try {
+        process.kill(-child.pid, signal);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error; // ESRCH: already gone
+      }
+    };
     const stop = (why: "timeout" | "cancelled") => {
       stopped = why;
-      try {
-        process.kill(-child.pid!, "SIGTERM");
-        setTimeout(() => {
-          try {
-            process.kill(-child.pid!, "SIGKILL");
-          } catch {
-            // Already gone.
-          }
-        }, 2000).unref();
-      } catch {
-        // Already gone.
-      }
+      signalGroup("SIGTERM");
+      setTimeout(() => signalGroup("SIGKILL"), 2000).unref();
     };
     const timer = setTimeout(() => stop("timeout"), Math.max(0, deadline - Date.now()));
     const onAbort = () => stop("cancelled");

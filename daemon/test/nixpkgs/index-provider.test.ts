@@ -88,12 +88,19 @@ describe("where the index comes from", () => {
   });
 
   it("reports an index of another format, or a damaged one, with what to do", () => {
+    const headed = (header: object) => {
+      const json = Buffer.from(JSON.stringify(header));
+      const length = Buffer.alloc(4);
+      length.writeUInt32LE(json.length);
+      return Buffer.concat([Buffer.from("NIXSHEDX"), length, json]);
+    };
     const dir = scratch();
     const good = buildIndex(parseCatalog(JSON.stringify(NIX_ENV_CATALOG), "f"), "f");
     const cases: [string, Buffer, RegExp][] = [
       ["old", Buffer.concat([Buffer.from("NIXSHEDX\x13\x00\x00\x00"), Buffer.from('{"formatVersion":1}')]), /index format 1/],
       ["corrupt", Buffer.concat([Buffer.from("NIXSHEDX\x05\x00\x00\x00"), Buffer.from('{"formatVersion":1}')]), /corrupt/],
       ["truncated", good.subarray(0, 2000), /truncated/],
+      ["forged", headed({ formatVersion: INDEX_FORMAT_VERSION, packageCount: 1, source: "f", builtAt: "", platforms: [], platformSets: [], families: [], sections: "all" }), /forged: index header: sections: /],
     ];
     const openFiles = () => readdirSync("/proc/self/fd").length;
     const before = openFiles();
