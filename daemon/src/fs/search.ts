@@ -3,6 +3,8 @@
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
+import { z } from "zod";
+import { parseJson } from "../common/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { ripgrep } from "./ripgrep.js";
@@ -62,20 +64,19 @@ export interface SearchResult {
   files: { path: string; lines: SearchLine[] }[];
 }
 
-interface RgText {
-  text?: string;
-  bytes?: string;
-}
+const rgText = z.object({ text: z.string().optional(), bytes: z.string().optional() });
+type RgText = z.infer<typeof rgText>;
 
-interface RgEvent {
-  type: "begin" | "match" | "context" | "end" | "summary";
-  data: {
-    path?: RgText;
-    lines?: RgText;
-    line_number?: number;
-    submatches?: { start: number; end: number }[];
-  };
-}
+/** One line of `rg --json`: what is read of it (rg's other fields are dropped). */
+const rgEventSchema = z.object({
+  type: z.string(),
+  data: z.object({
+    path: rgText.optional(),
+    lines: rgText.optional(),
+    line_number: z.number().nullish(),
+    submatches: z.array(z.object({ start: z.number(), end: z.number() })).optional(),
+  }),
+});
 
 const decode = (value: RgText | undefined): string =>
   value?.text ?? (value?.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : "");
@@ -122,7 +123,7 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
   const searched = searchRecords(confinement, request.path || ".", ripgrepArgs(request), signal, async (records, base, single) => {
     let current: SearchResult["files"][number] | undefined;
     for await (const record of records) {
-      const event = JSON.parse(record) as RgEvent;
+      const event = parseJson(record, rgEventSchema, "rg --json output");
       if (event.type === "begin") {
         current = { path: confinement.shown(single ?? join(base, decode(event.data.path))), lines: [] };
         continue;

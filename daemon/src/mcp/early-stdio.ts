@@ -29,11 +29,28 @@ export interface EarlyStdio {
 
 type Id = string | number | null;
 
+// Narrowing by hand: zod is not loaded yet when these lines are read (that is the point of this file).
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const isId = (value: unknown): value is string | number => typeof value === "string" || typeof value === "number";
+
+/** `text` as JSON, or undefined when it is not JSON (whoever reads it next says so). */
+function jsonOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
 /** The id of a request cut to its two ends: the SDK puts "jsonrpc" and "id" last, others often first. */
 export function idOfOversized(head: string, tail: string): Id | undefined {
   const value = String.raw`(-?\d+|"(?:[^"\\]|\\.){0,200}")`;
   const found = new RegExp(String.raw`"id"\s*:\s*${value}\s*\}\s*$`).exec(tail) ?? new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}`).exec(head);
-  if (found) return JSON.parse(found[1]!) as string | number;
+  if (found) {
+    const id = jsonOrUndefined(found[1]!);
+    return isId(id) ? id : null; // an id string with a bad escape is answered as unknown (null)
+  }
   // A notification has a method and no id: nobody waits for an answer.
   if (/"method"\s*:\s*"notifications\//.test(head)) return undefined;
   return null;
@@ -55,16 +72,14 @@ export function answerInitializeEarly(instructions: string, differs: (early: str
   };
 
   const answer = (line: Buffer): boolean => {
-    try {
-      const request = JSON.parse(line.toString("utf8")) as { id?: string | number; method?: string; params?: { protocolVersion?: unknown } };
-      if (request.method !== "initialize" || request.id === undefined) return false;
-      const result = initializeResult(request.params?.protocolVersion, instructions);
-      process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id: request.id })}\n`);
-      answered = { id: request.id, reply: JSON.stringify(result) };
-      return true;
-    } catch {
-      return false; // Not JSON: the SDK will say so.
-    }
+    // Not JSON, or not an initialize request: the SDK answers it (or says what is wrong with it).
+    const request = jsonOrUndefined(line.toString("utf8"));
+    if (!isRecord(request) || request.method !== "initialize" || !isId(request.id)) return false;
+    const params = isRecord(request.params) ? request.params : {};
+    const result = initializeResult(params.protocolVersion, instructions);
+    process.stdout.write(`${JSON.stringify({ result, jsonrpc: "2.0", id: request.id })}\n`);
+    answered = { id: request.id, reply: JSON.stringify(result) };
+    return true;
   };
 
   const handOn = (line: Buffer) => {
@@ -121,8 +136,8 @@ export function answerInitializeEarly(instructions: string, differs: (early: str
   const stdout = new Writable({
     write(chunk: Buffer, _encoding, callback) {
       if (answered && held) {
-        const message = JSON.parse(chunk.toString("utf8")) as { id?: unknown; result?: unknown; error?: unknown };
-        if (message.id === answered.id && (message.result !== undefined || message.error !== undefined)) {
+        const message = jsonOrUndefined(chunk.toString("utf8"));
+        if (isRecord(message) && message.id === answered.id && (message.result !== undefined || message.error !== undefined)) {
           const sdk = JSON.stringify(message.result ?? message.error);
           if (sdk !== answered.reply) differs(answered.reply, sdk);
           release();

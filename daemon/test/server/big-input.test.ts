@@ -42,6 +42,8 @@ describe("idOfOversized", () => {
     ['{"jsonrpc":"2.0","id":"a-1","method":"tools/call","params":{"x":"', 'xxxx"}}', "a-1"],
     ['{"method":"notifications/progress","params":{"x":"', 'xx"}}', undefined],
     ['{"method":"tools/call","params":{"x":"', 'xx"}}', null],
+    // An id with an escape JSON refuses: answered as unknown, not a SyntaxError thrown in the stdin reader.
+    ['{"method":"tools/call","params":{"x":"', 'xx"}},"id":"\\u12"}', null],
   ])("%s … %s → %s", (head, tail, id) => {
     expect(idOfOversized(head, tail)).toBe(id);
   });
