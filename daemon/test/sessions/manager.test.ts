@@ -85,6 +85,11 @@ describe("SessionManager", () => {
     expect(next.notices).toEqual(["Fresh session: the previous one ended between calls (the session's python exited with code 9); its state is gone."]);
   });
 
+  it("stops a kernel that breaks the reply protocol and says so", async () => {
+    const sessions = manager({ launcher: hostLauncher(["bash", "-c", "echo 'not a reply' >&4; sleep 30"]) });
+    await expect(sessions.run("s", python, call("pass"))).rejects.toThrow(/kernel of 'py' was stopped: session kernel sent a malformed reply: "not a reply"/);
+  });
+
   it("refuses new calls once shutting down", async () => {
     const sessions = manager();
     await sessions.closeAll();

@@ -52,6 +52,8 @@ export class Kernel {
   readonly exited: Promise<{ exitCode: number | null; description: string }>;
   /** How the kernel ended, once it has (undefined while it lives). */
   private endedAs?: string;
+  /** Why the kernel was stopped, when it sent something that is not a reply. */
+  private brokeProtocol?: string;
 
   private constructor(
     private readonly launched: LaunchedKernel,
@@ -73,7 +75,9 @@ export class Kernel {
     replies.on("data", (chunk: Buffer) => {
       try {
         parser.push(chunk);
-      } catch {
+      } catch (error) {
+        // A kernel that breaks the reply protocol gets no more calls: stopped, and that is said as how it ended.
+        this.brokeProtocol = `was stopped: ${(error as Error).message}`;
         void this.stop();
       }
     });
@@ -82,7 +86,7 @@ export class Kernel {
       child.once("error", (error) => resolve({ exitCode: null, description: `could not start: ${error.message}` }));
       child.once("exit", (code, signal) => {
         const exitCode = code ?? (signal ? 128 + signalNumber(signal) : null);
-        resolve({ exitCode, description: signal ? `was killed by ${signal}` : `exited with code ${code}` });
+        resolve({ exitCode, description: this.brokeProtocol ?? (signal ? `was killed by ${signal}` : `exited with code ${code}`) });
       });
     });
     void this.exited.then(({ description }) => (this.endedAs = description));
