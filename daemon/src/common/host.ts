@@ -6,6 +6,7 @@
 import { execFile } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import { delimiter, join } from "node:path";
+import { isAbsent } from "./absence.js";
 
 export type LimitMechanism = "cgroup1" | "systemd" | "rlimit";
 
@@ -21,12 +22,15 @@ export interface HostReport {
   limits: Probe & { mechanism: LimitMechanism };
 }
 
+/** Whether this process may write `path`: no when it is absent, not ours or read-only; other failures are thrown. */
 const writable = (path: string) => {
   try {
     accessSync(path, constants.W_OK);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (isAbsent(error) || code === "EACCES" || code === "EPERM" || code === "EROFS") return false;
+    throw error;
   }
 };
 

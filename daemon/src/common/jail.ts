@@ -151,8 +151,8 @@ export function stopJail(child: ChildProcess, graceMs = STOP_GRACE_MS): Promise<
   const signalGroup = (signal: NodeJS.Signals) => {
     try {
       process.kill(-pid, signal);
-    } catch {
-      // Already gone.
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") throw error; // ESRCH: already gone
     }
   };
   return new Promise((resolve) => {

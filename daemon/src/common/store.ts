@@ -4,6 +4,7 @@
 // daemon to a file someone could still write. The store directory itself comes from the trusted
 // environment (NIX_STORE_DIR, as Nix reads it), never from configuration a project could set.
 import { realpathSync } from "node:fs";
+import { isAbsent, unlessAbsent } from "./absence.js";
 import { ExpectedError } from "./expected-error.js";
 import { isInside } from "./path-inside.js";
 
@@ -15,11 +16,8 @@ export class NotInStore extends ExpectedError {}
 /** The store directory, resolved (a store reached through a symlinked /nix stays itself). */
 export function storeDir(env: NodeJS.ProcessEnv = process.env): string {
   const dir = env.NIX_STORE_DIR?.startsWith("/") ? env.NIX_STORE_DIR : DEFAULT_STORE_DIR;
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return dir; // No store on this machine: nothing will resolve inside it.
-  }
+  // No store on this machine: nothing will resolve inside it.
+  return unlessAbsent(() => realpathSync.native(dir), dir);
 }
 
 /** The realpath of `path` when it lies strictly inside the store, else undefined (missing paths included). */
@@ -28,6 +26,8 @@ export function inStore(path: string, store: string = storeDir()): string | unde
   try {
     real = realpathSync.native(path);
   } catch {
+    // A path that does not resolve (absent, a link loop, no permission) is not a store path, which is
+    // the answer asked for: callers refuse it or realise it again, and requireStorePath says why.
     return undefined;
   }
   return real !== store && isInside(real, store) ? real : undefined;
@@ -40,8 +40,9 @@ export function requireStorePath(path: string, what: string, store: string = sto
   let target: string;
   try {
     target = realpathSync.native(path);
-  } catch {
-    throw new NotInStore(`${what} ${path} does not exist (a dangling link? rebuild it or remove it)`);
+  } catch (error) {
+    if (isAbsent(error)) throw new NotInStore(`${what} ${path} does not exist (a dangling link? rebuild it or remove it)`);
+    throw new NotInStore(`${what} ${path} cannot be resolved (${(error as Error).message}); refused`, STORE_HINT);
   }
   const leads = target === path ? "" : ` (it resolves to ${target})`;
   throw new NotInStore(`${what} ${path} is not in the Nix store ${store}${leads}; refused`, STORE_HINT);

@@ -117,6 +117,14 @@ describe("discover", () => {
     expect(found.notes).toEqual([expect.stringMatching(new RegExp(`sandbox directory ${loop} skipped: .*ELOOP`))]);
   });
 
+  it("says an entry that cannot be resolved (a link loop) is refused, not that it does not exist", async () => {
+    const dir = join(root, "sandboxes-entry-loop");
+    mkdirSync(dir);
+    symlinkSync(join(dir, "loop"), join(dir, "loop"));
+    const { found } = await run(metadata, [dir]);
+    expect(found.notes).toEqual([expect.stringMatching(/artifact .*\/loop cannot be resolved \(.*ELOOP.*\); refused/)]);
+  });
+
   it("names the metadata.json that is not JSON", async () => {
     const dir = join(root, "sandboxes-not-json");
     mkdirSync(dir);
