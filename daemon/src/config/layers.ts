@@ -112,7 +112,7 @@ export function parseScalar(raw: string): unknown {
   try {
     return (parseToml(`v = ${raw}`) as { v: unknown }).v;
   } catch {
-    return raw;
+    return raw; // Not a TOML value (a bare word, a path): it is the string itself, and the schema checks it.
   }
 }
 

@@ -25,7 +25,9 @@ export async function writeAtomically(target: Held, data: Uint8Array | string | 
       await writeFile(file, data);
       if (keep) {
         // Only root may give a file away; anyone else keeps their own files theirs anyway.
-        await file.chown(keep.uid, keep.gid).catch(() => {});
+        await file.chown(keep.uid, keep.gid).catch((error: NodeJS.ErrnoException) => {
+          if (error.code !== "EPERM") throw error;
+        });
         await file.chmod(keep.mode);
       }
       await file.datasync();
@@ -34,7 +36,7 @@ export async function writeAtomically(target: Held, data: Uint8Array | string | 
     }
     await rename(temp, target.at);
   } catch (error) {
-    await unlink(temp).catch(() => {});
+    await unlink(temp).catch(() => {}); // Best-effort cleanup: the write's own error is the one reported, just below.
     throw error;
   }
 }

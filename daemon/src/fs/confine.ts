@@ -18,6 +18,7 @@
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readlinkSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { isAbsent } from "../common/absence.js";
 import { isInside } from "../common/path-inside.js";
 import { protectedEntry, protectedMessage } from "../common/protected-paths.js";
 import { errnoOf, FsError } from "./errors.js";
@@ -115,8 +116,9 @@ function isSymlink(path: string): boolean {
   try {
     readlinkSync(path);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EINVAL" || isAbsent(error)) return false; // EINVAL: not a link
+    throw error;
   }
 }
 

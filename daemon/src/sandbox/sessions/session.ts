@@ -69,7 +69,7 @@ export class Session {
   run(call: KernelCall): Promise<SessionResult> {
     this.queued++;
     const result = this.tail.then(() => this.execute(call));
-    this.tail = result.catch(() => {});
+    this.tail = result.catch(() => {}); // The queue only waits for the call; its failure is reported through `result`.
     return result.finally(() => {
       this.queued--;
       this.lastUsedAt = this.deps.now();
