@@ -4,6 +4,7 @@
 #
 #   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
 #   bin/run -- PROGRAM ARGS  a program of the environment, stdin passed through
+#   bin/run --limits         which mechanism would enforce the limits here: cgroup1, systemd or rlimit
 #   bin/session-run          the interpreter's session kernel, its protocol on descriptors 3 and 4
 #
 # Per call (decided by the daemon's jail policy, daemon/src/common/jail-policy.ts; all optional):
@@ -58,7 +59,11 @@ dynamic+=(--chdir "${NIXSHED_JAIL_CWD:-/workspace}")
 
 case "$entry" in
   run)
-    if [ "${1-}" = "--" ]; then
+    if [ "${1-}" = "--limits" ]; then
+      # Which mechanism enforces the limits here, decided below; the daemon's doctor asks this
+      # instead of deciding again.
+      limits_only=1
+    elif [ "${1-}" = "--" ]; then
       shift
       [ $# -gt 0 ] || fail "usage: bin/run -- PROGRAM [ARGS…]"
       command=("$@")
@@ -94,6 +99,10 @@ if [ -w /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/pids ] && [ -e /sys/fs/cg
 elif command -v systemd-run >/dev/null &&
   { [ "$(id -u)" = 0 ] && [ -S /run/systemd/private ] || [ -S "${XDG_RUNTIME_DIR-/nonexistent}/systemd/private" ]; }; then
   limits=systemd
+fi
+if [ -n "${limits_only-}" ]; then
+  echo "$limits"
+  exit 0
 fi
 
 # Sets $cgroup to the directory of our own cgroup in a v1 hierarchy, so the jail's cgroup nests

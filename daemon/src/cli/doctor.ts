@@ -91,7 +91,7 @@ ${commonHelp}`,
     // The packages the metadata realised ahead (the modules' prerealise); a skipped one is a discovery note.
     const ahead = discovery.nixpkgs.realised;
     if (loaded.config.nixpkgs.enabled && ahead) checks.push({ name: "nixpkgs realised ahead", ok: true, detail: ahead.map((entry) => entry.attr).join(", ") || "none" });
-    const host = await probeHost();
+    const host = await probeHost([...discovery.environments.values()][0]?.artifact);
     checks.push(
       { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },
       { name: "bubblewrap", ...host.bwrap, fix: "install bubblewrap (the jails carry their own; this checks the kernel side)" },

@@ -1,14 +1,9 @@
 // What this machine offers the jail: Nix, bubblewrap, working user namespaces, and which mechanism
-// bin/run will use to enforce memory and process limits. The choice mirrors
-// nix/backends/jail.bash (which decides for itself at run time, so the artifact works without the
-// daemon): cgroup v1 when its memory and pids hierarchies are writable (root), else a systemd scope
-// (cgroup v2: the system manager as root, the user manager otherwise), else rlimits.
+// bin/run enforces memory and process limits with. That choice is bin/run's own (it decides at run
+// time, so an artifact works without the daemon): this probe asks an artifact's bin/run --limits
+// instead of deciding it a second time.
 import { execFile } from "node:child_process";
-import { accessSync, constants, existsSync } from "node:fs";
-import { delimiter, join } from "node:path";
-import { isAbsent } from "./absence.js";
-
-export type LimitMechanism = "cgroup1" | "systemd" | "rlimit";
+import { jailLimits, type LimitMechanism } from "./jail.js";
 
 export interface Probe {
   ok: boolean;
@@ -19,29 +14,7 @@ export interface HostReport {
   nix: Probe;
   bwrap: Probe;
   userNamespace: Probe;
-  limits: Probe & { mechanism: LimitMechanism };
-}
-
-/** Whether this process may write `path`: no when it is absent, not ours or read-only; other failures are thrown. */
-const writable = (path: string) => {
-  try {
-    accessSync(path, constants.W_OK);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (isAbsent(error) || code === "EACCES" || code === "EPERM" || code === "EROFS") return false;
-    throw error;
-  }
-};
-
-const onPath = (program: string, env: NodeJS.ProcessEnv) =>
-  (env.PATH ?? "").split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
-
-export function limitMechanism(env: NodeJS.ProcessEnv = process.env, root = "/sys/fs/cgroup", uid = process.getuid?.()): LimitMechanism {
-  if (writable(`${root}/memory`) && writable(`${root}/pids`) && existsSync(`${root}/pids/cgroup.procs`)) return "cgroup1";
-  const manager = uid === 0 ? "/run/systemd/private" : `${env.XDG_RUNTIME_DIR ?? "/nonexistent"}/systemd/private`;
-  if (onPath("systemd-run", env) && existsSync(manager)) return "systemd";
-  return "rlimit";
+  limits: Probe & { mechanism?: LimitMechanism };
 }
 
 const limitDetails: Record<LimitMechanism, Probe> = {
@@ -61,17 +34,29 @@ function run(program: string, args: string[]): Promise<{ ok: boolean; output: st
   });
 }
 
-export async function probeHost(env: NodeJS.ProcessEnv = process.env): Promise<HostReport> {
-  const [nix, bwrap, userns] = await Promise.all([
+/** The limits an artifact's jails get here, or why that is not known (no artifact, or it did not answer). */
+async function limitsOf(artifact: string | undefined, env: NodeJS.ProcessEnv): Promise<HostReport["limits"]> {
+  if (!artifact) return { ok: false, detail: "unknown: no environment was discovered to ask (bin/run --limits)" };
+  try {
+    const mechanism = await jailLimits(artifact, env);
+    return { mechanism, ...limitDetails[mechanism] };
+  } catch (error) {
+    return { ok: false, detail: `unknown: ${(error as Error).message}` };
+  }
+}
+
+/** This machine, with the limits `artifact`'s bin/run would use. */
+export async function probeHost(artifact?: string, env: NodeJS.ProcessEnv = process.env): Promise<HostReport> {
+  const [nix, bwrap, userns, limits] = await Promise.all([
     run("nix", ["--version"]),
     run("bwrap", ["--version"]),
     run("bwrap", ["--unshare-user", "--unshare-pid", "--unshare-net", "--ro-bind", "/", "/", "--proc", "/proc", "true"]),
+    limitsOf(artifact, env),
   ]);
-  const mechanism = limitMechanism(env);
   return {
     nix: { ok: nix.ok, detail: nix.output.split("\n")[0] ?? "" },
     bwrap: { ok: bwrap.ok, detail: bwrap.output.split("\n")[0] ?? "" },
     userNamespace: { ok: userns.ok, detail: userns.ok ? "bwrap can create user, pid and network namespaces" : userns.output.split("\n")[0] ?? "" },
-    limits: { mechanism, ...limitDetails[mechanism] },
+    limits,
   };
 }

@@ -7,7 +7,7 @@
 // receives SIGTERM; bwrap's --die-with-parent and the jail's own pid namespace take every process of
 // the jail down with it. So stopping a jail is: SIGTERM to bin/run's process group, SIGKILL after a
 // grace period.
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
+import { type ChildProcess, execFile, type StdioOptions, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import type { JailBudget } from "./jail-budget.js";
 import type { JailPolicy } from "./jail-policy.js";
@@ -78,6 +78,25 @@ export function limitHitIn(stderr: string): LimitHit | undefined {
 const runPath = (artifact: string) => `${artifact}/bin/run`;
 export const sessionRunPath = (artifact: string) => `${artifact}/bin/session-run`;
 
+/** How bin/run enforces memory and process limits: a cgroup (v1, as root), a systemd scope (v2), or rlimits. */
+export type LimitMechanism = "cgroup1" | "systemd" | "rlimit";
+const MECHANISMS: readonly string[] = ["cgroup1", "systemd", "rlimit"] satisfies LimitMechanism[];
+
+/**
+ * The mechanism the artifact's bin/run picks here, with the host variables a jail gets: bin/run
+ * decides it (nix/backends/jail.bash), so the daemon asks instead of deciding a second time.
+ */
+export function jailLimits(artifact: string, host: NodeJS.ProcessEnv = process.env): Promise<LimitMechanism> {
+  const env = passedThrough(host);
+  return new Promise((resolve, reject) => {
+    execFile(requireStorePath(runPath(artifact), "jail program"), ["--limits"], { env, timeout: 10_000 }, (error, stdout, stderr) => {
+      const answer = stdout.trim();
+      if (!error && MECHANISMS.includes(answer)) resolve(answer as LimitMechanism);
+      else reject(new Error(`${runPath(artifact)} --limits: ${(stderr || answer || error?.message || "no answer").trim()}`));
+    });
+  });
+}
+
 /** A jail's per-call environment (bin/run's NIXSHED_JAIL_* variables), held until the jail has ended. */
 export interface PreparedJail {
   env: Record<string, string>;
@@ -112,12 +131,18 @@ export function prepareJail(policy: JailPolicy, host: NodeJS.ProcessEnv = proces
 /** The artifact's name without its store hash, which says in a log line which jail it is about. */
 export const jailLabel = (artifact: string): string => artifact.slice(artifact.lastIndexOf("/") + 34);
 
-function prepareProject(policy: JailPolicy, host: NodeJS.ProcessEnv): PreparedJail {
+/** The host variables bin/run itself may need (PASSED_THROUGH), as the host has them. */
+function passedThrough(host: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const name of PASSED_THROUGH) {
     const value = host[name];
     if (value) env[name] = value;
   }
+  return env;
+}
+
+function prepareProject(policy: JailPolicy, host: NodeJS.ProcessEnv): PreparedJail {
+  const env = passedThrough(host);
   env.NIXSHED_JAIL_CWD = policy.cwd;
   const { project } = policy;
   if (!project) return { env, release() {} };
