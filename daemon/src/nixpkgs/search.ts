@@ -48,9 +48,13 @@ const WEIGHT = {
   coverageExponent: 2,
   /** Factor of the family the query names ("python …"). */
   namedEcosystem: 1.2,
-  /** Factor of the curated everyday tools. */
-  common: 2,
+  /** Factor of the curated everyday tools: among the many small tools a task's words match, the everyday one is usually meant. */
+  common: 4,
+  /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
+  subject: 0.25,
 } as const;
+/** Words asking for a tool that works on something: "kotlin linter" wants the linter, not Kotlin. */
+const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager"]);
 export const MAX_LIMIT = 50;
 const PREFIX_EXPANSION = 64;
 
@@ -130,6 +134,8 @@ interface ParsedQuery {
   ecosystemWords: string[];
   /** Families the query names ("python …", "python3Packages …"). */
   familyIds: Set<number>;
+  /** In "<subject> <tool kind>" ("zig lsp"): the subject words, whose own packages are not what is asked for. */
+  subjectOfTool: string[];
 }
 
 function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
@@ -145,6 +151,7 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const wholeKeys = new Set(keysOf(text));
   const subjectKeys = new Set(subjectWords.length < words.length ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
+  const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   return {
     text,
     wholeKeys,
@@ -155,12 +162,13 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
       ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
       ...[...familyWords.values()].filter((id) => id >= 0),
     ]),
+    subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
   };
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds } = parseQuery(index, query);
+  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
@@ -232,6 +240,12 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   wanted += ecosystemWeight;
 
+  // "zig lsp": zig itself (named zig) matches best by name, but the language server is meant.
+  const subjects = new Set<number>();
+  for (const w of subjectOfTool) {
+    const term = index.exact.find(w);
+    if (term >= 0) for (const id of index.exact.postings(term)) subjects.add(id);
+  }
   for (const id of touched.drain()) {
     const flags = index.flags[id]!;
     const hidden =
@@ -247,7 +261,8 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       // Named, the family's members are meant as much as top-level packages, and more.
       const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
       const common = flags & FLAG.common ? WEIGHT.common : 1;
-      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common;
+      const subject = subjects.has(id) ? WEIGHT.subject : 1;
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) reps.push(rep);
       if (score > best[rep]!) best[rep] = score;
