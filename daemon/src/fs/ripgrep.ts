@@ -24,7 +24,9 @@ function ripgrepPath(): string | undefined {
   for (const dir of (process.env.PATH ?? "").split(delimiter)) {
     try {
       return realpathSync(join(dir, "rg"));
-    } catch {}
+    } catch {
+      // Not in this PATH entry (or not readable there): the next one is tried, as a shell's lookup does.
+    }
   }
   return undefined;
 }
