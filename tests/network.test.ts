@@ -4,14 +4,15 @@
 // The attacks (direct connections, UDP, DNS, a name resolving to loopback, an untrusted project's
 // list) are tests/security/network-escape.test.ts.
 import { spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
-import { curlFetch, fixtureNixpkgs, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "./support/network-fixture.js";
+import { fixtureNixpkgsConfig } from "./support/fixture-nixpkgs.js";
+import { curlFetch, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "./support/network-fixture.js";
 
 let net: NetworkFixture;
 let project: string;
@@ -29,19 +30,7 @@ beforeAll(async () => {
   project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-net-project-")));
   mkdirSync(join(project, ".git"));
   const scratch = mkdtempSync(join(tmpdir(), "nixshed-net-"));
-  const { source, index } = fixtureNixpkgs(scratch);
-  const config = join(scratch, "config.toml");
-  writeFileSync(
-    config,
-    `[nixpkgs]
-source = "${source}"
-index = "${index}"
-nix_options = ["--option", "substituters", ""]
-
-[nixpkgs.permissions.curl]
-network = ["127.0.0.1:${net.ports.listed}"]
-`,
-  );
+  const { config } = fixtureNixpkgsConfig(scratch, `\n[nixpkgs.permissions.curl]\nnetwork = ["127.0.0.1:${net.ports.listed}"]\n`);
   server = await startServer({
     args: ["--config", config, "--project", project, "--cache-dir", join(scratch, "cache"), "--state-dir", join(scratch, "state"), ...harnessMountsFlag()],
     env: { XDG_CONFIG_HOME: net.configHome },

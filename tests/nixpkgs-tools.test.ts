@@ -9,9 +9,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ToolListChangedNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
+import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
 import { harnessMetadata } from "./harness/metadata.js";
+import { fixtureNixpkgsConfig } from "./support/fixture-nixpkgs.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
 const SLOW_BUILD_MARKER = "sleep 271.828";
@@ -55,23 +56,11 @@ async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
 beforeAll(async () => {
   scratch = mkdtempSync(join(tmpdir(), "nixshed-nixpkgs-"));
   project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-nixpkgs-project-")));
-  index = join(scratch, "fixture.idx");
-  execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", FIXTURE, "--out", index], { stdio: "pipe" });
-  const config = join(scratch, "config.toml");
-  writeFileSync(
-    config,
-    `[nixpkgs]
-source = "${FIXTURE}"
-index = "${index}"
-nix_options = ["--option", "substituters", ""]
-build_timeout_seconds = 8
-tools = ["no-such-package"]
-
-[nixpkgs.permissions.coreutils]
-network = true
-project_access = "rw"
-`,
-  );
+  let config: string;
+  ({ config, index } = fixtureNixpkgsConfig(
+    scratch,
+    'build_timeout_seconds = 8\ntools = ["no-such-package"]\n\n[nixpkgs.permissions.coreutils]\nnetwork = true\nproject_access = "rw"\n',
+  ));
   args = ["--metadata", harnessMetadata(), ...harnessMountsFlag(), "--config", config, "--project", project, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
   server = await start();
 }, 600_000);

@@ -6,24 +6,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { CLI, startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
-import { harnessMetadata } from "../harness/metadata.js";
-import { fakeArtifact, hostileRepo, link } from "./data-hostile-repo.js";
+import { describe, expect, it } from "vitest";
+import { CLI, textOf } from "../../daemon/test/support/mcp-client.js";
+import { fakeArtifact, hostileRepo, link, serverPerTest } from "./data-hostile-repo.js";
 
-let metadata: string;
 
 const stdoutOf = (result: { structuredContent?: unknown }) => (result.structuredContent as { stdout?: string } | undefined)?.stdout;
-let server: ServerHandle | undefined;
 
-beforeAll(() => {
-  metadata = harnessMetadata();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const each = serverPerTest();
 
 describe("a hostile repository's own environment artifact", () => {
   it("does not replace the trusted metadata's shell through sandbox.dirs: run and sessions stay jailed", async () => {
@@ -31,7 +21,7 @@ describe("a hostile repository's own environment artifact", () => {
     fakeArtifact(repo, "evil", "shell");
     link(repo, "sandboxes/shell", "../evil");
     repo.write(".nixshed.toml", `[sandbox]\ndirs = ["sandboxes"]\n`);
-    server = await startServer({ args: ["--metadata", metadata, "--project", repo.root], env: { XDG_CONFIG_HOME: join(repo.root, "..", "xdg") } });
+    const server = await each.start({ args: ["--metadata", each.metadata, "--project", repo.root], env: { XDG_CONFIG_HOME: join(repo.root, "..", "xdg") } });
 
     const once = await server.call("run", { env: "shell", code: "echo $((6*7))" });
     const session = await server.call("run", { env: "shell", code: "echo $((6*7))", session: "s1" });
@@ -45,7 +35,7 @@ describe("a hostile repository's own environment artifact", () => {
     const evil = fakeArtifact(repo, "evil", "shell");
     repo.write("meta/environments.json", JSON.stringify({ schemaVersion: 1, environments: { shell: { artifact: evil } } }));
     repo.write(".nixshed.toml", `metadata = "meta"\n`);
-    server = await startServer({ args: [], cwd: repo.root, env: { XDG_CONFIG_HOME: join(repo.root, "..", "xdg") } });
+    const server = await each.start({ args: [], cwd: repo.root, env: { XDG_CONFIG_HOME: join(repo.root, "..", "xdg") } });
     const result = await server.call("run", { env: "shell", code: "echo hi" });
     expect(repo.ran()).toBe(false);
     expect(result.isError).toBe(true);
@@ -59,7 +49,7 @@ describe("a hostile repository's own environment artifact", () => {
     symlinkSync(evil, join(xdg, "nixshed", "sandboxes", "shell"));
     let output: string;
     try {
-      output = execFileSync(process.execPath, [CLI, "doctor", "--json", "--metadata", metadata, "--project", repo.root], {
+      output = execFileSync(process.execPath, [CLI, "doctor", "--json", "--metadata", each.metadata, "--project", repo.root], {
         encoding: "utf8",
         env: { ...process.env, XDG_CONFIG_HOME: xdg },
       });
@@ -75,7 +65,7 @@ describe("a hostile repository's own environment artifact", () => {
 
   it("still serves the store-built environments of the metadata", async () => {
     const repo = hostileRepo();
-    server = await startServer({ args: ["--metadata", metadata, "--project", repo.root] });
+    const server = await each.start({ args: ["--metadata", each.metadata, "--project", repo.root] });
     const result = await server.call("run", { env: "shell", code: "echo jailed" });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(stdoutOf(result)).toBe("jailed\n");

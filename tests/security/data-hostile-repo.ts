@@ -4,6 +4,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterEach, beforeAll } from "vitest";
+import { startServer, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
+import { harnessMetadata } from "../harness/metadata.js";
 
 export interface HostileRepo {
   /** The project root (a realpath). */
@@ -60,4 +63,26 @@ export function fakeArtifact(repo: HostileRepo, dir: string, name: string): stri
 export function link(repo: HostileRepo, path: string, target: string): void {
   mkdirSync(join(repo.root, path, ".."), { recursive: true });
   symlinkSync(target, join(repo.root, path));
+}
+
+/** The harness metadata (built once, before the file's tests) and one server per test, closed after it. */
+export function serverPerTest() {
+  const fixture = {
+    metadata: "",
+    server: undefined as ServerHandle | undefined,
+    async start(options: Parameters<typeof startServer>[0]): Promise<ServerHandle> {
+      await fixture.stop();
+      fixture.server = await startServer(options);
+      return fixture.server;
+    },
+    async stop(): Promise<void> {
+      await fixture.server?.close();
+      fixture.server = undefined;
+    },
+  };
+  beforeAll(() => {
+    fixture.metadata = harnessMetadata();
+  });
+  afterEach(() => fixture.stop());
+  return fixture;
 }

@@ -6,27 +6,17 @@ import { copyFileSync, mkdtempSync, readdirSync, realpathSync, rmSync, symlinkSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
+import { describe, expect, it } from "vitest";
+import { textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
 import { addToStore } from "../../daemon/test/support/nix-store.js";
 import { harnessMountsFlag } from "../harness/extra-mounts.js";
-import { harnessMetadata } from "../harness/metadata.js";
-import { fakeArtifact, hostileRepo, type HostileRepo } from "./data-hostile-repo.js";
+import { fakeArtifact, hostileRepo, serverPerTest, type HostileRepo } from "./data-hostile-repo.js";
 
 const HARNESS_PKGS = fileURLToPath(new URL("../harness/pkgs.nix", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
-let metadata: string;
-let server: ServerHandle | undefined;
 
-beforeAll(() => {
-  metadata = harnessMetadata();
-});
-
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const each = serverPerTest();
 
 /** A package set directory: the harness stand-in plus `extra` (Nix attributes, `pkgs` in scope). */
 function packageSet(extra: string): string {
@@ -38,7 +28,7 @@ function packageSet(extra: string): string {
 
 function serverArgs(repo: HostileRepo, source: string, cacheDir: string): string[] {
   return [
-    "--metadata", metadata,
+    "--metadata", each.metadata,
     "--project", repo.root,
     "--cache-dir", cacheDir,
     "--state-dir", join(cacheDir, "..", "state"),
@@ -67,10 +57,8 @@ describe("the realise cache is data", () => {
     // A pinned nixpkgs (a store path): its realised packages are reused across restarts.
     const source = addToStore(packageSet(""));
     const args = serverArgs(repo, source, cacheDir);
-    server = await startServer({ args });
-    expect((await execute(server, { package: "jq", args: ["-n", "1+1"] })).stdout).toBe("2\n");
-    await server.close();
-    server = undefined;
+    expect((await execute(await each.start({ args }), { package: "jq", args: ["-n", "1+1"] })).stdout).toBe("2\n");
+    await each.stop();
 
     // Plant: every cache entry now leads to the repository's own artifact and programs.
     const evil = fakeArtifact(repo, "evil", "pkg-jq");
@@ -84,7 +72,7 @@ describe("the realise cache is data", () => {
       writeFileSync(join(tools, `${key}.json`), JSON.stringify({ key, bin: join(evil, "bin"), mainProgram: "jq", pname: "jq" }));
     }
 
-    server = await startServer({ args });
+    const server = await each.start({ args });
     const again = await execute(server, { package: "jq", args: ["-n", "1+1"] });
     expect(repo.ran()).toBe(false);
     expect(again.stdout).toBe("2\n");
@@ -98,7 +86,7 @@ describe("the package set has no authority over the jail", () => {
     const secret = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-secret-")));
     writeFileSync(join(secret, "token"), "s3cret\n");
     const source = packageSet(`hostMounts = pkgs.hostMounts ++ [ { source = "${secret}"; target = "/stolen"; writable = true; } ];`);
-    server = await startServer({ args: serverArgs(repo, source, join(repo.root, "..", "cache")) });
+    const server = await each.start({ args: serverArgs(repo, source, join(repo.root, "..", "cache")) });
     const listing = await execute(server, { package: "coreutils", program: "ls", args: ["/"] });
     expect(listing.exit_code).toBe(0);
     expect(listing.stdout).toContain("usr");
@@ -108,7 +96,7 @@ describe("the package set has no authority over the jail", () => {
   it("evaluates with unsafe native code off even when the machine's nix.conf allows it", async () => {
     const repo = hostileRepo();
     const source = packageSet(`jq = builtins.seq (builtins.exec [ "/bin/sh" "-c" "echo host > '${repo.marker}'; echo 1" ]) pkgs.jq;`);
-    server = await startServer({
+    const server = await each.start({
       args: serverArgs(repo, source, join(repo.root, "..", "cache")),
       env: { NIX_CONFIG: "allow-unsafe-native-code-during-evaluation = true" },
     });
@@ -123,7 +111,7 @@ describe("the offline harness through trusted means only", () => {
   it("runs the fixture's host-backed packages given --set nixpkgs.source=tests/fixtures/nixpkgs and the mounts as a flag", async () => {
     const repo = hostileRepo();
     const scratch = join(repo.root, "..");
-    server = await startServer({
+    const server = await each.start({
       cwd: REPO,
       args: [
         "--project", repo.root,

@@ -8,13 +8,11 @@ import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { CLI, startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
+import { startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "../harness/extra-mounts.js";
 import { harnessMetadata } from "../harness/metadata.js";
-
-const FIXTURE = fileURLToPath(new URL("../fixtures/nixpkgs", import.meta.url));
+import { fixtureNixpkgsConfig } from "../support/fixture-nixpkgs.js";
 
 let scratch: string;
 let project: string;
@@ -121,20 +119,7 @@ beforeAll(async () => {
   scratch = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-protected-")));
   project = join(scratch, "project");
   mkdirSync(project);
-  const index = join(scratch, "fixture.idx");
-  execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", FIXTURE, "--out", index], { stdio: "pipe" });
-  const config = join(scratch, "config.toml");
-  writeFileSync(
-    config,
-    `[nixpkgs]
-source = "${FIXTURE}"
-index = "${index}"
-nix_options = ["--option", "substituters", ""]
-
-[nixpkgs.permissions.coreutils]
-project_access = "rw"
-`,
-  );
+  const { config } = fixtureNixpkgsConfig(scratch, '\n[nixpkgs.permissions.coreutils]\nproject_access = "rw"\n');
   const state = ["--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
   server = await startServer({ args: ["--metadata", harnessMetadata({ testEnvironments: true }), "--config", config, "--project", project, ...state, ...harnessMountsFlag()] });
 }, 600_000);

@@ -11,7 +11,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "../harness/extra-mounts.js";
-import { fixtureNixpkgs, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "../support/network-fixture.js";
+import { fixtureNixpkgs } from "../support/fixture-nixpkgs.js";
+import { networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "../support/network-fixture.js";
 
 let net: NetworkFixture;
 let project: string;

@@ -2,7 +2,6 @@
 // not), a UDP listener and a stand-in DNS server (each records what arrives), and a python
 // sandbox with curl whose allow-list names the listed listener by address and the unlisted one
 // only by a name ("localhost") that resolves to loopback. Nothing here sends traffic elsewhere.
-import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
@@ -10,8 +9,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { CLI } from "../../daemon/test/support/mcp-client.js";
 import { build } from "./nix-lib.js";
 
 /** A run's or execution's structured result, the fields the network tests read. */
@@ -19,14 +16,6 @@ export interface JailOutput {
   stdout: string;
   stderr: string;
   network?: { allowed: string[]; blocked: { destination: string; reason: string }[] };
-}
-
-/** The fixture nixpkgs (tests/fixtures/nixpkgs) and its search index, built into `dir`. */
-export function fixtureNixpkgs(dir: string): { source: string; index: string } {
-  const source = fileURLToPath(new URL("../fixtures/nixpkgs", import.meta.url));
-  const index = join(dir, "fixture.idx");
-  execFileSync(process.execPath, [CLI, "index", "build", "--nixpkgs", source, "--out", index], { stdio: "pipe" });
-  return { source, index };
 }
 
 export interface NetworkFixture {
