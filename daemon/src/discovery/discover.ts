@@ -11,7 +11,7 @@ import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { z } from "zod";
 import { unlessAbsent } from "../common/absence.js";
-import { readJsonFile } from "../common/json-file.js";
+import { InvalidJson, readJsonFile } from "../common/json-file.js";
 import type { Logger } from "../common/log.js";
 import { storeDir } from "../common/store.js";
 import type { LoadedConfig } from "../config/load.js";
@@ -71,12 +71,14 @@ function readMetadata(given: string, store: string, found: Map<string, Environme
       note(`metadata ${what} skipped: ${error.message}`);
     }
   };
+  // An InvalidJson names its file already.
+  const skipped = (file: string, error: unknown) => note(`metadata ${error instanceof InvalidJson ? "file" : file} skipped: ${(error as Error).message}`);
   const pinnedFile = join(path, "nixpkgs.json");
   try {
     const source = readJsonFile(pinnedFile, pinnedSchema)?.source;
     if (source) carried("pinned nixpkgs", source, (real) => (nixpkgs.source = real));
   } catch (error) {
-    note(`metadata ${pinnedFile} skipped: ${(error as Error).message}`);
+    skipped(pinnedFile, error);
   }
   if (existsSync(join(path, "nixpkgs-index"))) carried("nixpkgs index", join(path, "nixpkgs-index"), (real) => (nixpkgs.index = real));
   if (existsSync(join(path, "lib"))) carried("library", join(path, "lib"), (real) => (nixpkgs.lib = real));
@@ -90,7 +92,8 @@ function readMetadata(given: string, store: string, found: Map<string, Environme
       );
     }
   } catch (error) {
-    note(`metadata ${realisedFile} skipped: ${(error as Error).message}`);
+    nixpkgs.realised = []; // There, but not usable: doctor shows none realised ahead, and the note says why.
+    skipped(realisedFile, error);
   }
 }
 

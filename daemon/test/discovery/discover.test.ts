@@ -125,6 +125,17 @@ describe("discover", () => {
     expect(found.notes).toEqual([expect.stringMatching(/artifact .*\/loop cannot be resolved \(.*ELOOP.*\); refused/)]);
   });
 
+  it("names the metadata's nixpkgs.json that is not what lib.mkMetadata writes, once, and serves the rest", async () => {
+    const path = join(root, "metadata-bad-pinned");
+    mkdirSync(path);
+    writeFileSync(join(path, "environments.json"), JSON.stringify({ environments: { shell: { artifact: shell } } }));
+    writeFileSync(join(path, "nixpkgs.json"), JSON.stringify({ source: 42 }));
+    const stored = addToStore(path);
+    const { found } = await run(stored, []);
+    expect(found.environments.has("shell")).toBe(true);
+    expect(found.notes).toEqual([`metadata file skipped: ${stored}/nixpkgs.json: source: Invalid input: expected string, received number`]);
+  });
+
   it("names the metadata.json that is not JSON", async () => {
     const dir = join(root, "sandboxes-not-json");
     mkdirSync(dir);
