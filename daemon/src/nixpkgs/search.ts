@@ -312,20 +312,24 @@ function scoreWord(
     if (score > scratch[id]!) scratch[id] = score;
     if (matchShare > share[id]!) share[id] = matchShare;
   };
-  const nameTerm = index.names.find(word);
-  if (nameTerm >= 0) {
-    for (const id of index.names.postings(nameTerm)) {
-      offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, word.length / index.nameLength[id]!)));
+  // The word and its stem: "linter" is in hlint and eslint as "lint", "formatter" in ocamlformat as "format".
+  const stemmed = stem(word);
+  for (const form of stemmed !== word && stemmed.length >= 3 ? [word, stemmed] : [word]) {
+    const nameTerm = index.names.find(form);
+    if (nameTerm >= 0) {
+      for (const id of index.names.postings(nameTerm)) {
+        offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, form.length / index.nameLength[id]!)));
+      }
     }
-  }
-  const partial = (term: number, weight: number) => {
-    const score = rarity * weight * (0.5 + word.length / index.names.term(term).length / 2);
-    for (const id of index.names.postings(term)) offer(id, score);
-  };
-  if (word.length >= 2) for (const term of index.names.withPrefix(word, PREFIX_EXPANSION)) partial(term, WEIGHT.namePrefix);
-  if (word.length >= 3) {
-    const reversed = [...word].reverse().join("");
-    for (const entry of index.namesReversed.withPrefix(reversed, PREFIX_EXPANSION)) partial(index.namesReversed.postings(entry)[0]!, WEIGHT.nameSuffix);
+    const partial = (term: number, weight: number) => {
+      const score = rarity * weight * (0.5 + form.length / index.names.term(term).length / 2);
+      for (const id of index.names.postings(term)) offer(id, score);
+    };
+    if (form.length >= 2) for (const term of index.names.withPrefix(form, PREFIX_EXPANSION)) partial(term, WEIGHT.namePrefix);
+    if (form.length >= 3) {
+      const reversed = [...form].reverse().join("");
+      for (const entry of index.namesReversed.withPrefix(reversed, PREFIX_EXPANSION)) partial(index.namesReversed.postings(entry)[0]!, WEIGHT.nameSuffix);
+    }
   }
 
   // Description: the stem itself, longer words it starts, and related words, each by rarity.
@@ -342,7 +346,6 @@ function scoreWord(
       if (descriptionShare[id]! < matchShare) descriptionShare[id] = matchShare;
     }
   };
-  const stemmed = stem(word);
   const own = descriptions.find(stemmed);
   if (own >= 0) credit(own, WEIGHT.descriptionStem);
   if (stemmed.length >= 4) for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) credit(term, WEIGHT.descriptionPrefix);
