@@ -24,31 +24,8 @@ export interface CatalogEntry {
 
 export class CatalogError extends Error {}
 
-interface RawLicense {
-  spdxId?: string;
-  shortName?: string;
-  fullName?: string;
-  free?: boolean;
-}
-
-interface RawPackage {
-  name?: string;
-  pname?: string;
-  version?: string;
-  outputs?: Record<string, unknown>;
-  meta?: {
-    description?: unknown;
-    homepage?: unknown;
-    license?: unknown;
-    mainProgram?: unknown;
-    platforms?: unknown;
-    broken?: unknown;
-    unfree?: unknown;
-    insecure?: unknown;
-    knownVulnerabilities?: unknown;
-    maintainers?: unknown;
-  };
-}
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+const text = (value: unknown): string | undefined => (typeof value === "string" ? value : undefined);
 
 export function readCatalogFile(path: string): CatalogEntry[] {
   let bytes: Buffer;
@@ -79,27 +56,25 @@ export function parseCatalog(json: Buffer | string, origin: string): CatalogEntr
   } catch (error) {
     throw new CatalogError(`${origin}: not JSON: ${(error as Error).message}`);
   }
-  if (!parsed || typeof parsed !== "object") throw new CatalogError(`${origin}: expected a JSON object of packages`);
-  const record = parsed as Record<string, unknown>;
+  if (!isObject(parsed)) throw new CatalogError(`${origin}: expected a JSON object of packages`);
   // The channel wraps the packages as {version, packages}; nix-env prints the packages alone.
-  const packages = (record.packages && typeof record.packages === "object" && "version" in record ? record.packages : record) as Record<
-    string,
-    RawPackage
-  >;
+  const packages = isObject(parsed.packages) && "version" in parsed ? parsed.packages : parsed;
   const entries: CatalogEntry[] = [];
   for (const [attr, raw] of Object.entries(packages)) {
-    if (!raw || typeof raw !== "object") continue;
+    if (!isObject(raw)) continue;
     entries.push(toEntry(attr, raw));
   }
   if (entries.length === 0) throw new CatalogError(`${origin}: no packages in it`);
   return entries;
 }
 
-function toEntry(attr: string, raw: RawPackage): CatalogEntry {
-  const meta = raw.meta ?? {};
-  const licenses = (Array.isArray(meta.license) ? meta.license : meta.license === undefined ? [] : [meta.license]) as (RawLicense | string)[];
-  const version = raw.version ?? "";
-  const pname = raw.pname ?? (raw.name && version && raw.name.endsWith(`-${version}`) ? raw.name.slice(0, -version.length - 1) : raw.name) ?? attr;
+/** One package as nixpkgs writes it, each field checked as it is read. */
+function toEntry(attr: string, raw: Record<string, unknown>): CatalogEntry {
+  const meta = isObject(raw.meta) ? raw.meta : {};
+  const licenses = Array.isArray(meta.license) ? meta.license : meta.license === undefined ? [] : [meta.license];
+  const version = text(raw.version) ?? "";
+  const name = text(raw.name);
+  const pname = text(raw.pname) ?? (name && version && name.endsWith(`-${version}`) ? name.slice(0, -version.length - 1) : name) ?? attr;
   return {
     attr,
     pname,
@@ -107,19 +82,19 @@ function toEntry(attr: string, raw: RawPackage): CatalogEntry {
     description: oneLine(meta.description),
     homepage: oneLine(Array.isArray(meta.homepage) ? meta.homepage[0] : meta.homepage),
     license: licenses.map(licenseName).filter(Boolean).join(", "),
-    mainProgram: typeof meta.mainProgram === "string" ? meta.mainProgram : "",
+    mainProgram: text(meta.mainProgram) ?? "",
     platforms: Array.isArray(meta.platforms) ? meta.platforms.filter((p): p is string => typeof p === "string") : null,
     maintainers: Array.isArray(meta.maintainers) ? meta.maintainers.length : 0,
-    hasManPages: Boolean(raw.outputs && "man" in raw.outputs),
+    hasManPages: isObject(raw.outputs) && "man" in raw.outputs,
     broken: meta.broken === true,
-    unfree: meta.unfree === true || licenses.some((license) => typeof license === "object" && license.free === false),
+    unfree: meta.unfree === true || licenses.some((license) => isObject(license) && license.free === false),
     insecure: meta.insecure === true || (Array.isArray(meta.knownVulnerabilities) && meta.knownVulnerabilities.length > 0),
   };
 }
 
-function licenseName(license: RawLicense | string): string {
-  if (typeof license === "string") return license;
-  return license.spdxId ?? license.shortName ?? license.fullName ?? "";
+function licenseName(license: unknown): string {
+  if (!isObject(license)) return text(license) ?? "";
+  return text(license.spdxId) ?? text(license.shortName) ?? text(license.fullName) ?? "";
 }
 
 function oneLine(value: unknown): string {

@@ -31,6 +31,13 @@ describe("catalog parsing", () => {
     expect(entries.map((e) => e.attr).sort()).toEqual(["perl540Packages.Foo", "ripgrep"]);
   });
 
+  it("reads a package whose fields have the wrong types as if they were absent, never taking them as text", () => {
+    const forged = { odd: { name: 7, version: "1.0", pname: ["x"], outputs: "man", meta: { license: [{ spdxId: 5, shortName: "MIT" }], mainProgram: {}, description: 3 } } };
+    expect(parseCatalog(JSON.stringify(forged), "forged")).toEqual([
+      expect.objectContaining({ attr: "odd", pname: "odd", version: "1.0", license: "MIT", mainProgram: "", description: "", hasManPages: false }),
+    ]);
+  });
+
   it("rejects what is not a catalog", () => {
     expect(() => parseCatalog("[1,", "bad")).toThrow(/not JSON/);
     expect(() => parseCatalog("{}", "empty")).toThrow(/no packages/);
