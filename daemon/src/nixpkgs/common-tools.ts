@@ -1,5 +1,5 @@
 // The curated everyday packages, grouped by purpose: named in nixpkgs_execute's description so that
-// the usual programs need no search (config nixpkgs.common_tools), ranked a little higher in
+// the usual programs need no search (config nixpkgs.common_tools), ranked higher in
 // searches, and (with a few others) the source of the main program names the channel's metadata
 // lacks ("rg" is ripgrep's program). Curated for a jail: batch programs that read and write files,
 // no TUIs, pagers or watchers; the network group is named only where packages get the network.
