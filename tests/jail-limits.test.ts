@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeHost } from "../daemon/src/common/host.js";
-import { jailLimits } from "../daemon/src/common/jail.js";
+import { probeHost } from "../daemon/src/jail/host.js";
+import { jailLimits } from "../daemon/src/jail/runner.js";
 import { harnessMetadata } from "./harness/metadata.js";
 
 let shell: string;

@@ -11,9 +11,9 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AllowList } from "../daemon/src/common/egress/destinations.js";
-import { EgressProxy } from "../daemon/src/common/egress/proxy.js";
-import { summarise } from "../daemon/src/common/egress/report.js";
+import { AllowList } from "../daemon/src/config/destinations.js";
+import { EgressProxy } from "../daemon/src/jail/egress/proxy.js";
+import { summarise } from "../daemon/src/jail/egress/report.js";
 import { build, evaluate } from "./support/nix-lib.js";
 
 const sandbox = (network: string) => `nixshed.lib.mkSandbox { inherit pkgs mounts; name = "net"; interpreter = "python"; packages = [ pkgs.curl ]; network = ${network}; }`;

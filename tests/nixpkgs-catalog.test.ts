@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
-import { NixpkgsIndex } from "../daemon/src/nixpkgs/index.js";
-import { searchIndex } from "../daemon/src/nixpkgs/search.js";
+import { NixpkgsIndex } from "../daemon/src/nixpkgs/index/index.js";
+import { searchIndex } from "../daemon/src/nixpkgs/search/search.js";
 import { CLI } from "../daemon/test/support/mcp-client.js";
 
 const CATALOG = fileURLToPath(new URL("../../shared/data/nixpkgs-unstable-2025-09-27.packages.json.br", import.meta.url));

@@ -1,8 +1,8 @@
 // The contract between the server and a capability folder (fs, sandbox, nixpkgs, pkglocal).
 // Each folder keeps an MCP-free core and one `tools.ts` that exports a Capability.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { JailBudget } from "./common/jail-budget.js";
-import type { Logger } from "./common/log.js";
+import type { JailBudget } from "./jail/budget.js";
+import type { Logger } from "./log.js";
 import type { LoadedConfig } from "./config/load.js";
 import type { Config } from "./config/schema.js";
 import type { Discovery } from "./discovery/types.js";

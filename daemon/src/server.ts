@@ -4,8 +4,8 @@
 // for the early initialize reply) costs no more than the capability modules themselves.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { Capability, ServerContext } from "./capability.js";
-import { JailBudget } from "./common/jail-budget.js";
-import type { Logger } from "./common/log.js";
+import { JailBudget } from "./jail/budget.js";
+import type { Logger } from "./log.js";
 import type { LoadedConfig } from "./config/load.js";
 import { maxJails, type Config } from "./config/schema.js";
 import type { Discovery } from "./discovery/types.js";

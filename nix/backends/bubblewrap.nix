@@ -43,7 +43,7 @@ let
 
   # network = true shares the host's network; a list of destinations keeps the jail's own empty
   # network namespace and reaches only those, through the daemon's egress proxy
-  # (daemon/src/common/egress): bin/run binds the proxy's socket at /run/nixshed/egress.sock and
+  # (daemon/src/jail/egress): bin/run binds the proxy's socket at /run/nixshed/egress.sock and
   # starts `relay` first, which listens on 127.0.0.1:3128 (where the proxy variables point) and
   # forwards each connection to that socket. No DNS, no UDP, no other route out.
   open = network == true;

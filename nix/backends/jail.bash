@@ -7,7 +7,7 @@
 #   bin/run --limits         which mechanism would enforce the limits here: cgroup1, systemd or rlimit
 #   bin/session-run          the interpreter's session kernel, its protocol on descriptors 3 and 4
 #
-# Per call (decided by the daemon's jail policy, daemon/src/common/jail-policy.ts; all optional):
+# Per call (decided by the daemon's jail policy, daemon/src/jail/policy.ts; all optional):
 #   NIXSHED_JAIL_PROJECT_DIR     the host directory mounted at /project
 #   NIXSHED_JAIL_PROJECT_ACCESS  none | ro | rw (capped at the artifact's own access)
 #   NIXSHED_JAIL_PROTECT         with rw, lines "ro PATH" (kept read-only) and "pin PATH" (a directory

@@ -25,7 +25,7 @@ let
       fail "each of mounts must be a path string or { source; target ? source; writable ? false; optional ? false; }";
   mounts = map normaliseMount (args.mounts or [ ]);
   # network: true, false, or destinations reached through the daemon's egress proxy. The daemon
-  # parses each entry again (daemon/src/common/egress/destinations.ts); this catches typos early.
+  # parses each entry again (daemon/src/config/destinations.ts); this catches typos early.
   network = args.network or false;
   destinationForms = [
     "(\\*\\.)?[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?(\\.[A-Za-z0-9_]([A-Za-z0-9_-]*[A-Za-z0-9_])?)*\\.?(:[0-9]{1,5})?" # name, *.domain, IPv4

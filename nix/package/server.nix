@@ -12,7 +12,7 @@
   nixpkgs,
   prebuildIndex ? false,
   # Attribute paths of nixpkgs packages realised ahead, with the permissions the config's [nixpkgs]
-  # and [sandbox] tables give them (as the daemon would, see daemon/src/nixpkgs/execute.ts).
+  # and [sandbox] tables give them (as the daemon would, see daemon/src/nixpkgs/execute/execute.ts).
   prerealise ? [ ],
   nixpkgsSettings ? { },
   sandboxSettings ? { },

@@ -1,4 +1,4 @@
-// The egress proxy (daemon/src/common/egress) beside a direct loopback connection, measured in the
+// The egress proxy (daemon/src/jail/egress) beside a direct loopback connection, measured in the
 // same run: the time one connection and a small request take (p50 of 300), and the throughput of a
 // 100 MB body (median of 5). The server and the client each run in a worker thread of their own, the
 // proxy on the main thread, as in the daemon. Targets: ≤ 1 ms added per connection, throughput
@@ -101,8 +101,8 @@ export default async function bench() {
   void CLI;
   const { execFileSync } = await import("node:child_process");
   execFileSync("npm", ["run", "--silent", "build"], { cwd: REPO, stdio: "ignore" });
-  const { EgressProxy } = await import(`${REPO}daemon/dist/common/egress/proxy.js`);
-  const { AllowList } = await import(`${REPO}daemon/dist/common/egress/destinations.js`);
+  const { EgressProxy } = await import(`${REPO}daemon/dist/jail/egress/proxy.js`);
+  const { AllowList } = await import(`${REPO}daemon/dist/config/destinations.js`);
 
   const server = worker({ role: "server" });
   const [port] = await once(server, "message");

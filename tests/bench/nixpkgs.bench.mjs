@@ -37,8 +37,8 @@ export default async function bench() {
 
   // Warm search and RSS in a fresh process, so RSS is the index's and not the bench's.
   const probe = `
-    const { NixpkgsIndex } = await import(${JSON.stringify(join(REPO, "daemon/dist/nixpkgs/index.js"))});
-    const { searchIndex } = await import(${JSON.stringify(join(REPO, "daemon/dist/nixpkgs/search.js"))});
+    const { NixpkgsIndex } = await import(${JSON.stringify(join(REPO, "daemon/dist/nixpkgs/index/index.js"))});
+    const { searchIndex } = await import(${JSON.stringify(join(REPO, "daemon/dist/nixpkgs/search/search.js"))});
     const queries = ${JSON.stringify(workload())};
     const expected = ${JSON.stringify(QUERIES)};
     const broad = ${JSON.stringify(BROAD)};

@@ -20,8 +20,8 @@ const DEPTH = 10;
 export default async function bench() {
   const index = join(mkdtempSync(join(tmpdir(), "nixshed-bench-search-")), "nixpkgs.idx");
   execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", index], { stdio: "ignore" });
-  const { NixpkgsIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/index.js")).href);
-  const { searchIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/search.js")).href);
+  const { NixpkgsIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/index/index.js")).href);
+  const { searchIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/search/search.js")).href);
   const loaded = NixpkgsIndex.load(index);
   const rankOf = ({ query, expect }) => {
     const results = searchIndex(loaded, query, { limit: DEPTH, platform: "x86_64-linux" });

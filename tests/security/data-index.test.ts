@@ -6,9 +6,9 @@ import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseCatalog } from "../../daemon/src/nixpkgs/catalog.js";
-import { buildIndex, writeIndex } from "../../daemon/src/nixpkgs/index-build.js";
-import { IndexProvider, planIndex } from "../../daemon/src/nixpkgs/index-provider.js";
+import { parseCatalog } from "../../daemon/src/nixpkgs/index/catalog.js";
+import { buildIndex, writeIndex } from "../../daemon/src/nixpkgs/index/build.js";
+import { IndexProvider, planIndex } from "../../daemon/src/nixpkgs/index/provider.js";
 import { CLI, startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
 import { hostileRepo } from "./data-hostile-repo.js";
 

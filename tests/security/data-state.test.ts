@@ -6,7 +6,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { InstalledRegistry } from "../../daemon/src/nixpkgs/installed.js";
+import { InstalledRegistry } from "../../daemon/src/nixpkgs/tools/installed.js";
 
 function plant(content: unknown): string {
   const stateDir = mkdtempSync(join(tmpdir(), "nixshed-state-"));

@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, symlink
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { DEFAULT_PROTECTED_PATHS } from "../../daemon/src/common/protected-paths.js";
+import { DEFAULT_PROTECTED_PATHS } from "../../daemon/src/config/protected-paths.js";
 import { Confinement, makeRoot } from "../../daemon/src/fs/confine.js";
 import { editFile } from "../../daemon/src/fs/edit.js";
 import { deleteItems, moveItems } from "../../daemon/src/fs/manage.js";

@@ -1,5 +1,5 @@
 // What a subcommand uses to load the configuration: the common flags (./base.ts) validated.
-import { createLogger, type Logger, type LogLevel } from "../common/log.js";
+import { createLogger, type Logger, type LogLevel } from "../log.js";
 import { validateLayers, type LoadedConfig } from "../config/load.js";
 import { layersFromFlags, type Values } from "./base.js";
 

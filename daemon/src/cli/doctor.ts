@@ -1,16 +1,16 @@
 // `nixshed doctor`: what this machine can do for nixshed, each problem with a one-line fix.
-import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, appArmorRestrictsUserns } from "../common/apparmor.js";
-import { describeNetwork } from "../common/egress/setting.js";
-import { probeHost } from "../common/host.js";
-import { JAIL_SCRATCH } from "../common/jail-policy.js";
-import { runInJail } from "../common/jail.js";
+import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, appArmorRestrictsUserns } from "../jail/apparmor.js";
+import { describeNetwork } from "../config/network.js";
+import { probeHost } from "../jail/host.js";
+import { JAIL_SCRATCH } from "../jail/policy.js";
+import { runInJail } from "../jail/runner.js";
 import type { LoadedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { trustStatus } from "../config/trust.js";
 import { discover } from "../discovery/discover.js";
 import type { Discovery } from "../discovery/types.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
-import { indexSources, planIndex } from "../nixpkgs/index-provider.js";
+import { indexSources, planIndex } from "../nixpkgs/index/provider.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
 
 /** nixpkgs.network, and each package whose permissions say otherwise. */

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { buildIndexFrom } from "../nixpkgs/index-source.js";
+import { buildIndexFrom } from "../nixpkgs/index/source.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { commonHelp, EXIT, UsageError, type Command } from "./command.js";
 

@@ -1,8 +1,8 @@
 import { discover } from "../discovery/discover.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
-import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index-provider.js";
-import { renderResults } from "../nixpkgs/render.js";
-import { searchIndex } from "../nixpkgs/search.js";
+import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index/provider.js";
+import { renderResults } from "../nixpkgs/search/render.js";
+import { searchIndex } from "../nixpkgs/search/search.js";
 import { hostSystem } from "../nixpkgs/system.js";
 import { commonHelp, EXIT, loadFromFlags, UsageError, type Command } from "./command.js";
 

@@ -2,7 +2,7 @@
 // when this build has started with the same configuration before (mcp/initialize-cache.ts), else
 // as soon as the configuration is validated and the instructions are known. Discovery, the MCP SDK
 // and the capabilities load after it (see mcp/early-stdio.ts).
-import type { Logger } from "../common/log.js";
+import type { Logger } from "../log.js";
 import type { Config } from "../config/schema.js";
 import { answerInitializeEarly, DEFAULT_MAX_MESSAGE_BYTES } from "../mcp/early-stdio.js";
 import { openInitializeCache } from "../mcp/initialize-cache.js";
@@ -30,7 +30,7 @@ ${commonHelp}`,
     let early = cache.instructions === undefined ? undefined : answerInitializeEarly(cache.instructions, differs);
 
     const { validateLayers } = await import("../config/load.js");
-    const { createLogger } = await import("../common/log.js");
+    const { createLogger } = await import("../log.js");
     const loaded = validateLayers(layers);
     log = createLogger(loaded.config.log_level);
     const { trustWarning } = await import("../config/trust.js");

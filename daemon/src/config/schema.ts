@@ -3,8 +3,8 @@
 // once at startup; config.example.toml is kept in sync with it by a test.
 import { availableParallelism } from "node:os";
 import { z } from "zod";
-import { networkSchema } from "../common/egress/setting.js";
-import { DEFAULT_PROTECTED_PATHS } from "../common/protected-paths.js";
+import { networkSchema } from "./network.js";
+import { DEFAULT_PROTECTED_PATHS } from "./protected-paths.js";
 
 /** The default byte budget of one tool call's whole answer (MCP clients cut results near 25k tokens). */
 export const DEFAULT_RESPONSE_BYTES = 32768;

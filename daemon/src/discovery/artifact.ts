@@ -4,9 +4,9 @@
 // it, said in one line.
 import { accessSync, constants } from "node:fs";
 import { join } from "node:path";
-import { isAbsent } from "../common/absence.js";
-import { InvalidJson, readJsonFile } from "../common/json-file.js";
-import { NotInStore, requireStorePath, storeDir } from "../common/store.js";
+import { isAbsent } from "../files/absence.js";
+import { InvalidJson, readJsonFile } from "../files/json-file.js";
+import { NotInStore, requireStorePath, storeDir } from "../files/store.js";
 import { metadataSchema } from "./schemas.js";
 import type { EnvironmentMetadata } from "./types.js";
 

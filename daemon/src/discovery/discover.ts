@@ -4,16 +4,16 @@
 // sandbox directories /etc/nixshed/sandboxes, $XDG_CONFIG_HOME/nixshed/sandboxes and config
 // `sandbox.dirs`, each entry a link to an artifact. Everything read must resolve inside the Nix
 // store: the metadata path, every artifact, the pinned nixpkgs, the library and the index it names
-// (see ../common/store.ts). An invalid entry is skipped; overrides and skips are logged and kept as
+// (see ../files/store.ts). An invalid entry is skipped; overrides and skips are logged and kept as
 // notes for `doctor`.
 import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import type { z } from "zod";
-import { unlessAbsent } from "../common/absence.js";
-import { InvalidJson, readJsonFile } from "../common/json-file.js";
-import type { Logger } from "../common/log.js";
-import { storeDir } from "../common/store.js";
+import { unlessAbsent } from "../files/absence.js";
+import { InvalidJson, readJsonFile } from "../files/json-file.js";
+import type { Logger } from "../log.js";
+import { storeDir } from "../files/store.js";
 import type { LoadedConfig } from "../config/load.js";
 import { InvalidArtifact, readArtifact, storePathOf } from "./artifact.js";
 import { environmentsSchema, pinnedSchema, realisedSchema } from "./schemas.js";

@@ -2,7 +2,7 @@
 // (nix/lib/mkEnvironment.nix) and the metadata's environments.json, nixpkgs.json and
 // nixpkgs-realised.json (lib.mkMetadata). The types in ./types.ts are inferred from these.
 import { z } from "zod";
-import { networkSchema } from "../common/egress/setting.js";
+import { networkSchema } from "../config/network.js";
 
 const positive = z.number().int().positive();
 

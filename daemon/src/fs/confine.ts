@@ -18,9 +18,9 @@
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readlinkSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
 import { isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
-import { isAbsent } from "../common/absence.js";
-import { isInside } from "../common/path-inside.js";
-import { protectedEntry, protectedMessage } from "../common/protected-paths.js";
+import { isAbsent } from "../files/absence.js";
+import { isInside } from "../files/path-inside.js";
+import { protectedEntry, protectedMessage } from "../config/protected-paths.js";
 import { errnoOf, FsError } from "./errors.js";
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
@@ -140,7 +140,7 @@ export class Confinement {
     /** The project root: relative paths resolve against it and results are shown relative to it. */
     readonly primary: Root,
     private readonly extraRoots: Root[] = [],
-    /** Project paths no tool changes (common/protected-paths.ts). */
+    /** Project paths no tool changes (config/protected-paths.ts). */
     private readonly protectedPaths: readonly string[] = [],
     /** Served for reading only (the whole texts of answers cut to the response budget). */
     private readonly readOnlyRoots: Root[] = [],

@@ -3,7 +3,7 @@
 // correct itself without re-reading the file. Returns a unified diff.
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
-import { isBinary } from "../common/binary-file.js";
+import { isBinary } from "../files/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
 import { existingFile, openExisting } from "./write.js";

@@ -1,4 +1,4 @@
-import { ExpectedError } from "../common/expected-error.js";
+import { ExpectedError } from "../expected-error.js";
 
 /** An expected filesystem failure, worded for the agent: what went wrong and what to do instead. */
 export class FsError extends ExpectedError {}

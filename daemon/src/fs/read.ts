@@ -1,8 +1,8 @@
 // read_content: several files in one call, each optionally cut to a line range, all within one
 // byte budget. When the budget runs out the result says where to continue; binary files are
 // described, not dumped. Files are read in chunks, so a huge file costs only what is returned.
-import { describeBinary } from "../common/binary-file.js";
-import { openTextFile, readPage, type TextFile } from "../common/text-page.js";
+import { describeBinary } from "../files/binary-file.js";
+import { openTextFile, readPage, type TextFile } from "../files/text-page.js";
 import type { Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { eachItem } from "./items.js";

@@ -4,7 +4,7 @@ import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { join } from "node:path";
 import { z } from "zod";
-import { parseJson } from "../common/json-file.js";
+import { parseJson } from "../files/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { ripgrep } from "./ripgrep.js";

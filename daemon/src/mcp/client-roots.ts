@@ -3,7 +3,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { RootsListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { fileURLToPath } from "node:url";
-import type { Logger } from "../common/log.js";
+import type { Logger } from "../log.js";
 
 export interface ClientRootsWatch {
   /** Settles once the latest roots/list answer (if any is under way) has been applied, or after a short wait. */

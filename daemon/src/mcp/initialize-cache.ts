@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { unlessAbsent } from "../common/absence.js";
+import { unlessAbsent } from "../files/absence.js";
 import { mergeLayers, nixshedDir, trustedLayers, type Layers } from "../config/layers.js";
 import { VERSION } from "../version.js";
 

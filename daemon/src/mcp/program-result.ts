@@ -1,8 +1,8 @@
 // How the result of a jailed program is shown to the agent: shared by `run` (one-off and session
 // calls) and the nixpkgs tools, so they report output, limits and truncation in the same words.
 import { z } from "zod";
-import { egressReportShape } from "../common/egress/report.js";
-import type { JailResult } from "../common/jail.js";
+import { egressReportShape } from "../jail/egress/report.js";
+import type { JailResult } from "../jail/runner.js";
 
 export type ProgramResult = Pick<JailResult, "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit" | "network">;
 

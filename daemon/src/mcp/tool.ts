@@ -5,8 +5,8 @@
 import type { McpServer, RegisteredTool } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import { ExpectedError } from "../common/expected-error.js";
-import type { Logger } from "../common/log.js";
+import { ExpectedError } from "../expected-error.js";
+import type { Logger } from "../log.js";
 import { DEFAULT_RESPONSE_BYTES } from "../config/schema.js";
 import { fitResponse, type Kept } from "./response-budget.js";
 import type { ResultStore } from "./results.js";

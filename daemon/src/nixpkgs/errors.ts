@@ -1,7 +1,7 @@
 // The nixpkgs core's expected failures, worded for the agent. A failed nix command becomes one line
 // saying what it means (a package this nixpkgs lacks, a broken or unfree one, a failed build); its
 // raw output stays on the error for the debug log, never in the agent's context.
-import { ExpectedError } from "../common/expected-error.js";
+import { ExpectedError } from "../expected-error.js";
 
 /** An expected failure of the nixpkgs core (bad query, unknown attribute, failed build); the CLI prints it and exits 1. */
 export class NixpkgsError extends ExpectedError {}

@@ -5,20 +5,20 @@
 // everyday package with nixpkgs.common_tools = "tools"). When the index becomes ready the everyday
 // set is checked against it and the list changes (clients hear list_changed).
 import type { Capability, ServerContext } from "../capability.js";
-import { reachesOut } from "../common/egress/setting.js";
-import type { Logger } from "../common/log.js";
+import { reachesOut } from "../config/network.js";
+import type { Logger } from "../log.js";
 import type { Config } from "../config/schema.js";
 import { NixpkgsError } from "./errors.js";
-import { describeEveryday, everydaySet } from "./everyday-tools.js";
-import { PackageRunner } from "./execute.js";
-import { EXECUTE, executeDescription, executeTool } from "./execute-tool.js";
-import type { NixpkgsIndex } from "./index.js";
-import { IndexProvider, indexSources, planIndex, type IndexPlan } from "./index-provider.js";
-import { InstalledRegistry } from "./installed.js";
-import { installTool, listInstalledTool, restoreInstalledTools, uninstallTool } from "./installed-tools.js";
-import { packageTool } from "./package-tool.js";
-import { searchTool } from "./search-tool.js";
-import { NixpkgsToolSet } from "./tool-set.js";
+import { describeEveryday, everydaySet } from "./tools/everyday-tools.js";
+import { PackageRunner } from "./execute/execute.js";
+import { EXECUTE, executeDescription, executeTool } from "./execute/execute-tool.js";
+import type { NixpkgsIndex } from "./index/index.js";
+import { IndexProvider, indexSources, planIndex, type IndexPlan } from "./index/provider.js";
+import { InstalledRegistry } from "./tools/installed.js";
+import { installTool, listInstalledTool, restoreInstalledTools, uninstallTool } from "./tools/installed-tools.js";
+import { packageTool } from "./tools/package-tool.js";
+import { searchTool } from "./search/search-tool.js";
+import { NixpkgsToolSet } from "./tools/tool-set.js";
 
 /** Where the index comes from; a bad configuration leaves search without one rather than the server down. */
 function safePlan(ctx: ServerContext): IndexPlan {

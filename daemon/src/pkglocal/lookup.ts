@@ -1,7 +1,7 @@
 // Finds the package an agent names: by its name (Python names compared as pip does), by an import
 // name (PIL finds Pillow), optionally pinned as name@version; and, failing that, the closest names.
 import { editDistance } from "../config/suggest.js";
-import { normalizePythonName } from "./python-metadata.js";
+import { normalizePythonName } from "./python/metadata.js";
 import type { PackageRecord } from "./types.js";
 
 export interface Lookup {

@@ -4,7 +4,7 @@
 // stays where packages live (`within`: the project, its environment, the Nix store): an entry whose
 // realpath leads elsewhere, through an editable install's .pth or a symlink, bounds nothing.
 import { isAbsolute, join, normalize } from "node:path";
-import { isInside } from "../common/path-inside.js";
+import { isInside } from "../files/path-inside.js";
 import { PkgLocalError } from "./errors.js";
 import { realpathOf } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";

@@ -1,6 +1,6 @@
 // read_package's two answers: a package at a glance (version, README and entry heads, its file
 // tree) or one of its files, paged; every path confined to the package.
-import { readTextPage, type NotRegular, type Page } from "../common/text-page.js";
+import { readTextPage, type NotRegular, type Page } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";

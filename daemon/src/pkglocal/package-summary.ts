@@ -1,11 +1,11 @@
 
-import { isAbsent } from "../common/absence.js";
-import { readTextPage } from "../common/text-page.js";
+import { isAbsent } from "../files/absence.js";
+import { readTextPage } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
-import { readPackageJson } from "./package-json.js";
+import { readPackageJson } from "./node/package-json.js";
 import { resolveInPackage } from "./package-confine.js";
 import { README } from "./package-tree.js";
-import { readMetadataBody } from "./python-metadata.js";
+import { readMetadataBody } from "./python/metadata.js";
 import { listNames } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 

@@ -1,7 +1,7 @@
 // The discovered environments as the sandbox tools present them: picked by name with an error that
 // lists the valid ones, and described compactly for a tool description.
-import { cappedAccess } from "../common/jail-policy.js";
-import { describeNetwork } from "../common/egress/setting.js";
+import { cappedAccess } from "../jail/policy.js";
+import { describeNetwork } from "../config/network.js";
 import type { ProjectAccess } from "../config/schema.js";
 import type { Environment } from "../discovery/types.js";
 import { SandboxError } from "./errors.js";

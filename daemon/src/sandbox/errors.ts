@@ -1,4 +1,4 @@
-import { ExpectedError } from "../common/expected-error.js";
+import { ExpectedError } from "../expected-error.js";
 
 /** An expected failure of the sandbox core. */
 export class SandboxError extends ExpectedError {}

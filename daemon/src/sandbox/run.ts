@@ -1,10 +1,10 @@
 // One-off execution: the code runs once in a fresh jail of the environment and everything it wrote
 // outside /project is gone afterwards. What the jail gets is the jail policy's decision for the
 // environment under the daemon's configuration.
-import type { JailBudget } from "../common/jail-budget.js";
-import type { Logger } from "../common/log.js";
-import { decideJail, type JailPolicy, type JailSettings } from "../common/jail-policy.js";
-import { runInJail, type JailResult } from "../common/jail.js";
+import type { JailBudget } from "../jail/budget.js";
+import type { Logger } from "../log.js";
+import { decideJail, type JailPolicy, type JailSettings } from "../jail/policy.js";
+import { runInJail, type JailResult } from "../jail/runner.js";
 import type { Environment } from "../discovery/types.js";
 
 export interface RunRequest {

@@ -2,10 +2,10 @@
 // call in a persistent session: ./sessions/), `list_sessions` and `close_session`.
 import { z } from "zod";
 import type { Capability } from "../capability.js";
-import { reachesOut } from "../common/egress/setting.js";
-import { waitMessage } from "../common/jail-budget.js";
-import { jailSettings } from "../common/jail-policy.js";
-import type { JailResult } from "../common/jail.js";
+import { reachesOut } from "../config/network.js";
+import { waitMessage } from "../jail/budget.js";
+import { jailSettings } from "../jail/policy.js";
+import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import { describeEnvironment, pickEnvironment } from "./environments.js";

@@ -5,7 +5,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../src/common/log.js";
+import { createLogger } from "../../src/log.js";
 import { loadConfig } from "../../src/config/load.js";
 import { discover } from "../../src/discovery/discover.js";
 import { addToStore } from "../support/nix-store.js";

@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { isInside } from "../../src/common/path-inside.js";
+import { isInside } from "../../src/files/path-inside.js";
 import { Confinement, makeRoot, type Intent } from "../../src/fs/confine.js";
 
 let base: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_PROTECTED_PATHS, protectedEntry } from "../../src/common/protected-paths.js";
+import { DEFAULT_PROTECTED_PATHS, protectedEntry } from "../../src/config/protected-paths.js";
 
 const list = DEFAULT_PROTECTED_PATHS;
 

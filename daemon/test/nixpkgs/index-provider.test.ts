@@ -2,10 +2,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildIndex, writeIndex } from "../../src/nixpkgs/index-build.js";
-import { parseCatalog } from "../../src/nixpkgs/catalog.js";
-import { INDEX_FORMAT_VERSION } from "../../src/nixpkgs/index-file.js";
-import { IndexProvider, planIndex } from "../../src/nixpkgs/index-provider.js";
+import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
+import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
+import { INDEX_FORMAT_VERSION } from "../../src/nixpkgs/index/file.js";
+import { IndexProvider, planIndex } from "../../src/nixpkgs/index/provider.js";
 import { CLI } from "../support/mcp-client.js";
 import { NIX_ENV_CATALOG } from "./catalog-fixture.js";
 

@@ -2,11 +2,11 @@ import { mkdtempSync, } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { parseCatalog } from "../../src/nixpkgs/catalog.js";
+import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { NixpkgsError } from "../../src/nixpkgs/errors.js";
-import { buildIndex, writeIndex } from "../../src/nixpkgs/index-build.js";
-import { NixpkgsIndex } from "../../src/nixpkgs/index.js";
-import { searchIndex } from "../../src/nixpkgs/search.js";
+import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
+import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
+import { searchIndex } from "../../src/nixpkgs/search/search.js";
 import { CHANNEL_CATALOG, NIX_ENV_CATALOG } from "./catalog-fixture.js";
 
 let index: NixpkgsIndex;

@@ -2,14 +2,14 @@ import { mkdtempSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { JailBudget } from "../../src/common/jail-budget.js";
+import { JailBudget } from "../../src/jail/budget.js";
 import { configSchema } from "../../src/config/schema.js";
-import { PackageRunner } from "../../src/nixpkgs/execute.js";
-import { InstalledRegistry } from "../../src/nixpkgs/installed.js";
-import { chooseProgram } from "../../src/nixpkgs/program.js";
-import { attrPath } from "../../src/nixpkgs/realise.js";
-import { stem, textTerms } from "../../src/nixpkgs/text.js";
-import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tool-names.js";
+import { PackageRunner } from "../../src/nixpkgs/execute/execute.js";
+import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
+import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
+import { attrPath } from "../../src/nixpkgs/execute/realise.js";
+import { stem, textTerms } from "../../src/nixpkgs/search/text.js";
+import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/tool-names.js";
 
 describe("tool names", () => {
   it("are valid MCP names that decode back to the attribute", () => {

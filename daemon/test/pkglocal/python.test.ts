@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { PackageIndex } from "../../src/pkglocal/package-index.js";
-import { scanSitePackages } from "../../src/pkglocal/python-scan.js";
+import { scanSitePackages } from "../../src/pkglocal/python/scan.js";
 import type { PackageRecord } from "../../src/pkglocal/types.js";
 import { pythonTruth, venvProject } from "./fixtures.mjs";
 

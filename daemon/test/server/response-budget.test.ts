@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { createLogger } from "../../src/common/log.js";
+import { createLogger } from "../../src/log.js";
 import { cutText, fitResponse, responseBytes, type Kept } from "../../src/mcp/response-budget.js";
 import { ResultStore } from "../../src/mcp/results.js";
 import { defineTool, registerTool, setResponsePolicy } from "../../src/mcp/tool.js";

@@ -2,7 +2,7 @@
 // agent/ kernels and protocol as bin/session-run, started directly.
 import { spawn, type ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { stopJail } from "../../src/common/jail.js";
+import { stopJail } from "../../src/jail/runner.js";
 import type { Environment, Interpreter } from "../../src/discovery/types.js";
 import type { KernelLauncher } from "../../src/sandbox/sessions/launcher.js";
 

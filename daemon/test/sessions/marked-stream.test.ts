@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CappedOutput } from "../../src/common/output.js";
+import { CappedOutput } from "../../src/jail/output.js";
 import { MarkedStream } from "../../src/sandbox/sessions/marked-stream.js";
 
 const MARKER = "__nixshed_end_0123456789abcdef__";

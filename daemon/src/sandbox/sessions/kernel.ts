@@ -5,9 +5,9 @@
 // call (os._exit, `exit`, process.exit) is reported with its exit code.
 import { constants } from "node:os";
 import type { Writable } from "node:stream";
-import { egressMark, egressSince } from "../../common/egress/jail-egress.js";
-import { DRAIN_MS, limitHitIn, type JailResult } from "../../common/jail.js";
-import { CappedOutput } from "../../common/output.js";
+import { egressMark, egressSince } from "../../jail/egress/jail-egress.js";
+import { DRAIN_MS, limitHitIn, type JailResult } from "../../jail/runner.js";
+import { CappedOutput } from "../../jail/output.js";
 import type { Environment } from "../../discovery/types.js";
 import { kernelStdio, type KernelLauncher, type LaunchedKernel } from "./launcher.js";
 import { MarkedStream } from "./marked-stream.js";

@@ -4,10 +4,10 @@
 // host's interpreters directly.
 import type { ChildProcess, StdioOptions } from "node:child_process";
 import type { Socket } from "node:net";
-import type { JailPolicy } from "../../common/jail-policy.js";
-import type { EgressProxy } from "../../common/egress/proxy.js";
-import { interruptJail, jailLabel, prepareJail, sessionRunPath, spawnJail, stopJail } from "../../common/jail.js";
-import type { Logger } from "../../common/log.js";
+import type { JailPolicy } from "../../jail/policy.js";
+import type { EgressProxy } from "../../jail/egress/proxy.js";
+import { interruptJail, jailLabel, prepareJail, sessionRunPath, spawnJail, stopJail } from "../../jail/runner.js";
+import type { Logger } from "../../log.js";
 import type { Environment } from "../../discovery/types.js";
 
 export interface LaunchedKernel {

@@ -2,7 +2,7 @@
 // close_session, by the limits (idle timeout, maximum lifetime, the least recently used idle one
 // when a new session needs room) and all at once on shutdown. A call naming a session the daemon
 // closed on its own learns why in its result.
-import type { JailBudget } from "../../common/jail-budget.js";
+import type { JailBudget } from "../../jail/budget.js";
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
 import type { KernelCall } from "./kernel.js";

@@ -2,9 +2,9 @@
 // time, so a call writing megabytes to both streams never blocks on a full socket; a call's bytes
 // are those before its marker. Bytes that arrive between calls (a background job writing after its
 // call ended) are given to the next call (the newest of them, within the cap): they reach neither
-// the protocol nor a wrong call's middle. Reads land in one reused buffer (see common/output.ts).
+// the protocol nor a wrong call's middle. Reads land in one reused buffer (see jail/output.ts).
 import type { Socket } from "node:net";
-import { type CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../common/output.js";
+import { type CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../jail/output.js";
 
 interface OpenCall {
   marker: Buffer;

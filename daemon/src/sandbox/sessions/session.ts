@@ -1,7 +1,7 @@
 // One named session: an environment, the kernel currently serving it (started on the first call,
 // restarted after it died) and a queue, so that concurrent calls run one at a time in arrival order.
 // What the agent must know (state lost, interrupted, a fresh start) comes back as notices.
-import type { JailBudget } from "../../common/jail-budget.js";
+import type { JailBudget } from "../../jail/budget.js";
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
 import { Kernel, type KernelCall, type KernelOutcome } from "./kernel.js";

@@ -1,0 +1,273 @@
+// The egress proxy of one jail: an HTTP proxy on a Unix socket (bound into the jail, where a relay
+// on 127.0.0.1 forwards to it) that lets a connection through only to a destination on the jail's
+// allow-list. It understands CONNECT (TLS and any other tunnelled protocol) and absolute-form
+// requests (plain HTTP), decides by the host name and port the program asked for, resolves names
+// itself and connects to the address it resolved, so a name cannot be re-pointed between the check
+// and the connection. Non-public addresses (./addresses.ts) are refused unless listed exactly.
+// Every decision is logged and kept for the tool result (./report.ts).
+import { once } from "node:events";
+import { lookup } from "node:dns/promises";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect, createServer, isIP, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Logger } from "../../log.js";
+import { nonPublicKind } from "../../config/addresses.js";
+import { type AllowList, normalHost } from "../../config/destinations.js";
+import type { EgressDecision } from "./report.js";
+
+/** Resolves a host name to its addresses (the daemon's resolver; tests inject their own). */
+export type Resolver = (host: string) => Promise<string[]>;
+
+export interface EgressProxyOptions {
+  allow: AllowList;
+  /** Where to listen; default a fresh private directory under the temp dir (removed on close). */
+  socketPath?: string;
+  resolve?: Resolver;
+  log?: Logger;
+  /** Names the jail in log lines. */
+  label?: string;
+  /** Per address tried. */
+  connectTimeoutMs?: number;
+}
+
+/** A request head larger than this is refused (no legitimate proxy request comes near it). */
+const MAX_HEAD_BYTES = 64 * 1024;
+const CONNECT_TIMEOUT_MS = 10_000;
+/** Headers meant for the proxy (or the hop), not passed on to the server. */
+const HOP_HEADERS = new Set(["proxy-connection", "proxy-authorization", "connection", "keep-alive"]);
+
+const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+
+interface Request {
+  method: string;
+  /** host:port as asked, for reports. */
+  destination: string;
+  host: string;
+  port: number;
+  /** For plain HTTP: the head to send the server (origin-form, hop headers dropped). */
+  head?: Buffer;
+}
+
+class Refusal extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class EgressProxy {
+  readonly decisions: EgressDecision[] = [];
+  private readonly sockets = new Set<Socket>();
+  private readonly resolve: Resolver;
+
+  private constructor(
+    private readonly server: Server,
+    readonly socketPath: string,
+    private readonly options: EgressProxyOptions,
+    private readonly ownDir?: string,
+  ) {
+    this.resolve = options.resolve ?? systemResolver;
+  }
+
+  /**
+   * Listens at once: Node binds a Unix socket within listen(), so the socket exists when this
+   * returns and a jail can be started on it without waiting. A later failure is logged.
+   */
+  static open(options: EgressProxyOptions): EgressProxy {
+    const ownDir = options.socketPath ? undefined : mkdtempSync(join(tmpdir(), "nixshed-egress-"));
+    const socketPath = options.socketPath ?? join(ownDir!, "proxy.sock");
+    const server = createServer({ allowHalfOpen: true });
+    const proxy = new EgressProxy(server, socketPath, options, ownDir);
+    server.on("connection", (socket) => proxy.accept(socket));
+    server.on("error", (error) => options.log?.error(`egress proxy ${socketPath}: ${error.message}`));
+    server.listen(socketPath);
+    return proxy;
+  }
+
+  /** open(), then waits until it listens (or fails). */
+  static async listen(options: EgressProxyOptions): Promise<EgressProxy> {
+    const proxy = EgressProxy.open(options);
+    if (!proxy.server.listening) await once(proxy.server, "listening");
+    return proxy;
+  }
+
+  /** Stops listening and cuts every connection still open. */
+  async close(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.ownDir) rmSync(this.ownDir, { recursive: true, force: true });
+  }
+
+  private track(socket: Socket): Socket {
+    this.sockets.add(socket);
+    socket.once("close", () => this.sockets.delete(socket));
+    return socket;
+  }
+
+  private accept(client: Socket): void {
+    this.track(client);
+    client.on("error", () => client.destroy());
+    let buffered = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      const end = buffered.indexOf("\r\n\r\n");
+      if (end < 0 && buffered.length <= MAX_HEAD_BYTES) return;
+      client.off("data", onData);
+      client.pause();
+      if (end < 0 || end > MAX_HEAD_BYTES) return this.refuse(client, new Refusal(431, "request head too large"));
+      void this.serve(client, buffered.subarray(0, end + 4), buffered.subarray(end + 4));
+    };
+    client.on("data", onData);
+  }
+
+  private async serve(client: Socket, head: Buffer, rest: Buffer): Promise<void> {
+    let request: Request;
+    try {
+      request = parseHead(head.toString("latin1"));
+    } catch (error) {
+      return this.refuse(client, error as Refusal);
+    }
+    let upstream: Socket;
+    try {
+      const addresses = await this.decide(request);
+      upstream = await this.connectFirst(addresses, request.port);
+    } catch (error) {
+      const refusal = error instanceof Refusal ? error : new Refusal(502, (error as Error).message);
+      // 502: the list allowed it, the network did not.
+      this.record({ destination: request.destination, allowed: refusal.status === 502, reason: refusal.message }, request.method);
+      return this.refuse(client, refusal);
+    }
+    this.record({ destination: request.destination, allowed: true }, request.method);
+    this.track(upstream);
+    if (client.destroyed) return void upstream.destroy();
+    if (request.method === "CONNECT") client.write("HTTP/1.1 200 Connection established\r\n\r\n");
+    else upstream.write(request.head!);
+    if (rest.length > 0) upstream.write(rest);
+    splice(client, upstream);
+  }
+
+  /** The addresses the request may be connected to; throws a Refusal saying why there are none. */
+  private async decide({ host, port }: Request): Promise<string[]> {
+    const { allow } = this.options;
+    if (!allow.allowsHost(host, port)) throw new Refusal(403, "not on the jail's network allow-list");
+    let addresses: string[];
+    if (isIP(host)) {
+      addresses = [host];
+    } else {
+      try {
+        addresses = (await this.resolve(host)).map(normalHost);
+      } catch (error) {
+        throw new Refusal(502, `cannot resolve ${host} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      }
+    }
+    const refused: string[] = [];
+    const usable = addresses.filter((address) => {
+      const kind = nonPublicKind(address);
+      if (kind === undefined || allow.listsAddress(address, port)) return true;
+      refused.push(`${address} (${kind})`);
+      return false;
+    });
+    if (usable.length === 0) {
+      if (refused.length === 0) throw new Refusal(502, `${host} has no address`);
+      throw new Refusal(403, `resolves to ${refused.join(", ")}, which is not listed (list the exact address to allow it)`);
+    }
+    return usable;
+  }
+
+  private async connectFirst(addresses: string[], port: number): Promise<Socket> {
+    const failures: string[] = [];
+    for (const address of addresses) {
+      try {
+        return await connectTo(address, port, this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+      } catch (error) {
+        failures.push(`${address}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+      }
+    }
+    throw new Refusal(502, `listed, but the connection failed (${failures.join("; ")})`);
+  }
+
+  private record(decision: EgressDecision, method: string): void {
+    this.decisions.push(decision);
+    const jail = this.options.label ? ` (${this.options.label})` : "";
+    const line = decision.allowed && !decision.reason ? "allowed" : decision.allowed ? `failed: ${decision.reason}` : `blocked: ${decision.reason}`;
+    this.options.log?.info(`egress${jail}: ${method} ${decision.destination} ${line}`);
+  }
+
+  private refuse(client: Socket, refusal: Refusal): void {
+    const body = `nixshed egress proxy: ${refusal.message}\n`;
+    const reason = { 400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large", 502: "Bad Gateway" }[refusal.status] ?? "Error";
+    client.end(
+      `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    // Whatever the client still sends is read and dropped: closing on unread data would reset the
+    // connection before the client reads the answer.
+    client.resume();
+  }
+}
+
+function connectTo(address: string, port: number, timeoutMs: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host: address, port, allowHalfOpen: true, timeout: timeoutMs });
+    const fail = (error: Error) => {
+      socket.destroy();
+      reject(error);
+    };
+    socket.once("error", fail);
+    socket.once("timeout", () => fail(Object.assign(new Error("timed out"), { code: "ETIMEDOUT" })));
+    socket.once("connect", () => {
+      socket.off("error", fail);
+      socket.setTimeout(0);
+      resolve(socket);
+    });
+  });
+}
+
+/**
+ * Copies both ways; each side's end is passed on after its data (half-close kept, so a client that
+ * shuts down its sending side still gets the answer). An error on either side ends both.
+ */
+function splice(a: Socket, b: Socket): void {
+  const destroyBoth = () => {
+    a.destroy();
+    b.destroy();
+  };
+  a.on("error", destroyBoth);
+  b.on("error", destroyBoth);
+  a.pipe(b);
+  b.pipe(a);
+  a.resume();
+}
+
+/** host:port of an authority ("pypi.org:443", "[::1]:8080"); a missing port is `defaultPort`. */
+function splitAuthority(authority: string, defaultPort?: number): { host: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(authority);
+  const port = match?.[2] !== undefined ? Number(match[2]) : defaultPort;
+  if (!match || port === undefined || port < 1 || port > 65535) throw new Refusal(400, `not a host:port: ${authority}`);
+  return { host: normalHost(match[1]!), port };
+}
+
+/** Reads the request line and headers; a plain HTTP request gets the head the server should see. */
+function parseHead(text: string): Request {
+  const [requestLine = "", ...headerLines] = text.slice(0, -4).split("\r\n");
+  const parts = /^([A-Z]+) (\S+) (HTTP\/1\.[01])$/.exec(requestLine);
+  if (!parts) throw new Refusal(400, "not an HTTP/1.x proxy request");
+  const [, method, target, version] = parts as unknown as [string, string, string, string];
+  if (method === "CONNECT") {
+    const { host, port } = splitAuthority(target);
+    return { method, destination: `${host.includes(":") ? `[${host}]` : host}:${port}`, host, port };
+  }
+  const url = /^http:\/\/([^/?#]+)([^#]*)/i.exec(target);
+  if (!url) {
+    throw new Refusal(400, /^https:/i.test(target) ? "https goes through CONNECT" : "send an absolute http:// URL or CONNECT (this is a proxy)");
+  }
+  const authority = url[1]!.replace(/^[^@]*@/, "");
+  const { host, port } = splitAuthority(authority, 80);
+  const path = url[2] || "/";
+  const headers = headerLines.filter((line) => !HOP_HEADERS.has(line.slice(0, line.indexOf(":")).trim().toLowerCase()));
+  if (!headers.some((line) => /^host:/i.test(line))) headers.unshift(`Host: ${authority}`);
+  const head = Buffer.from([`${method} ${path} ${version}`, ...headers, "Connection: close", "", ""].join("\r\n"), "latin1");
+  return { method, destination: `${host.includes(":") ? `[${host}]` : host}:${port}`, host, port, head };
+}

@@ -1,0 +1,70 @@
+// nixpkgs_execute: a program of any nixpkgs package run once in a jail, without installing it; a
+// package tool's name runs that tool's package and program. Its description names the everyday
+// packages (everyday-tools.ts), so that the usual ones need no search first.
+import { z } from "zod";
+import { programFacts, programResultOutput, programResultShape, renderStreams } from "../../mcp/program-result.js";
+import { defineTool } from "../../mcp/tool.js";
+import type { Execution, PackageRunner } from "./execute.js";
+import { packageRun } from "../tools/package-tool.js";
+import { decodeAttr, TOOL_PREFIX } from "../tools/tool-names.js";
+import type { NixpkgsToolSet } from "../tools/tool-set.js";
+import { progressOf, runAnnotations, TIMED_OUT, type RunPermissions } from "../tools/tool-support.js";
+
+const runOutput = {
+  package: z.string(),
+  program: z.string(),
+  ...programResultShape,
+};
+type RunOutput = z.infer<z.ZodObject<typeof runOutput>>;
+
+function toOutput(execution: Execution): RunOutput {
+  return { package: execution.attr, program: execution.program, ...programResultOutput(execution) };
+}
+
+function renderRun(output: RunOutput): string {
+  const facts = [`${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"}`, `${output.duration_ms} ms`, ...programFacts(output, TIMED_OUT)];
+  return renderStreams([facts.join(" · ")], output);
+}
+
+export const EXECUTE = "nixpkgs_execute";
+
+/** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
+export function executeDescription(everyday: string): string {
+  const intro = "Run a nixpkgs package's program once in a jail (built on first use), in the project (/project; relative paths are its files). args: an array, no shell.";
+  return everyday ? `${intro} Everyday packages, no search needed (… = pass program):\n${everyday}` : intro;
+}
+
+/** `permissions`: those of every package it may run (the defaults and each configured one), for its annotations. */
+export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStdinBytes: number, everyday: string, permissions: RunPermissions[]) {
+  return defineTool({
+    name: EXECUTE,
+    title: "Run a nixpkgs package once",
+    description: executeDescription(everyday),
+    input: {
+      package: z.string().describe("Attribute path (jq, python3Packages.black) or an installed tool's name"),
+      args: z.array(z.string()).optional().describe("Arguments"),
+      stdin: z.string().optional().describe(`Standard input (at most ${maxStdinBytes} bytes)`),
+      program: z.string().optional().describe("Program to run (default: the main one)"),
+      timeout_seconds: z.number().int().min(1).optional().describe("Run time limit (not the build's)"),
+    },
+    output: runOutput,
+    annotations: runAnnotations(permissions),
+    run: async (args, call) => {
+      // An installed tool's name runs that tool; another nixpkgs_ name decodes to its attribute.
+      const installed = tools.packageTool(args.package);
+      const attr = args.package.startsWith(TOOL_PREFIX) ? decodeAttr(args.package.slice(TOOL_PREFIX.length)) : args.package;
+      const execution = await runner.execute(
+        installed
+          ? {
+              ...packageRun(installed, args.args, args.program),
+              stdin: args.stdin,
+              timeoutSeconds: args.timeout_seconds ?? installed.timeoutSeconds,
+            }
+          : { attr, args: args.args, stdin: args.stdin, program: args.program, timeoutSeconds: args.timeout_seconds },
+        { signal: call.signal, progress: progressOf(call) },
+      );
+      return toOutput(execution);
+    },
+    render: renderRun,
+  });
+}

@@ -1,0 +1,194 @@
+// Turns catalog entries into the binary index: per-package columns, attribute paths, details
+// (description, homepage…) read from disk only for the results shown, and three term dictionaries (whole names, name words, description stems) plus
+// reversed name words for suffix matches ("grep" → ripgrep).
+import { writeFileSync, renameSync, mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { CatalogEntry } from "./catalog.js";
+import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
+import { encodeIndexFile, type Section } from "./file.js";
+import { COMMON_ATTRS, KNOWN_PROGRAMS } from "../tools/common-tools.js";
+import { findMentions } from "./mentions.js";
+import { establishment, mentionFactor } from "./prominence.js";
+import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
+import { nameWords, normalizeName, squashName, textTerms } from "../search/text.js";
+
+/** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
+export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16 } as const;
+
+/** Fields of a package's details, in the order they are stored (the attribute path is kept apart). */
+export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
+
+export function buildIndex(input: CatalogEntry[], source: string): Buffer {
+  // The channel's metadata has no mainProgram: the curated list knows the well-known ones.
+  const entries = input
+    .map((entry) => {
+      const known = KNOWN_PROGRAMS.get(entry.attr) ?? KNOWN_PROGRAMS.get(plainPname(entry.pname));
+      return entry.mainProgram || !known ? entry : { ...entry, mainProgram: known };
+    })
+    .sort((a, b) => (a.attr < b.attr ? -1 : a.attr > b.attr ? 1 : 0));
+  const n = entries.length;
+  const flags = new Uint8Array(n);
+  const platformSet = new Uint16Array(n);
+  const family = new Uint16Array(n);
+  const factor = new Float32Array(n);
+  const nameLength = new Uint8Array(n);
+  const groupRep = new Uint32Array(n);
+  const groupNext = new Uint32Array(n);
+  const attrOffsets = new Uint32Array(n + 1);
+  const attrs: Buffer[] = [];
+  const detailOffsets = new Uint32Array(n + 1);
+  const details: Buffer[] = [];
+
+  const platforms = new Map<string, number>();
+  const platformSets = new Map<string, number>([["*", 0]]);
+  const families = new Map<string, number>();
+  const groups = new Map<string, number[]>();
+  const exact = new Map<string, number[]>();
+  const names = new Map<string, number[]>();
+  const descriptions = new Map<string, number[]>();
+  const post = (dictionary: Map<string, number[]>, term: string, id: number) => {
+    const list = dictionary.get(term);
+    if (!list) dictionary.set(term, [id]);
+    else if (list[list.length - 1] !== id) list.push(id);
+  };
+
+  // Established packages come in several versions at top level (postgresql_13…17, openjdk17/21).
+  const variants = new Map<string, number>();
+  for (const entry of entries) if (!entry.attr.includes(".")) variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
+
+  // The newest set of each family (python313Packages over python312Packages) wins ties.
+  const newestSet = new Map<string, number[]>();
+  for (const { attr } of entries) {
+    const { set } = splitAttr(attr);
+    const best = newestSet.get(familyOf(set));
+    if (!best || compareVersions(setVersion(set), best) > 0) newestSet.set(familyOf(set), setVersion(set));
+  }
+
+  let attrBytes = 0;
+  let detailBytes = 0;
+  entries.forEach((entry, id) => {
+    const { set, leaf } = splitAttr(entry.attr);
+    const familyName = familyOf(set);
+    if (!families.has(familyName)) families.set(familyName, families.size);
+    family[id] = families.get(familyName)!;
+    flags[id] =
+      (entry.broken ? FLAG.broken : 0) |
+      (entry.unfree ? FLAG.unfree : 0) |
+      (entry.insecure ? FLAG.insecure : 0) |
+      (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
+    const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
+    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
+    nameLength[id] = Math.min(255, squashName(leaf).length);
+    platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
+
+    const groupKey = `${familyName}\0${leaf}`;
+    const members = groups.get(groupKey);
+    if (members) members.push(id);
+    else groups.set(groupKey, [id]);
+
+    const pname = plainPname(entry.pname);
+    // Nested attribute paths are found through their leaf (index.lookup checks the whole path).
+    for (const name of [leaf, pname, entry.mainProgram]) {
+      if (!name) continue;
+      post(exact, normalizeName(name), id);
+      post(exact, squashName(name), id);
+    }
+    for (const name of [leaf, pname, entry.mainProgram]) {
+      if (!name) continue;
+      post(names, squashName(name), id);
+      for (const word of nameWords(name)) post(names, word, id);
+    }
+    for (const term of new Set(textTerms(entry.description))) post(descriptions, term, id);
+
+    const attr = Buffer.from(entry.attr);
+    attrs.push(attr);
+    attrOffsets[id + 1] = attrBytes += attr.length;
+    const detail = Buffer.from(DETAIL_FIELDS.map((field) => entry[field].replaceAll("\0", "")).join("\0"));
+    details.push(detail);
+    detailOffsets[id + 1] = detailBytes += detail.length;
+  });
+
+  // Other packages name the ones everybody knows ("a Git client", "ffmpeg bindings", "coc-eslint"),
+  // and what they say of it is searched too, below its own description.
+  const mentions = findMentions(entries);
+  const context = new Map<string, number[]>();
+  entries.forEach((_, id) => {
+    factor[id] = factor[id]! * mentionFactor(mentions.count[id]!);
+    for (const term of mentions.context[id]!) post(context, term, id);
+  });
+
+  for (const members of groups.values()) {
+    const attrOf = (id: number) => entries[id]!.attr;
+    // The newest set's member stands for the group: python313Packages over python312Packages.
+    const rep = members.reduce((best, id) => {
+      const order = compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set));
+      return order > 0 || (order === 0 && attrOf(id).length < attrOf(best).length) ? id : best;
+    });
+    members.forEach((id, i) => {
+      groupRep[id] = rep;
+      groupNext[id] = members[(i + 1) % members.length]!;
+    });
+  }
+
+  exact.delete("");
+  names.delete("");
+  const nameDictionary = encodeDictionary(names);
+  const nameReader = new Dictionary(nameDictionary);
+  const reversed = new Map<string, number[]>();
+  for (const word of names.keys()) {
+    if (word.length >= 4) reversed.set([...word].reverse().join(""), [nameReader.find(word)]);
+  }
+
+  const sections: Record<string, Section> = {
+    attrs: Buffer.concat(attrs),
+    attrOffsets,
+    detailOffsets,
+    flags,
+    platformSet,
+    family,
+    factor,
+    nameLength,
+    groupRep,
+    groupNext,
+    ...dictionarySections("exact", encodeDictionary(exact)),
+    ...dictionarySections("name", nameDictionary),
+    ...dictionarySections("nameReversed", encodeDictionary(reversed)),
+    ...dictionarySections("description", encodeDictionary(descriptions)),
+    ...dictionarySections("context", encodeDictionary(context)),
+    // Last: the reader leaves it on disk.
+    details: Buffer.concat(details),
+  };
+  return encodeIndexFile(
+    {
+      packageCount: n,
+      source,
+      builtAt: new Date().toISOString(),
+      platforms: [...platforms.keys()],
+      platformSets: [...platformSets.keys()].map((key) => (key === "*" ? [] : key.split(",").map(Number))),
+      families: [...families.keys()],
+    },
+    sections,
+  );
+}
+
+function platformSetId(list: string[] | null, platforms: Map<string, number>, sets: Map<string, number>): number {
+  if (list === null) return 0;
+  const ids = list.map((platform) => {
+    if (!platforms.has(platform)) platforms.set(platform, platforms.size);
+    return platforms.get(platform)!;
+  });
+  const key = [...new Set(ids)].sort((a, b) => a - b).join(",");
+  if (!sets.has(key)) {
+    if (sets.size >= 0xffff) throw new Error("more than 65535 distinct platform lists");
+    sets.set(key, sets.size);
+  }
+  return sets.get(key)!;
+}
+
+/** Writes the index atomically: readers never see a half-written file. */
+export function writeIndex(path: string, bytes: Buffer): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const temporary = `${path}.${process.pid}.tmp`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, path);
+}

@@ -1,0 +1,100 @@
+// A sorted term dictionary with a postings list per term, stored as four flat arrays: term bytes,
+// term offsets, postings offsets, postings. Lookups binary-search the bytes in place, so nothing
+// is decoded at load time.
+import type { Section } from "./file.js";
+
+export interface DictionarySections {
+  terms: Uint8Array;
+  termOffsets: Uint32Array;
+  postingOffsets: Uint32Array;
+  postings: Uint32Array;
+}
+
+/** Builds a dictionary from term → sorted unique package ids. */
+export function encodeDictionary(postingsByTerm: Map<string, number[]>): DictionarySections {
+  const encoded = [...postingsByTerm.keys()].map((term) => ({ term, bytes: Buffer.from(term) }));
+  encoded.sort((a, b) => Buffer.compare(a.bytes, b.bytes));
+  const termOffsets = new Uint32Array(encoded.length + 1);
+  const postingOffsets = new Uint32Array(encoded.length + 1);
+  let termBytes = 0;
+  let postingCount = 0;
+  encoded.forEach(({ term, bytes }, i) => {
+    termBytes += bytes.length;
+    postingCount += postingsByTerm.get(term)!.length;
+    termOffsets[i + 1] = termBytes;
+    postingOffsets[i + 1] = postingCount;
+  });
+  const terms = new Uint8Array(termBytes);
+  const postings = new Uint32Array(postingCount);
+  encoded.forEach(({ term, bytes }, i) => {
+    terms.set(bytes, termOffsets[i]!);
+    postings.set(postingsByTerm.get(term)!, postingOffsets[i]!);
+  });
+  return { terms, termOffsets, postingOffsets, postings };
+}
+
+export function dictionarySections(prefix: string, dictionary: DictionarySections): Record<string, Section> {
+  return {
+    [`${prefix}.terms`]: dictionary.terms,
+    [`${prefix}.termOffsets`]: dictionary.termOffsets,
+    [`${prefix}.postingOffsets`]: dictionary.postingOffsets,
+    [`${prefix}.postings`]: dictionary.postings,
+  };
+}
+
+export class Dictionary {
+  private readonly termBuffer: Buffer;
+
+  constructor(private readonly sections: DictionarySections) {
+    this.termBuffer = Buffer.from(sections.terms.buffer, sections.terms.byteOffset, sections.terms.byteLength);
+  }
+
+  get size(): number {
+    return this.sections.termOffsets.length - 1;
+  }
+
+  term(index: number): string {
+    return this.termBuffer.toString("utf8", this.sections.termOffsets[index], this.sections.termOffsets[index + 1]);
+  }
+
+  postings(index: number): Uint32Array {
+    return this.sections.postings.subarray(this.sections.postingOffsets[index], this.sections.postingOffsets[index + 1]);
+  }
+
+  /** Index of the first term ≥ `key` in byte order. */
+  lowerBound(key: Buffer): number {
+    let lo = 0;
+    let hi = this.size;
+    const { termOffsets } = this.sections;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      // compare() orders the term (source) against the key (target): negative when the term sorts first.
+      if (this.termBuffer.compare(key, 0, key.length, termOffsets[mid], termOffsets[mid + 1]) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Index of `term`, or -1. */
+  find(term: string): number {
+    const key = Buffer.from(term);
+    const at = this.lowerBound(key);
+    if (at >= this.size) return -1;
+    const { termOffsets } = this.sections;
+    return this.termBuffer.compare(key, 0, key.length, termOffsets[at], termOffsets[at + 1]) === 0 ? at : -1;
+  }
+
+  /** Indices of the terms that start with `prefix` (excluding the term equal to it), at most `limit`. */
+  withPrefix(prefix: string, limit: number): number[] {
+    const key = Buffer.from(prefix);
+    const found: number[] = [];
+    const { termOffsets } = this.sections;
+    for (let at = this.lowerBound(key); at < this.size && found.length < limit; at++) {
+      const start = termOffsets[at]!;
+      const length = termOffsets[at + 1]! - start;
+      if (length < key.length || this.termBuffer.compare(key, 0, key.length, start, start + key.length) !== 0) break;
+      if (length > key.length) found.push(at);
+    }
+    return found;
+  }
+}

@@ -1,0 +1,104 @@
+// What other packages say about a package. A package that many others name, in their description
+// ("Pandoc filter for …") or their attribute ("coc-eslint", "pandoc-lua-filters"), is one agents
+// mean more often; and what those others say (markdown, documents, convert) describes what it is
+// for in the words agents use, which its own description may not ("Conversion between
+// documentation formats"). Like anchor text for web pages.
+import type { CatalogEntry } from "./catalog.js";
+import { familyOf, plainPname, splitAttr } from "./package-sets.js";
+import { textTerms } from "../search/text.js";
+
+export interface Mentions {
+  /** Per package: how many other packages (counted once per set family) name it. */
+  count: Uint32Array;
+  /** Per package: description stems common among the packages that name it. */
+  context: string[][];
+}
+
+/** A term must recur among a package's mentions, and no more than this many per package are kept. */
+const MIN_CONTEXT_MENTIONS = 2;
+const MAX_CONTEXT_TERMS = 12;
+/** Enough mentions to tell what a package is for; a name thousands use ("core", "utils") gains nothing from more. */
+const MAX_CONTEXT_MENTIONS = 200;
+/** Names this short are too often something else ("go", "pv", "q"). */
+const MIN_NAME_LENGTH = 3;
+/** A leaf with more parts than this is not scanned for names ("python-mode-for-emacs-with-…"). */
+const MAX_LEAF_PARTS = 6;
+
+/** Computes mentions for every package, by its attribute's last part and its pname. */
+export function findMentions(entries: readonly CatalogEntry[]): Mentions {
+  const n = entries.length;
+  const count = new Uint32Array(n);
+  const context: string[][] = Array.from({ length: n }, () => []);
+
+  const named = new Map<string, number[]>();
+  entries.forEach((entry, id) => {
+    for (const name of new Set([splitAttr(entry.attr).leaf.toLowerCase(), plainPname(entry.pname).toLowerCase()])) {
+      if (name.length < MIN_NAME_LENGTH) continue;
+      const ids = named.get(name);
+      if (ids) ids.push(id);
+      else named.set(name, [id]);
+    }
+  });
+
+  // Who names whom: each mentioning package once per family ("python312Packages.x" and
+  // "python313Packages.x" are one voice), never a package naming itself.
+  const voices = new Set<string>();
+  const plainPnames = entries.map((entry) => plainPname(entry.pname));
+  const mentioners = new Map<number, number[]>();
+  entries.forEach((entry, id) => {
+    const { set, leaf } = splitAttr(entry.attr);
+    const voice = `${familyOf(set)}.${leaf}`;
+    if (voices.has(voice)) return;
+    voices.add(voice);
+    for (const name of namesIn(entry, named)) {
+      for (const target of named.get(name)!) {
+        if (target === id || plainPnames[target] === plainPnames[id]) continue;
+        const list = mentioners.get(target);
+        if (list) list.push(id);
+        else mentioners.set(target, [id]);
+      }
+    }
+  });
+
+  const termsOf = new Map<number, Set<string>>();
+  for (const [target, ids] of mentioners) {
+    count[target] = ids.length;
+    const own = new Set(textTerms(`${entries[target]!.attr} ${entries[target]!.pname}`));
+    const frequency = new Map<string, number>();
+    for (const id of ids.slice(0, MAX_CONTEXT_MENTIONS)) {
+      const terms = termsOf.get(id) ?? new Set(textTerms(entries[id]!.description));
+      termsOf.set(id, terms);
+      for (const term of terms) {
+        if (!own.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+      }
+    }
+    context[target] = [...frequency]
+      .filter(([, times]) => times >= MIN_CONTEXT_MENTIONS)
+      .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+      .slice(0, MAX_CONTEXT_TERMS)
+      .map(([term]) => term);
+  }
+  return { count, context };
+}
+
+/** The top-level package names a package's description and attribute mention. */
+function namesIn(entry: CatalogEntry, named: ReadonlyMap<string, number[]>): Set<string> {
+  const found = new Set<string>();
+  // Description words, with their hyphenated runs ("rust-analyzer", "wireshark-cli").
+  for (const token of entry.description.toLowerCase().split(/[^a-z0-9+#-]+/)) {
+    const word = token.replace(/^-+|-+$/g, "");
+    if (named.has(word)) found.add(word);
+    if (word.includes("-")) for (const part of word.split("-")) if (named.has(part)) found.add(part);
+  }
+  // Runs of the attribute leaf's parts: "coc-rust-analyzer" names rust-analyzer.
+  const parts = splitAttr(entry.attr).leaf.toLowerCase().split(/[-_]+/);
+  if (parts.length <= MAX_LEAF_PARTS) {
+    for (let start = 0; start < parts.length; start++) {
+      for (let end = start + 1; end <= parts.length; end++) {
+        const run = parts.slice(start, end).join("-");
+        if (named.has(run)) found.add(run);
+      }
+    }
+  }
+  return found;
+}

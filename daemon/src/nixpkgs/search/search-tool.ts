@@ -1,0 +1,50 @@
+// nixpkgs_search: packages by name, program or purpose, from the index (built on first use).
+import { z } from "zod";
+import { defineTool } from "../../mcp/tool.js";
+import type { IndexProvider } from "../index/provider.js";
+import { renderResults } from "./render.js";
+import { MAX_LIMIT, searchIndex } from "./search.js";
+import { hostSystem } from "../system.js";
+
+export function searchTool(provider: IndexProvider) {
+  return defineTool({
+    name: "nixpkgs_search",
+    title: "Search nixpkgs",
+    description:
+      "Find nixpkgs packages by name, program or purpose ('rg', 'python requests', 'resize images').",
+    input: {
+      query: z.string().describe("Package or program name, or what it does"),
+      limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe("Results (default 10)"),
+      include_broken: z.boolean().optional().describe("Also broken packages"),
+      include_unfree: z.boolean().optional().describe("Also unfree packages"),
+      platform: z.string().optional().describe(`Nix system (default ${hostSystem()}; "any")`),
+    },
+    output: {
+      query: z.string(),
+      results: z.array(
+        z.object({
+          attr: z.string(),
+          pname: z.string(),
+          version: z.string(),
+          description: z.string(),
+          homepage: z.string(),
+          license: z.string(),
+          mainProgram: z.string(),
+          flags: z.array(z.string()),
+          alsoIn: z.array(z.string()),
+        }),
+      ),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args) => ({
+      query: args.query,
+      results: searchIndex(provider.get(), args.query, {
+        limit: args.limit,
+        includeBroken: args.include_broken,
+        includeUnfree: args.include_unfree,
+        platform: args.platform ?? hostSystem(),
+      }).map(({ score: _score, ...result }) => result),
+    }),
+    render: (result) => renderResults(result.query, result.results),
+  });
+}

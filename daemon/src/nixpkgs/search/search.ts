@@ -1,0 +1,401 @@
+// Ranked search for how agents ask. A whole name ("rg", "ripgrep", "python3Packages.requests")
+// ranks first; otherwise every query word scores its best match on a package (a word of its
+// name, a prefix or suffix of one, or a description stem weighted by rarity), packages matching
+// more of the words win, and a package set's weight says how likely it is meant. Package sets
+// collapse to their newest member; broken/unfree packages and other platforms are hidden unless
+// asked for.
+import { NixpkgsError } from "../errors.js";
+import { FLAG } from "../index/build.js";
+import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
+import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
+import { relatedStems } from "./synonyms.js";
+import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
+
+export interface SearchOptions {
+  limit?: number;
+  includeBroken?: boolean;
+  includeUnfree?: boolean;
+  /** A Nix system ("x86_64-linux"), or "any". */
+  platform?: string;
+}
+
+export type SearchResult = PackageRecord & {
+  flags: string[];
+  /** The same package in other versions of its set (python312Packages.x beside python313Packages.x). */
+  alsoIn: string[];
+  score: number;
+};
+
+const WEIGHT = {
+  wholeName: 100,
+  otherWholeName: 0.85,
+  nameWord: 10,
+  nameWordCloseness: 6,
+  namePrefix: 6,
+  nameSuffix: 5,
+  descriptionStem: 1.3,
+  descriptionPrefix: 0.6,
+  related: 0.5,
+  /** A word other packages use of it (mentions.ts). */
+  context: 0.5,
+  /** How much of a query word a related word or another package's word covers. */
+  relatedShare: 1,
+  contextShare: 0.5,
+  typicalWordWeight: 7,
+  /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
+  commonWordWeight: 4,
+  /** How much missing a query word costs: the score scales with the covered share to this power. */
+  coverageExponent: 2,
+  /** Factor of the family the query names ("python …"). */
+  namedEcosystem: 1.2,
+  /** Factor of the curated everyday tools: among the many small tools a task's words match, the everyday one is usually meant. */
+  common: 4,
+  /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
+  subject: 0.25,
+} as const;
+/** Words asking for a tool that works on something: "kotlin linter" wants the linter, not Kotlin. */
+const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager"]);
+export const MAX_LIMIT = 50;
+const PREFIX_EXPANSION = 64;
+
+/** A list of package ids in a reusable typed array: cleared by resetting its length, never freed. */
+class IdList {
+  readonly ids: Uint32Array;
+  length = 0;
+  constructor(capacity: number) {
+    this.ids = new Uint32Array(capacity);
+  }
+  push(id: number): void {
+    this.ids[this.length++] = id;
+  }
+  /** The ids, then the list is empty again. */
+  drain(): Uint32Array {
+    const ids = this.ids.subarray(0, this.length);
+    this.length = 0;
+    return ids;
+  }
+}
+
+/** Reusable per-package scratch arrays: a search allocates nothing proportional to the catalog. */
+interface Scratch {
+  touched: IdList;
+  reps: IdList;
+  hits: IdList;
+  described: IdList;
+  ecosystemHits: IdList;
+  total: Float64Array;
+  word: Float64Array;
+  description: Float64Array;
+  matched: Float64Array;
+  whole: Float32Array;
+  best: Float64Array;
+  ecosystem: Float64Array;
+  share: Float64Array;
+  descriptionShare: Float64Array;
+}
+const scratches = new WeakMap<NixpkgsIndex, Scratch>();
+
+function scratchFor(index: NixpkgsIndex): Scratch {
+  let scratch = scratches.get(index);
+  if (!scratch) {
+    const n = index.size;
+    scratch = {
+      touched: new IdList(n),
+      reps: new IdList(n),
+      hits: new IdList(n),
+      described: new IdList(n),
+      ecosystemHits: new IdList(n),
+      total: new Float64Array(n),
+      word: new Float64Array(n),
+      description: new Float64Array(n),
+      matched: new Float64Array(n),
+      whole: new Float32Array(n),
+      best: new Float64Array(n),
+      ecosystem: new Float64Array(n),
+      share: new Float64Array(n),
+      descriptionShare: new Float64Array(n),
+    };
+    scratches.set(index, scratch);
+  }
+  return scratch;
+}
+
+/** What a query asks for, before any package is scored. */
+interface ParsedQuery {
+  /** The query without installable syntax. */
+  text: string;
+  /** Whole names the query may be, all of it ("ripgrep", "yq go"). */
+  wholeKeys: Set<string>;
+  /** Whole names once the ecosystem is named ("python requests" → "requests"): only that ecosystem's packages. */
+  subjectKeys: Set<string>;
+  /** Words matched against names and descriptions. */
+  contentWords: string[];
+  /** Words naming an ecosystem ("python"): its packages match them, and so does a description saying them. */
+  ecosystemWords: string[];
+  /** Families the query names ("python …", "python3Packages …"). */
+  familyIds: Set<number>;
+  /** In "<subject> <tool kind>" ("zig lsp"): the subject words, whose own packages are not what is asked for. */
+  subjectOfTool: string[];
+}
+
+function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
+  // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
+  const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
+  if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  const words = [...new Set(textWords(text))];
+  // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
+  const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
+  const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
+  const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
+  const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
+  const wholeKeys = new Set(keysOf(text));
+  const subjectKeys = new Set(subjectWords.length < words.length ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
+  const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
+  const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
+  return {
+    text,
+    wholeKeys,
+    subjectKeys,
+    contentWords: (subjectWords.length > 0 ? subjectWords : words).filter(meaningful),
+    ecosystemWords: subjectWords.length > 0 ? words.filter((w) => ECOSYSTEM_WORDS[w] && meaningful(w)) : [],
+    familyIds: new Set([
+      ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
+      ...[...familyWords.values()].filter((id) => id >= 0),
+    ]),
+    subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
+  };
+}
+
+export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
+  const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
+  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool } = parseQuery(index, query);
+  const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
+  if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
+    throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
+  }
+  const mask = platform ? index.platformMask(platform) : undefined;
+  const scratch = scratchFor(index);
+  const { total, matched, whole, best, ecosystem, touched, reps, ecosystemHits } = scratch;
+  const touch = (id: number) => {
+    if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
+  };
+
+  // A name that is the attribute's own counts fully; a pname or program a little less
+  // ("python3" is the pname of every python3.withPackages environment).
+  const markWhole = (id: number) => {
+    touch(id);
+    const leaf = normalizeName(splitAttr(index.attr(id)).leaf);
+    whole[id] = wholeKeys.has(leaf) || subjectKeys.has(leaf) ? 1 : WEIGHT.otherWholeName;
+  };
+  let wholeFound = false;
+  for (const key of wholeKeys) {
+    const term = index.exact.find(key);
+    if (term < 0) continue;
+    wholeFound = true;
+    index.exact.postings(term).forEach(markWhole);
+  }
+  // "python requests" is requests among Python's packages; "python formatter" is not the package named formatter.
+  for (const key of subjectKeys) {
+    const term = index.exact.find(key);
+    if (term < 0) continue;
+    for (const id of index.exact.postings(term)) {
+      if (!familyIds.has(index.family[id]!)) continue;
+      wholeFound = true;
+      markWhole(id);
+    }
+  }
+  // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
+  // the leaf within its family; the exact path, when it exists, is what its group shows.
+  const exactId = text.includes(".") ? index.lookup(text) : -1;
+  if (!wholeFound && text.includes(".")) {
+    const member = exactId >= 0 ? exactId : index.lookupInFamily(text);
+    if (member >= 0) markWhole(member);
+  }
+
+  // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt".
+  let wanted = 0;
+  // Rarest first: a word most descriptions use ("tool", "cli") then only re-ranks what rarer words found,
+  // which keeps a search from walking a tenth of the catalog.
+  const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
+  const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
+  for (const [i, { w, weight }] of weighted.entries()) {
+    wanted += weight;
+    const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
+    scoreWord(index, w, weight, scratch, refineOnly ? isCandidate : undefined, (id, score, share) => {
+      touch(id);
+      total[id] = total[id]! + score;
+      matched[id] = matched[id]! + weight * share;
+    });
+  }
+  // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
+  // name or description says it; it ranks only what the other words found.
+  let ecosystemWeight = 0;
+  for (const w of ecosystemWords) {
+    const weight = wordWeight(index, w);
+    ecosystemWeight = Math.max(ecosystemWeight, weight);
+    scoreWord(index, w, weight, scratch, isCandidate, (id, score) => {
+      if (ecosystem[id] === 0) ecosystemHits.push(id);
+      ecosystem[id] = Math.max(ecosystem[id]!, score);
+    });
+  }
+  wanted += ecosystemWeight;
+
+  // "zig lsp": zig itself (named zig) matches best by name, but the language server is meant.
+  const subjects = new Set<number>();
+  for (const w of subjectOfTool) {
+    const term = index.exact.find(w);
+    if (term >= 0) for (const id of index.exact.postings(term)) subjects.add(id);
+  }
+  for (const id of touched.drain()) {
+    const flags = index.flags[id]!;
+    const hidden =
+      (!options.includeBroken && flags & FLAG.broken) || (!options.includeUnfree && flags & FLAG.unfree) || (mask && !mask[index.platformSet[id]!]);
+    if (!hidden) {
+      const inFamily = familyIds.has(index.family[id]!);
+      const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemWeight) : ecosystem[id]!;
+      if (named > 0) {
+        total[id] = total[id]! + named;
+        matched[id] = matched[id]! + ecosystemWeight;
+      }
+      const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
+      // Named, the family's members are meant as much as top-level packages, and more.
+      const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
+      const common = flags & FLAG.common ? WEIGHT.common : 1;
+      const subject = subjects.has(id) ? WEIGHT.subject : 1;
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
+      const rep = index.groupRep[id]!;
+      if (best[rep] === 0) reps.push(rep);
+      if (score > best[rep]!) best[rep] = score;
+    }
+    total[id] = 0;
+    matched[id] = 0;
+    whole[id] = 0;
+  }
+
+  for (const id of ecosystemHits.drain()) ecosystem[id] = 0;
+  const candidates = reps.drain();
+  const top = topK(candidates, best, limit, index);
+  for (const rep of candidates) best[rep] = 0;
+  return top.map(({ id: rep, score }) => {
+    const id = exactId >= 0 && index.groupRep[exactId] === rep ? exactId : rep;
+    return {
+      ...index.record(id),
+      flags: index.flagNames(id),
+      alsoIn: index.groupMembers(id).map((member) => index.attr(member)),
+      score: Math.round(score * 10) / 10,
+    };
+  });
+}
+
+/** How much a word says: its description rarity, the most for words no description uses. */
+function wordWeight(index: NixpkgsIndex, word: string): number {
+  const term = index.descriptions.find(stem(word));
+  return Math.log(1 + index.size / (term >= 0 ? index.descriptions.postings(term).length : 1));
+}
+
+/** Calls `add` once per package with the best way one query word matches it. */
+function scoreWord(
+  index: NixpkgsIndex,
+  word: string,
+  weight: number,
+  scratches: Scratch,
+  /** When given, only these packages are scored. */
+  candidates: ((id: number) => boolean) | undefined,
+  add: (id: number, score: number, share: number) => void,
+): void {
+  const { word: scratch, description, share, hits, described } = scratches;
+  // A common word ("file", "tool") in a name says less than a rare one.
+  const rarity = Math.min(1.3, Math.max(0.4, weight / WEIGHT.typicalWordWeight));
+  const offer = (id: number, score: number, matchShare = 1) => {
+    if (candidates && !candidates(id)) return;
+    if (scratch[id] === 0) hits.push(id);
+    if (score > scratch[id]!) scratch[id] = score;
+    if (matchShare > share[id]!) share[id] = matchShare;
+  };
+  // The word and its stem: "linter" is in hlint and eslint as "lint", "formatter" in ocamlformat as "format".
+  const stemmed = stem(word);
+  for (const form of stemmed !== word && stemmed.length >= 3 ? [word, stemmed] : [word]) {
+    const nameTerm = index.names.find(form);
+    if (nameTerm >= 0) {
+      for (const id of index.names.postings(nameTerm)) {
+        offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, form.length / index.nameLength[id]!)));
+      }
+    }
+    const partial = (term: number, weight: number) => {
+      const score = rarity * weight * (0.5 + form.length / index.names.term(term).length / 2);
+      for (const id of index.names.postings(term)) offer(id, score);
+    };
+    if (form.length >= 2) for (const term of index.names.withPrefix(form, PREFIX_EXPANSION)) partial(term, WEIGHT.namePrefix);
+    if (form.length >= 3) {
+      const reversed = [...form].reverse().join("");
+      for (const entry of index.namesReversed.withPrefix(reversed, PREFIX_EXPANSION)) partial(index.namesReversed.postings(entry)[0]!, WEIGHT.nameSuffix);
+    }
+  }
+
+  // Description: the stem itself, longer words it starts, and related words, each by rarity.
+  const descriptions = index.descriptions;
+  const idf = (term: number) => Math.log(1 + index.size / descriptions.postings(term).length);
+  // How much of the word a match covers: its own description says it fully, others' words less.
+  const descriptionShare = scratches.descriptionShare;
+  const credit = (term: number, weight: number, matchShare = 1, postings = descriptions.postings(term)) => {
+    const score = weight * idf(term);
+    for (const id of postings) {
+      if (candidates && !candidates(id)) continue;
+      if (description[id] === 0) described.push(id);
+      if (description[id]! < score) description[id] = score;
+      if (descriptionShare[id]! < matchShare) descriptionShare[id] = matchShare;
+    }
+  };
+  const own = descriptions.find(stemmed);
+  if (own >= 0) credit(own, WEIGHT.descriptionStem);
+  if (stemmed.length >= 4) for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) credit(term, WEIGHT.descriptionPrefix);
+  for (const related of relatedStems(stemmed)) {
+    const term = descriptions.find(related);
+    if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related, WEIGHT.relatedShare);
+  }
+  const context = index.context.find(stemmed);
+  if (own >= 0 && context >= 0) credit(own, WEIGHT.descriptionStem * WEIGHT.context, WEIGHT.contextShare, index.context.postings(context));
+  // A word in both the name and the description counts for both, the description half.
+  for (const id of described.drain()) {
+    const score = description[id]!;
+    description[id] = 0;
+    if (scratch[id]! > 0) scratch[id] = scratch[id]! + score / 2;
+    else offer(id, score, descriptionShare[id]);
+    descriptionShare[id] = 0;
+  }
+  for (const id of hits.drain()) {
+    add(id, scratch[id]!, share[id]!);
+    scratch[id] = 0;
+    share[id] = 0;
+  }
+}
+
+interface Ranked {
+  id: number;
+  score: number;
+}
+
+/**
+ * The k best ids by score; ties go to the more likely package, then the shorter attribute path,
+ * then the alphabetically first (ids are in attribute order), all without decoding a string.
+ */
+function topK(ids: Uint32Array, score: Float64Array, k: number, index: NixpkgsIndex): Ranked[] {
+  const top: Ranked[] = [];
+  const better = (a: Ranked, b: Ranked) => {
+    if (a.score !== b.score) return a.score > b.score;
+    if (index.factor[a.id] !== index.factor[b.id]) return index.factor[a.id]! > index.factor[b.id]!;
+    const [x, y] = [index.attrLength(a.id), index.attrLength(b.id)];
+    return x !== y ? x < y : a.id < b.id;
+  };
+  for (const id of ids) {
+    const candidate = { id, score: score[id]! };
+    if (top.length === k && !better(candidate, top[k - 1]!)) continue;
+    let at = top.length === k ? k - 1 : top.length;
+    top[at] = candidate;
+    while (at > 0 && better(top[at]!, top[at - 1]!)) {
+      [top[at - 1], top[at]] = [top[at]!, top[at - 1]!];
+      at--;
+    }
+  }
+  return top;
+}

@@ -1,0 +1,128 @@
+// nixpkgs_install_tool, nixpkgs_uninstall_tool and nixpkgs_list_installed: the package tools the
+// agent adds at run time, kept in the state dir (installed.ts) and restored at startup. One model:
+// the package tools on the server, installed or everyday (config common_tools = "tools"); install
+// finds a tool among them, and list shows each of them, so the two always agree.
+import { z } from "zod";
+import type { Logger } from "../../log.js";
+import { defineTool } from "../../mcp/tool.js";
+import { NixpkgsError } from "../errors.js";
+import type { PackageRunner } from "../execute/execute.js";
+import type { InstalledRegistry, InstalledTool } from "./installed.js";
+import type { NixpkgsToolSet } from "./tool-set.js";
+
+/** Whether two tool definitions run the same thing the same way. */
+function sameTool(a: Omit<InstalledTool, "name">, b: Omit<InstalledTool, "name">): boolean {
+  return (
+    a.attr === b.attr &&
+    a.program === b.program &&
+    a.description === b.description &&
+    a.timeoutSeconds === b.timeoutSeconds &&
+    JSON.stringify(a.defaultArgs ?? []) === JSON.stringify(b.defaultArgs ?? [])
+  );
+}
+
+/** Registers the installed tools, after the built-in and everyday ones so that those keep their names. */
+export function restoreInstalledTools(tools: NixpkgsToolSet, registry: InstalledRegistry, log: Logger): void {
+  for (const tool of registry.all()) {
+    if (tools.has(tool.name)) {
+      log.warn(`nixpkgs: installed tool ${tool.name} clashes with a built-in tool; skipped (uninstall and reinstall it)`);
+      continue;
+    }
+    tools.addPackage(tool);
+  }
+}
+
+export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, runner: PackageRunner) {
+  return defineTool({
+    name: "nixpkgs_install_tool",
+    title: "Install a nixpkgs package as a tool",
+    description: "Make a package a tool of its own, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
+    input: {
+      package: z.string().describe("Attribute path, e.g. ripgrep"),
+      program: z.string().optional().describe("Program to run (default: the main one)"),
+      description: z.string().max(500).optional().describe("The tool's description"),
+      default_args: z.array(z.string()).optional().describe("Arguments before each call's"),
+      timeout_seconds: z.number().int().min(1).optional().describe("Run time limit per call"),
+    },
+    output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async (args) => {
+      runner.checkAttr(args.package);
+      if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
+      const wanted: Omit<InstalledTool, "name"> = {
+        attr: args.package,
+        ...(args.program ? { program: args.program } : {}),
+        ...(args.description ? { description: args.description } : {}),
+        ...(args.default_args?.length ? { defaultArgs: args.default_args } : {}),
+        ...(args.timeout_seconds ? { timeoutSeconds: args.timeout_seconds } : {}),
+      };
+      // An everyday tool already runs the package's usual program.
+      const same = tools.packageTools().find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
+      const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
+      if (same) return { name: same.name, package: same.attr, already_installed: true, note };
+      const tool = { name: tools.freeName(args.package), ...wanted };
+      registry.add(tool);
+      // Registering a tool on a connected server sends notifications/tools/list_changed.
+      tools.addPackage(tool);
+      return { name: tool.name, package: tool.attr, already_installed: false, note };
+    },
+    render: (result) => `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.package}. ${result.note}`,
+  });
+}
+
+export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry) {
+  return defineTool({
+    name: "nixpkgs_uninstall_tool",
+    title: "Remove an installed nixpkgs tool",
+    description: "Remove a tool added by nixpkgs_install_tool.",
+    input: { name: z.string().describe("The tool's name, e.g. nixpkgs_ripgrep") },
+    output: { removed: z.string() },
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    run: async (args) => {
+      if (!registry.get(args.name)) {
+        const hint = tools.packageTool(args.name)?.common
+          ? "It is an everyday tool from config nixpkgs.common_tools; change the config to drop it."
+          : `Installed: ${registry.all().map((tool) => tool.name).join(", ") || "none"}.`;
+        throw new NixpkgsError(`no installed tool '${args.name}'`, hint);
+      }
+      registry.remove(args.name);
+      tools.removePackage(args.name);
+      return { removed: args.name };
+    },
+    render: (result) => `Removed ${result.removed}.`,
+  });
+}
+
+export function listInstalledTool(tools: NixpkgsToolSet) {
+  return defineTool({
+    name: "nixpkgs_list_installed",
+    title: "List installed nixpkgs tools",
+    description: "The package tools: installed, and everyday ones from config.",
+    input: {},
+    output: {
+      installed: z.array(
+        z.object({
+          name: z.string(),
+          package: z.string(),
+          program: z.string().optional(),
+          default_args: z.array(z.string()).optional(),
+          everyday: z.boolean().optional(),
+        }),
+      ),
+    },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    run: async () => ({
+      installed: tools.packageTools().map((tool) => ({
+        name: tool.name,
+        package: tool.attr,
+        ...(tool.program ? { program: tool.program } : {}),
+        ...(tool.defaultArgs ? { default_args: tool.defaultArgs } : {}),
+        ...(tool.common ? { everyday: true } : {}),
+      })),
+    }),
+    render: (result) =>
+      result.installed.length
+        ? `Installed: ${result.installed.map((tool) => `${tool.name} (${[tool.package, tool.program, tool.everyday ? "everyday" : ""].filter(Boolean).join(" ")})`).join(", ")}`
+        : "Nothing installed; nixpkgs_execute runs any package without it.",
+  });
+}

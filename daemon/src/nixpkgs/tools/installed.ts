@@ -1,0 +1,98 @@
+// The installed tools, persisted in the state dir so they survive restarts. Writes are atomic.
+//
+// The file is data, not authority: each entry read back is checked against the shape
+// nixpkgs_install_tool writes (a tool name it would give, an attribute path, a program name
+// without a path) and skipped with a warning naming the file otherwise. An entry names no path:
+// its package is realised from the trusted nixpkgs like any other, and runs from the store.
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { z } from "zod";
+import { ExpectedError } from "../../expected-error.js";
+import { InvalidJson, readJsonFile } from "../../files/json-file.js";
+import { ATTR_PATH } from "../execute/realise.js";
+
+const installedToolSchema = z.object({
+  name: z.string().regex(/^nixpkgs_[A-Za-z0-9_-]{1,56}$/, "not a tool name nixpkgs_install_tool gives"),
+  attr: z.string().regex(ATTR_PATH, "not a nixpkgs attribute path"),
+  program: z.string().regex(/^[^/\0]+$/, "a program is a name in the package's bin/, not a path").optional(),
+  description: z.string().max(500).optional(),
+  defaultArgs: z.array(z.string()).optional(),
+  timeoutSeconds: z.number().int().min(1).optional(),
+});
+
+export type InstalledTool = z.infer<typeof installedToolSchema>;
+
+const registryFileSchema = z.object({ schemaVersion: z.literal(1), tools: z.array(z.unknown()) });
+type RegistryFile = z.infer<typeof registryFileSchema>;
+
+export class InstalledRegistry {
+  readonly path: string;
+  private tools = new Map<string, InstalledTool>();
+  /** Why the file on disk could not be read, when it exists but could not be: then it is never overwritten. */
+  private unreadable: string | undefined;
+
+  constructor(stateDir: string, private readonly warn: (message: string) => void) {
+    this.path = join(stateDir, "nixpkgs", "installed-tools.json");
+    this.load();
+  }
+
+  all(): InstalledTool[] {
+    return [...this.tools.values()];
+  }
+
+  get(name: string): InstalledTool | undefined {
+    return this.tools.get(name);
+  }
+
+  add(tool: InstalledTool): void {
+    this.refuseIfUnreadable();
+    this.tools.set(tool.name, tool);
+    this.save();
+  }
+
+  remove(name: string): void {
+    this.refuseIfUnreadable();
+    this.tools.delete(name);
+    this.save();
+  }
+
+  private refuseIfUnreadable(): void {
+    if (this.unreadable) throw new ExpectedError(`${this.unreadable} at startup, so it is left as it is`, "Fix the file's permissions and restart nixshed.");
+  }
+
+  private load(): void {
+    let file: RegistryFile | undefined;
+    try {
+      file = readJsonFile(this.path, registryFileSchema);
+    } catch (error) {
+      if (error instanceof InvalidJson) {
+        // Keep the unreadable file for the user; start empty rather than refuse to serve.
+        this.warn(`${error.message}; installed tools are not restored (the file is kept as ${this.path}.unreadable)`);
+        renameSync(this.path, `${this.path}.unreadable`);
+        return;
+      }
+      // Not absent, yet unreadable (permissions, I/O): serve without the tools, and never overwrite the file.
+      this.unreadable = `${this.path}: unreadable (${(error as Error).message})`;
+      this.warn(`${this.unreadable}; installed tools are not restored`);
+      return;
+    }
+    file?.tools.forEach((entry, index) => {
+      const parsed = installedToolSchema.safeParse(entry);
+      if (parsed.success) this.tools.set(parsed.data.name, parsed.data);
+      else this.warn(`${this.path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
+    });
+  }
+
+  private save(): void {
+    mkdirSync(dirname(this.path), { recursive: true });
+    const file: RegistryFile = { schemaVersion: 1, tools: this.all() };
+    writeFileSync(`${this.path}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
+    renameSync(`${this.path}.tmp`, this.path);
+  }
+}
+
+/** A schema error as one line: where and what. */
+function issueLine(error: z.ZodError): string {
+  const issue = error.issues[0]!;
+  return `${issue.path.join(".") || "(root)"}: ${issue.message}`;
+}

@@ -1,0 +1,72 @@
+// The tool of one package (everyday or installed): {args?, stdin?, program?} in, the package's
+// program run in a jail with the tool's own program (or the one asked for), leading arguments and
+// time limit.
+import { z } from "zod";
+import { programFacts, programResultOutput, renderStreams } from "../../mcp/program-result.js";
+import { defineTool } from "../../mcp/tool.js";
+import type { Execution, PackageRunner } from "../execute/execute.js";
+import type { NixpkgsIndex } from "../index/index.js";
+import type { InstalledTool } from "./installed.js";
+import { progressOf, runAnnotations, TIMED_OUT, type RunPermissions } from "./tool-support.js";
+
+/** A package tool; `common` marks the everyday ones, offered from config rather than installed. */
+export type PackageToolSpec = InstalledTool & { common?: boolean };
+
+/** What a package tool returns: kept small, since each of these schemas goes into tools/list. */
+const briefOutput = {
+  stdout: z.string(),
+  stderr: z.string(),
+  exit_code: z.number().nullable(),
+  note: z.string().optional(),
+};
+type BriefOutput = z.infer<z.ZodObject<typeof briefOutput>>;
+
+const toolArgs = (program: string | undefined) => ({
+  args: z.array(z.string()).optional().describe("Arguments"),
+  stdin: z.string().optional().describe("Standard input"),
+  program: z.string().optional().describe(`Another program of the package (default ${program ?? "its main one"})`),
+});
+
+function toBrief(execution: Execution): BriefOutput {
+  const note = programFacts(programResultOutput(execution), TIMED_OUT).join("; ");
+  return { stdout: execution.stdout, stderr: execution.stderr, exit_code: execution.exitCode, ...(note ? { note } : {}) };
+}
+
+function renderBrief(output: BriefOutput): string {
+  return renderStreams([`exit ${output.exit_code ?? "by signal"}${output.note ? ` · ${output.note}` : ""}`], output);
+}
+
+/** What running a package tool with these args (and perhaps another of its programs) means. */
+export function packageRun(tool: InstalledTool, args: string[] = [], program?: string) {
+  return { attr: tool.attr, program: program ?? tool.program, args: [...(tool.defaultArgs ?? []), ...args] };
+}
+
+/** The description of a tool not given one: the package's, shortened, and the program it runs. */
+function packageSummary(index: NixpkgsIndex | undefined, attr: string, program?: string): string {
+  const id = index ? index.lookup(attr) : -1;
+  const record = id >= 0 ? index!.record(id) : undefined;
+  const description = record?.description ?? "";
+  const runs = program ?? record?.mainProgram ?? "";
+  const short = description.length > 64 ? `${description.slice(0, 63).trimEnd()}…` : description;
+  return `${short || `nixpkgs ${attr}`}${runs ? ` (runs ${runs})` : ""}`;
+}
+
+/** `index` describes the package when it is at hand; the tool works without it. */
+export function packageTool(tool: PackageToolSpec, runner: PackageRunner, permissions: RunPermissions, index: NixpkgsIndex | undefined) {
+  return defineTool({
+    name: tool.name,
+    title: tool.attr,
+    description: tool.description ?? packageSummary(index, tool.attr, tool.program),
+    input: toolArgs(tool.program),
+    output: briefOutput,
+    annotations: runAnnotations([permissions]),
+    run: async (args, call) =>
+      toBrief(
+        await runner.execute(
+          { ...packageRun(tool, args.args, args.program), stdin: args.stdin, timeoutSeconds: tool.timeoutSeconds },
+          { signal: call.signal, progress: progressOf(call) },
+        ),
+      ),
+    render: renderBrief,
+  });
+}

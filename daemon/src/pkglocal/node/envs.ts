@@ -1,0 +1,116 @@
+// Finds the project's node_modules directories: the root one, each workspace member's (npm, yarn
+// and bun `workspaces`, pnpm-workspace.yaml) and configured ones; and which manager made them.
+import { existsSync, readFileSync } from "node:fs";
+import { isAbsolute, join, resolve } from "node:path";
+import { ancestorsOf } from "../project-path.js";
+import { unlessAbsent } from "../../files/absence.js";
+import { readPackageJson } from "./package-json.js";
+import { isDirectory, listEntries } from "../quiet-fs.js";
+import type { FoundEnvironment } from "../types.js";
+
+export interface NodeDiscovery {
+  environments: FoundEnvironment[];
+  lookedFor: string[];
+  inputs: string[];
+}
+
+const MAX_WORKSPACE_DIRS = 500;
+/** Directories a `**` workspace glob may list, per scan: discovery runs on every scan, warm ones too. */
+const MAX_GLOB_LISTINGS = 2000;
+
+export function discoverNode(projectRoot: string, configured: string[]): NodeDiscovery {
+  const manager = nodeManager(projectRoot);
+  // Node resolves from every node_modules above a file too: a workspace member's hoisted dependencies.
+  const ancestors = ancestorsOf(projectRoot).filter((dir) => isDirectory(join(dir, "node_modules")));
+  const candidates: { kind: string; path: string; manager: string }[] = [
+    ...configured.map((path) => ({ kind: "config", path: isAbsolute(path) ? path : resolve(projectRoot, path), manager })),
+    { kind: "node_modules", path: join(projectRoot, "node_modules"), manager },
+    ...workspaceDirs(projectRoot).map((dir) => ({ kind: "workspace", path: join(dir, "node_modules"), manager })),
+    ...ancestors.map((dir) => ({ kind: "ancestor", path: join(dir, "node_modules"), manager: nodeManager(dir) })),
+  ];
+  const environments: FoundEnvironment[] = [];
+  const seen = new Set<string>();
+  for (const { kind, path, manager } of candidates) {
+    if (seen.has(path) || !isDirectory(path)) continue;
+    seen.add(path);
+    environments.push({ language: "node", kind, path: resolve(path, ".."), packagesDir: path, manager });
+  }
+  const manifests = ["package.json", "pnpm-workspace.yaml", ...LOCKFILES.map(([file]) => file)];
+  const inputs = [projectRoot, ...ancestors].flatMap((dir) => manifests.map((name) => join(dir, name)));
+  return { environments, lookedFor: ["node_modules (here and above)", "workspace members' node_modules", "pkglocal.node_modules"], inputs };
+}
+
+const LOCKFILES: [file: string, manager: string][] = [
+  ["pnpm-lock.yaml", "pnpm"],
+  ["bun.lock", "bun"],
+  ["bun.lockb", "bun"],
+  ["yarn.lock", "yarn"],
+  ["package-lock.json", "npm"],
+  ["npm-shrinkwrap.json", "npm"],
+];
+
+/** The lockfile says who installed; without one, the marker each manager leaves in node_modules. */
+function nodeManager(projectRoot: string): string {
+  for (const [file, manager] of LOCKFILES) if (existsSync(join(projectRoot, file))) return manager;
+  if (existsSync(join(projectRoot, "node_modules", ".modules.yaml"))) return "pnpm";
+  if (existsSync(join(projectRoot, "node_modules", ".yarn-state.yml"))) return "yarn";
+  return "npm";
+}
+
+/** Member directories named by package.json `workspaces` or pnpm-workspace.yaml `packages`. */
+function workspaceDirs(projectRoot: string): string[] {
+  const patterns = [...packageJsonWorkspaces(projectRoot), ...pnpmWorkspaces(projectRoot)];
+  const dirs = new Set<string>();
+  const budget = { listings: MAX_GLOB_LISTINGS };
+  for (const pattern of patterns) {
+    if (pattern.startsWith("!")) continue;
+    for (const dir of expand(projectRoot, pattern.replace(/^\.\//, "").replace(/\/$/, "").split("/"), budget)) {
+      if (dirs.size >= MAX_WORKSPACE_DIRS) break;
+      dirs.add(dir);
+    }
+  }
+  return [...dirs];
+}
+
+function packageJsonWorkspaces(projectRoot: string): string[] {
+  const json = readPackageJson(projectRoot);
+  const workspaces = Array.isArray(json?.workspaces) ? json.workspaces : (json?.workspaces as { packages?: unknown } | undefined)?.packages;
+  return Array.isArray(workspaces) ? workspaces.filter((each): each is string => typeof each === "string") : [];
+}
+
+/** The `packages:` list of pnpm-workspace.yaml (a flat YAML list; no YAML parser needed for it). */
+function pnpmWorkspaces(projectRoot: string): string[] {
+  const text = unlessAbsent(() => readFileSync(join(projectRoot, "pnpm-workspace.yaml"), "utf8"), "");
+  const patterns: string[] = [];
+  let inPackages = false;
+  for (const line of text.split(/\r?\n/)) {
+    if (/^packages\s*:/.test(line)) inPackages = true;
+    else if (/^\S/.test(line)) inPackages = false;
+    else if (inPackages) {
+      const item = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(#.*)?$/.exec(line);
+      if (item) patterns.push(item[1]!);
+    }
+  }
+  return patterns;
+}
+
+/** Directories matching a workspace glob: `*` is one directory level, `**` any number. */
+function expand(base: string, parts: string[], budget: { listings: number }): string[] {
+  if (parts.length === 0) return isDirectory(base) ? [base] : [];
+  const [head, ...rest] = parts as [string, ...string[]];
+  if (head === "**") return [...expand(base, rest, budget), ...subdirs(base, budget).flatMap((dir) => expand(dir, parts, budget))];
+  if (head.includes("*")) {
+    const regex = new RegExp(`^${head.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
+    return subdirs(base, budget)
+      .filter((dir) => regex.test(dir.slice(base.length + 1)))
+      .flatMap((dir) => expand(dir, rest, budget));
+  }
+  return expand(join(base, head), rest, budget);
+}
+
+function subdirs(dir: string, budget: { listings: number }): string[] {
+  if (budget.listings-- <= 0) return [];
+  return (listEntries(dir) ?? [])
+    .filter((entry) => entry.isDirectory() && entry.name !== "node_modules" && !entry.name.startsWith("."))
+    .map((entry) => join(dir, entry.name));
+}

@@ -1,0 +1,200 @@
+// The egress proxy against loopback listeners only: two HTTP servers, one listed and one not. What
+// it lets through (CONNECT tunnels, absolute-form plain HTTP), what it refuses and why (unlisted
+// destinations, names resolving to non-public addresses, addresses in other spellings), and that
+// every decision is recorded. Names are resolved by an injected resolver; nothing leaves loopback.
+import { once } from "node:events";
+import { existsSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import { connect, type AddressInfo, type Socket } from "node:net";
+import { dirname } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { AllowList } from "../../src/config/destinations.js";
+import { EgressProxy, type Resolver } from "../../src/jail/egress/proxy.js";
+import { summarise } from "../../src/jail/egress/report.js";
+
+interface Listener {
+  server: Server;
+  port: number;
+  requests: IncomingMessage[];
+}
+
+async function listener(name: string): Promise<Listener> {
+  const requests: IncomingMessage[] = [];
+  const server = createServer((request, response) => {
+    requests.push(request);
+    response.end(`${name} ${request.method} ${request.url}`);
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return { server, port: (server.address() as AddressInfo).port, requests };
+}
+
+/** Sends `request` on a fresh connection to the proxy and returns everything until it closes. */
+async function exchange(proxy: EgressProxy, request: string | Buffer, after?: (socket: Socket, head: string) => void): Promise<string> {
+  const socket = connect(proxy.socketPath);
+  await once(socket, "connect");
+  socket.write(request);
+  let text = "";
+  let answered = false;
+  socket.on("data", (chunk: Buffer) => {
+    text += chunk.toString("latin1");
+    if (!answered && text.includes("\r\n\r\n")) {
+      answered = true;
+      after?.(socket, text);
+    }
+  });
+  await once(socket, "close");
+  return text;
+}
+
+/** CONNECT, then (if the tunnel opens) one plain request through it. */
+const tunnel = (proxy: EgressProxy, authority: string) =>
+  exchange(proxy, `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`, (socket, head) => {
+    if (head.startsWith("HTTP/1.1 200")) socket.end(`GET /through HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`);
+  });
+
+let listed: Listener;
+let unlisted: Listener;
+const proxies: EgressProxy[] = [];
+
+async function proxyFor(entries: string[], resolve?: Resolver): Promise<EgressProxy> {
+  const proxy = await EgressProxy.listen({ allow: new AllowList(entries), ...(resolve ? { resolve } : {}) });
+  proxies.push(proxy);
+  return proxy;
+}
+
+beforeAll(async () => {
+  listed = await listener("listed");
+  unlisted = await listener("unlisted");
+});
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+  listed.requests.length = 0;
+  unlisted.requests.length = 0;
+});
+afterAll(() => {
+  listed.server.close();
+  unlisted.server.close();
+});
+
+describe("egress proxy", () => {
+  it("tunnels CONNECT to a listed destination and refuses an unlisted one", async () => {
+    const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
+    const through = await tunnel(proxy, `127.0.0.1:${listed.port}`);
+    expect(through).toMatch(/^HTTP\/1\.1 200 Connection established\r\n\r\nHTTP\/1\.1 200 OK/);
+    expect(through).toContain("listed GET /through");
+
+    const refused = await tunnel(proxy, `127.0.0.1:${unlisted.port}`);
+    expect(refused).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+    expect(refused).toContain("not on the jail's network allow-list");
+    expect(unlisted.requests).toHaveLength(0);
+    expect(summarise(proxy.decisions)).toEqual({
+      allowed: [`127.0.0.1:${listed.port}`],
+      blocked: [{ destination: `127.0.0.1:${unlisted.port}`, reason: "not on the jail's network allow-list" }],
+    });
+  });
+
+  it("forwards an absolute-form request in origin form, without proxy headers, and checks its host", async () => {
+    const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
+    const answer = await exchange(
+      proxy,
+      `GET http://127.0.0.1:${listed.port}/a/b?c=d HTTP/1.1\r\nHost: 127.0.0.1:${listed.port}\r\nProxy-Connection: keep-alive\r\nProxy-Authorization: Basic eA==\r\n\r\n`,
+    );
+    expect(answer).toContain("listed GET /a/b?c=d");
+    const seen = listed.requests[0]!;
+    expect(seen.headers["proxy-connection"]).toBeUndefined();
+    expect(seen.headers["proxy-authorization"]).toBeUndefined();
+    expect(seen.headers.connection).toBe("close");
+
+    const refused = await exchange(proxy, `GET http://127.0.0.1:${unlisted.port}/ HTTP/1.1\r\nHost: x\r\n\r\n`);
+    expect(refused).toMatch(/^HTTP\/1\.1 403/);
+    expect(unlisted.requests).toHaveLength(0);
+  });
+
+  it("refuses a listed name that resolves to a loopback address unless that address is listed too", async () => {
+    const calls: string[] = [];
+    const resolve: Resolver = async (host) => {
+      calls.push(host);
+      return ["127.0.0.1"];
+    };
+    const byName = await proxyFor([`api.test:${listed.port}`], resolve);
+    const refused = await tunnel(byName, `api.test:${listed.port}`);
+    expect(refused).toMatch(/^HTTP\/1\.1 403/);
+    expect(summarise(byName.decisions)?.blocked).toEqual([
+      {
+        destination: `api.test:${listed.port}`,
+        reason: "resolves to 127.0.0.1 (a loopback address), which is not listed (list the exact address to allow it)",
+      },
+    ]);
+    expect(listed.requests).toHaveLength(0);
+
+    const withAddress = await proxyFor([`api.test:${listed.port}`, `127.0.0.1:${listed.port}`], resolve);
+    expect(await tunnel(withAddress, `API.test.:${listed.port}`)).toContain("listed GET /through");
+    // One resolution per request, and the connection goes to the address it gave.
+    expect(calls).toEqual(["api.test", "api.test"]);
+  });
+
+  it("judges IPv4-mapped IPv6 answers by the IPv4 address inside", async () => {
+    const proxy = await proxyFor([`api.test:${listed.port}`, `127.0.0.1:${listed.port}`], async () => ["::ffff:127.0.0.1"]);
+    expect(await tunnel(proxy, `api.test:${listed.port}`)).toMatch(/^HTTP\/1\.1 403/);
+    expect(proxy.decisions[0]?.reason).toContain("::ffff:7f00:1 (a loopback address");
+  });
+
+  it.each([
+    ["an IPv4-mapped spelling", (port: number) => `[::ffff:127.0.0.1]:${port}`],
+    ["a decimal spelling", (port: number) => `2130706433:${port}`],
+    ["a name for the address", (port: number) => `localhost:${port}`],
+    ["another port", (port: number) => `127.0.0.1:${port + 1}`],
+  ])("refuses a listed address in %s", async (_, authority) => {
+    const proxy = await proxyFor([`127.0.0.1:${listed.port}`], async () => ["127.0.0.1"]);
+    expect(await tunnel(proxy, authority(listed.port))).toMatch(/^HTTP\/1\.1 403/);
+    expect(listed.requests).toHaveLength(0);
+  });
+
+  it("reports a listed destination that does not answer, and a name that does not resolve", async () => {
+    const closed = await listener("closed");
+    closed.server.close();
+    await once(closed.server, "close");
+    const proxy = await proxyFor([`127.0.0.1:${closed.port}`, "gone.test"], async () => {
+      throw Object.assign(new Error("no such name"), { code: "ENOTFOUND" });
+    });
+    expect(await tunnel(proxy, `127.0.0.1:${closed.port}`)).toMatch(/^HTTP\/1\.1 502 Bad Gateway/);
+    expect(await tunnel(proxy, "gone.test:443")).toMatch(/^HTTP\/1\.1 502/);
+    expect(summarise(proxy.decisions)).toEqual({
+      allowed: [],
+      blocked: [
+        { destination: `127.0.0.1:${closed.port}`, reason: `listed, but the connection failed (127.0.0.1: ECONNREFUSED)` },
+        { destination: "gone.test:443", reason: "cannot resolve gone.test (ENOTFOUND)" },
+      ],
+    });
+  });
+
+  it("answers what is not a proxy request with an error and keeps serving", async () => {
+    const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
+    expect(await exchange(proxy, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(/^HTTP\/1\.1 400[\s\S]*absolute http:\/\/ URL or CONNECT/);
+    expect(await exchange(proxy, "GET https://pypi.org/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 400[\s\S]*CONNECT/);
+    expect(await exchange(proxy, "hello\r\n\r\n")).toMatch(/^HTTP\/1\.1 400/);
+    expect(await exchange(proxy, `CONNECT x:1 HTTP/1.1\r\n${"X: y\r\n".repeat(20_000)}\r\n`)).toMatch(/^HTTP\/1\.1 431/);
+    expect(await tunnel(proxy, `127.0.0.1:${listed.port}`)).toContain("listed GET /through");
+    expect(proxy.decisions).toHaveLength(1);
+  });
+
+  it("keeps a tunnel half-open: the answer still comes after the client stops sending", async () => {
+    const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
+    const answer = await exchange(proxy, `CONNECT 127.0.0.1:${listed.port} HTTP/1.1\r\n\r\nGET /early HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`, (socket) =>
+      socket.end(),
+    );
+    expect(answer).toContain("listed GET /early");
+  });
+
+  it("removes its socket directory and cuts open tunnels on close", async () => {
+    const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
+    const socket = connect(proxy.socketPath);
+    socket.write(`CONNECT 127.0.0.1:${listed.port} HTTP/1.1\r\n\r\n`);
+    await once(socket, "data");
+    const closed = once(socket, "close");
+    await proxy.close();
+    await closed;
+    expect(existsSync(dirname(proxy.socketPath))).toBe(false);
+  });
+});

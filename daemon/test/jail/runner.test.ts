@@ -1,0 +1,150 @@
+// The jail runner against a stand-in artifact whose bin/run is a plain shell script: what the runner
+// itself promises (code on its own descriptor, stdin, bounded output, the tree killed at the
+// timeout with partial output kept, limit lines recognised), independent of Nix and bwrap.
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { prepareJail, runInJail } from "../../src/jail/runner.js";
+import { CappedOutput } from "../../src/jail/output.js";
+import { addToStore } from "../support/nix-store.js";
+
+/** A stand-in artifact made by hand and added to the store (the host runs nothing else). */
+function fakeArtifact(script: string): string {
+  return addToStore(handMadeArtifact(script));
+}
+
+function handMadeArtifact(script: string): string {
+  const dir = mkdtempSync(join(tmpdir(), "nixshed-jail-"));
+  mkdirSync(join(dir, "bin"));
+  writeFileSync(join(dir, "bin", "run"), `#!/bin/bash\n${script}\n`);
+  chmodSync(join(dir, "bin", "run"), 0o755);
+  return dir;
+}
+
+const policy = { cwd: "/workspace", network: false, timeoutMs: 10_000, maxOutputBytes: 1 << 20 } as const;
+const base = { policy };
+
+describe("runInJail", () => {
+  it("passes code on its own descriptor and leaves stdin to the program", async () => {
+    const artifact = fakeArtifact(`code=$(cat <&"$NIXSHED_JAIL_CODE_FD"); input=$(cat); echo "code=$code input=$input"; echo err >&2; exit 3`);
+    const result = await runInJail({ ...base, artifact, code: "print(1)", stdin: "hello" });
+    expect(result).toMatchObject({ stdout: "code=print(1) input=hello\n", stderr: "err\n", exitCode: 3, timedOut: false });
+    expect(result.truncated).toEqual({ stdout: 0, stderr: 0 });
+  });
+
+  it("runs argv after -- without a code descriptor", async () => {
+    const artifact = fakeArtifact(`echo "args=$* fd=\${NIXSHED_JAIL_CODE_FD:-none}"`);
+    const result = await runInJail({ ...base, artifact, argv: ["jq", "-n", "1"] });
+    expect(result.stdout).toBe("args=-- jq -n 1 fd=none\n");
+  });
+
+  it("kills the whole process tree at the timeout and keeps the partial output", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "nixshed-jail-")), "survivor");
+    const artifact = fakeArtifact(`(sleep 3; touch ${marker}) & echo started; sleep 30`);
+    const result = await runInJail({ ...base, artifact, code: "", policy: { ...policy, timeoutMs: 300 } });
+    expect(result.timedOut).toBe(true);
+    expect(result.stdout).toBe("started\n");
+    expect(result.durationMs).toBeLessThan(2500);
+    await new Promise((resolve) => setTimeout(resolve, 3500));
+    expect(() => writeFileSync(marker, "", { flag: "wx" })).not.toThrow();
+  }, 15_000);
+
+  it("keeps head and tail of an oversized stream and counts what it dropped", async () => {
+    const artifact = fakeArtifact(`head -c 100000 /dev/zero | tr '\\0' x; echo END`);
+    const result = await runInJail({ ...base, artifact, code: "", policy: { ...policy, maxOutputBytes: 1000 } });
+    expect(result.truncated.stdout).toBe(100_004 - 1000);
+    expect(result.stdout.startsWith("x".repeat(500))).toBe(true);
+    expect(result.stdout.endsWith(`${"x".repeat(496)}END\n`)).toBe(true);
+  });
+
+  it("stops on abort", async () => {
+    const artifact = fakeArtifact(`sleep 30`);
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 200);
+    const result = await runInJail({ ...base, artifact, code: "", signal: controller.signal });
+    expect(result.cancelled).toBe(true);
+    expect(result.timedOut).toBe(false);
+  });
+
+  it("recognises the limit lines bin/run writes", async () => {
+    const artifact = fakeArtifact(`echo "nixshed jail: memory limit reached (64 MiB): the kernel killed a process" >&2; exit 137`);
+    expect((await runInJail({ ...base, artifact, code: "" })).limitHit).toBe("memory");
+  });
+
+  it("rejects a missing artifact with its path", async () => {
+    await expect(runInJail({ ...base, artifact: "/nonexistent", code: "" })).rejects.toThrow("/nonexistent/bin/run");
+  });
+
+  it("runs nothing outside the store, not even through a link from inside it", async () => {
+    const marker = join(mkdtempSync(join(tmpdir(), "nixshed-jail-")), "ran");
+    const outside = handMadeArtifact(`touch ${marker}`);
+    await expect(runInJail({ ...base, artifact: outside, code: "" })).rejects.toThrow(/jail program .*\/bin\/run is not in the Nix store/);
+    const linking = mkdtempSync(join(tmpdir(), "nixshed-jail-"));
+    mkdirSync(join(linking, "bin"));
+    symlinkSync(join(outside, "bin", "run"), join(linking, "bin", "run"));
+    await expect(runInJail({ ...base, artifact: addToStore(linking), code: "" })).rejects.toThrow(`(it resolves to ${join(outside, "bin", "run")})`);
+    expect(existsSync(marker)).toBe(false);
+  });
+});
+
+describe("prepareJail", () => {
+  it("passes the project only when the policy grants it, its cwd, and no other host variable", () => {
+    const host = { PATH: "/bin", SECRET: "x" };
+    expect(prepareJail({ ...policy, project: { dir: "/p", access: "ro", protect: [] }, cwd: "/project" }, host).env).toEqual({
+      PATH: "/bin",
+      NIXSHED_JAIL_CWD: "/project",
+      NIXSHED_JAIL_PROJECT_DIR: "/p",
+      NIXSHED_JAIL_PROJECT_ACCESS: "ro",
+    });
+    expect(prepareJail(policy, host).env).toEqual({ PATH: "/bin", NIXSHED_JAIL_CWD: "/workspace" });
+  });
+});
+
+describe("CappedOutput", () => {
+  it("keeps everything under the cap", () => {
+    const out = new CappedOutput(10);
+    out.push(Buffer.from("abc"));
+    out.push(Buffer.from("defghij"));
+    expect(out.text()).toBe("abcdefghij");
+    expect(out.droppedBytes).toBe(0);
+  });
+
+  it("keeps exactly the first and last bytes for any chunking", () => {
+    for (const max of [7, 64, 1000]) {
+      const out = new CappedOutput(max);
+      const all: Buffer[] = [];
+      let seed = max;
+      for (let i = 0; i < 200; i++) {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        const chunk = Buffer.alloc(seed % 300, String.fromCharCode(97 + (i % 26)));
+        all.push(chunk);
+        out.push(Buffer.from(chunk));
+      }
+      const whole = Buffer.concat(all).toString();
+      const head = whole.slice(0, Math.ceil(max / 2));
+      const tail = whole.slice(whole.length - Math.floor(max / 2));
+      expect(out.droppedBytes).toBe(whole.length - max);
+      expect(out.text()).toBe(`${head}\n[… ${whole.length - max} bytes dropped …]\n${tail}`);
+    }
+  });
+
+  it("describes binary output instead of dumping it, and keeps text with stray control bytes", () => {
+    const binary = new CappedOutput(1000);
+    binary.push(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]));
+    expect(binary.text()).toBe("[binary output: 6 bytes, starting 7f 45 4c 46 00 01. Write it to a file and inspect it with file, xxd or od.]");
+    const controls = new CappedOutput(1000);
+    controls.push(Buffer.alloc(100, 0x01));
+    expect(controls.text()).toMatch(/^\[binary output: 100 bytes/);
+    const coloured = new CappedOutput(1000);
+    coloured.push(Buffer.from("\x1b[31mred\x1b[0m\tok\r\n\x07bell"));
+    expect(coloured.text()).toBe("\x1b[31mred\x1b[0m\tok\r\n\x07bell");
+  });
+
+  it("keeps the first and last halves across many chunks", () => {
+    const out = new CappedOutput(6);
+    for (const chunk of ["ab", "cd", "ef", "gh", "ij"]) out.push(Buffer.from(chunk));
+    expect(out.droppedBytes).toBe(4);
+    expect(out.text()).toBe("abc\n[… 4 bytes dropped …]\nhij");
+  });
+});
