@@ -41,7 +41,8 @@ const server = repl.start({
 // when no process listener exists (with one, Node dies of the signal); the watchdog also leaves
 // the signal's handler reset, so the listener is re-added after every synchronous run.
 function onSigint() {
-  if (finishCall) finishCall(Object.assign(new Error("Script execution was interrupted by `SIGINT`"), { code: "ERR_SCRIPT_EXECUTION_INTERRUPTED" }));
+  if (finishCall)
+    finishCall(Object.assign(new Error("Script execution was interrupted by `SIGINT`"), { code: "ERR_SCRIPT_EXECUTION_INTERRUPTED" }));
 }
 process.on("SIGINT", onSigint);
 

@@ -60,6 +60,8 @@ describe("nixshed doctor", () => {
     const fixture = new URL("./fixtures/nixpkgs", import.meta.url).pathname;
     const { checks } = doctor(["--set", `nixpkgs.source="${fixture}"`]);
     expect(check(checks, "nixpkgs index")).toMatchObject({ ok: true });
-    expect(check(checks, "nixpkgs index")?.detail).toMatch(new RegExp(`^built in the background on first need from ${fixture}, cached at .*/\\.cache/nixshed/`));
+    expect(check(checks, "nixpkgs index")?.detail).toMatch(
+      new RegExp(`^built in the background on first need from ${fixture}, cached at .*/\\.cache/nixshed/`),
+    );
   });
 });

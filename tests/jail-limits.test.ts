@@ -24,7 +24,9 @@ afterAll(() => manager?.close());
 
 /** bin/run --limits as user nobody, with only the variables given. */
 const asNobody = (env: Record<string, string>) =>
-  execFileSync("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", `${shell}/bin/run`, "--limits"], { env }).toString().trim();
+  execFileSync("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", `${shell}/bin/run`, "--limits"], { env })
+    .toString()
+    .trim();
 
 describe("the limit mechanism, decided by bin/run alone", () => {
   it("is a cgroup v1 per run as root here, and the daemon's probe reports what bin/run says", async () => {

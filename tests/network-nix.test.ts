@@ -16,17 +16,16 @@ import { EgressProxy } from "../daemon/src/jail/egress/proxy.js";
 import { summarise } from "../daemon/src/jail/egress/report.js";
 import { build, evaluate } from "./support/nix-lib.js";
 
-const sandbox = (network: string) => `nixshed.lib.mkSandbox { inherit pkgs mounts; name = "net"; interpreter = "python"; packages = [ pkgs.curl ]; network = ${network}; }`;
+const sandbox = (network: string) =>
+  `nixshed.lib.mkSandbox { inherit pkgs mounts; name = "net"; interpreter = "python"; packages = [ pkgs.curl ]; network = ${network}; }`;
 
 describe("network in nixshed.lib", () => {
   it("records a list of destinations in the metadata; an empty list is no network", () => {
-    expect(evaluate(`(${sandbox(`[ "pypi.org" "*.githubusercontent.com" "api.example.com:8443" "127.0.0.1:5432" "[::1]:80" ]`)}).metadata.network`)).toEqual([
-      "pypi.org",
-      "*.githubusercontent.com",
-      "api.example.com:8443",
-      "127.0.0.1:5432",
-      "[::1]:80",
-    ]);
+    expect(
+      evaluate(
+        `(${sandbox(`[ "pypi.org" "*.githubusercontent.com" "api.example.com:8443" "127.0.0.1:5432" "[::1]:80" ]`)}).metadata.network`,
+      ),
+    ).toEqual(["pypi.org", "*.githubusercontent.com", "api.example.com:8443", "127.0.0.1:5432", "[::1]:80"]);
     expect(evaluate(`(${sandbox("[ ]")}).metadata.network`)).toBe(false);
   });
 
@@ -34,13 +33,18 @@ describe("network in nixshed.lib", () => {
     expect(() => evaluate(`(${sandbox(`[ "pypi.org" "https://pypi.org/simple" ]`)}).metadata`)).toThrow(
       /environment "net": network: "https:\/\/pypi.org\/simple" is not a destination/,
     );
-    expect(() => evaluate(`(${sandbox(`"pypi.org"`)}).metadata`)).toThrow(/network must be true, false or a list of destinations, not "pypi.org"/);
+    expect(() => evaluate(`(${sandbox(`"pypi.org"`)}).metadata`)).toThrow(
+      /network must be true, false or a list of destinations, not "pypi.org"/,
+    );
   });
 
   it("fromToml passes a list through", () => {
     const dir = mkdtempSync(join(tmpdir(), "nixshed-toml-"));
     writeFileSync(join(dir, "nixshed.toml"), `[environments.fetch]\npreset = "shell"\nnetwork = ["pypi.org", "files.pythonhosted.org"]\n`);
-    expect(evaluate(`(nixshed.lib.fromToml pkgs ${dir}/nixshed.toml).fetch.metadata.network`)).toEqual(["pypi.org", "files.pythonhosted.org"]);
+    expect(evaluate(`(nixshed.lib.fromToml pkgs ${dir}/nixshed.toml).fetch.metadata.network`)).toEqual([
+      "pypi.org",
+      "files.pythonhosted.org",
+    ]);
   });
 });
 
@@ -109,7 +113,9 @@ print(os.environ["HTTPS_PROXY"], os.environ["http_proxy"], os.environ.get("NO_PR
       expect(await run(fetch(ports.listed), proxy)).toBe(`urllib: listed answers /urllib\ncurl: listed answers /curl\n`);
       const refused = await run(fetch(ports.unlisted), proxy);
       expect(refused).toContain("urllib refused: HTTP Error 403: Forbidden");
-      expect(refused).toMatch(/curl: curl: \(56\) CONNECT tunnel failed, response 403|curl: nixshed egress proxy: not on the jail's network allow-list/);
+      expect(refused).toMatch(
+        /curl: curl: \(56\) CONNECT tunnel failed, response 403|curl: nixshed egress proxy: not on the jail's network allow-list/,
+      );
       expect(hits.filter((hit) => hit.startsWith("unlisted"))).toEqual([]);
       expect(summarise(proxy.decisions)?.blocked.map((each) => each.destination)).toEqual([`127.0.0.1:${ports.unlisted}`]);
     } finally {

@@ -32,7 +32,17 @@ beforeAll(async () => {
   const scratch = mkdtempSync(join(tmpdir(), "nixshed-net-"));
   const { config } = fixtureNixpkgsConfig(scratch, `\n[nixpkgs.permissions.curl]\nnetwork = ["127.0.0.1:${net.ports.listed}"]\n`);
   server = await startServer({
-    args: ["--config", config, "--project", project, "--cache-dir", join(scratch, "cache"), "--state-dir", join(scratch, "state"), ...harnessMountsFlag()],
+    args: [
+      "--config",
+      config,
+      "--project",
+      project,
+      "--cache-dir",
+      join(scratch, "cache"),
+      "--state-dir",
+      join(scratch, "state"),
+      ...harnessMountsFlag(),
+    ],
     env: { XDG_CONFIG_HOME: net.configHome },
   });
 }, 600_000);
@@ -45,11 +55,15 @@ afterAll(async () => {
 describe("an environment with a list of destinations", () => {
   it("is described with its destinations", async () => {
     const { tools } = await server.client.listTools();
-    expect(tools.find((tool) => tool.name === "run")?.description).toContain(`network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`);
+    expect(tools.find((tool) => tool.name === "run")?.description).toContain(
+      `network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`,
+    );
   });
 
   it("reaches the listed listener with curl and urllib in one run, and reports it", async () => {
-    const result = output(await server.call("run", { env: "net", code: urllibFetch(`${url.listed}urllib`) + curlFetch(`${url.listed}curl`) }));
+    const result = output(
+      await server.call("run", { env: "net", code: urllibFetch(`${url.listed}urllib`) + curlFetch(`${url.listed}curl`) }),
+    );
     expect(result.stdout).toBe("urllib: listed answers /urllib\ncurl: listed answers /curl\n");
     expect(result.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
     expect(net.arrivals).toEqual(expect.arrayContaining(["listed GET /urllib", "listed GET /curl"]));
@@ -74,14 +88,19 @@ describe("an environment with a list of destinations", () => {
 
     const second = output(await server.call("run", { env: "net", session: "web", code: urllibFetch(url.unlisted) }));
     expect(second.stdout).toContain("urllib refused: HTTP Error 403");
-    expect(second.network).toEqual({ allowed: [], blocked: [{ destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" }] });
+    expect(second.network).toEqual({
+      allowed: [],
+      blocked: [{ destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" }],
+    });
 
     const quiet = output(await server.call("run", { env: "net", session: "web", code: "print('no network used')" }));
     expect(quiet.network).toBeUndefined();
 
     // A timeout interrupts the code (SIGINT to the jail's processes) but not the relay.
     await server.call("run", { env: "net", session: "web", code: "import time; time.sleep(30)", timeout_seconds: 1 });
-    expect(output(await server.call("run", { env: "net", session: "web", code: curlFetch(`${url.listed}after`) })).stdout).toBe("curl: listed answers /after\n");
+    expect(output(await server.call("run", { env: "net", session: "web", code: curlFetch(`${url.listed}after`) })).stdout).toBe(
+      "curl: listed answers /after\n",
+    );
   }, 120_000);
 });
 
@@ -93,7 +112,9 @@ describe("nixpkgs_execute with a per-package list", () => {
 
     const refused = output(await server.call("nixpkgs_execute", { package: "curl", args: ["-sS", url.unlisted] }));
     expect(refused.stdout).toBe("nixshed egress proxy: not on the jail's network allow-list\n");
-    expect(refused.network?.blocked).toEqual([{ destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" }]);
+    expect(refused.network?.blocked).toEqual([
+      { destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" },
+    ]);
   }, 600_000);
 
   it("gives a package without a list no network at all", async () => {
@@ -109,7 +130,12 @@ describe("nixshed doctor", () => {
       env: { PATH: process.env.PATH, HOME: net.configHome, XDG_CONFIG_HOME: net.configHome },
       encoding: "utf8",
     });
-    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.filter((check) => check.name === "network");
-    expect(checks.map((check) => check.detail)).toEqual([`net: network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`, "nixpkgs packages: network to pypi.org"]);
+    const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.filter(
+      (check) => check.name === "network",
+    );
+    expect(checks.map((check) => check.detail)).toEqual([
+      `net: network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`,
+      "nixpkgs packages: network to pypi.org",
+    ]);
   }, 60_000);
 });

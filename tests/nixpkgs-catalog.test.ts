@@ -55,7 +55,9 @@ describe("the real catalog", () => {
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {
     const text = execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "3", "rg"], { encoding: "utf8" });
     expect(text.split("\n")[0]).toMatch(/^ripgrep 14\.1\.1: /);
-    const json = JSON.parse(execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--json", "python", "requests"], { encoding: "utf8" }));
+    const json = JSON.parse(
+      execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--json", "python", "requests"], { encoding: "utf8" }),
+    );
     expect(json[0]).toMatchObject({ attr: "python313Packages.requests", alsoIn: ["python312Packages.requests"] });
   });
 });

@@ -30,12 +30,22 @@ describe("a metadata path with the pinned nixpkgs and its prebuilt index", () =>
   it("serves search and execution from the metadata alone", async () => {
     const built = execFileSync(
       "nix",
-      [...NIX, "build", "--impure", "--no-link", "--json", "--expr", `import ${REPO}/tests/fixtures/nixpkgs-metadata.nix { repo = ${REPO}; }`],
+      [
+        ...NIX,
+        "build",
+        "--impure",
+        "--no-link",
+        "--json",
+        "--expr",
+        `import ${REPO}/tests/fixtures/nixpkgs-metadata.nix { repo = ${REPO}; }`,
+      ],
       { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] },
     );
     const metadata = (JSON.parse(built) as { outputs: { out: string } }[])[0]!.outputs.out;
     const own = dirs();
-    server = await startServer({ args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...own] });
+    server = await startServer({
+      args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...own],
+    });
     const search = await server.call("nixpkgs_search", { query: "json processor" });
     expect((search.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("jq");
     // jq was realised ahead by the metadata: it runs without realising anything (no cache entry).
@@ -52,7 +62,9 @@ describe("a metadata path with the pinned nixpkgs and its prebuilt index", () =>
 
 describe("no prebuilt index", () => {
   it("builds one from the configured nixpkgs in the background, answering 'index building' meanwhile", async () => {
-    server = await startServer({ args: ["--set", `nixpkgs.source=${REPO}/tests/fixtures/nixpkgs`, "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    server = await startServer({
+      args: ["--set", `nixpkgs.source=${REPO}/tests/fixtures/nixpkgs`, "--set", "nixpkgs.common_tools=off", ...dirs()],
+    });
     const first = await server.call("nixpkgs_search", { query: "rg" });
     expect(first.isError).toBe(true);
     expect(textOf(first)).toMatch(/index building \(\d+ s so far\)/);
@@ -68,8 +80,22 @@ describe("no prebuilt index", () => {
 describe("a flake reference as nixpkgs.source", () => {
   it("realises packages from the flake's legacyPackages", async () => {
     const flake = mkdtempSync(join(tmpdir(), "nixshed-flake-"));
-    writeFileSync(join(flake, "flake.nix"), `{ outputs = _: { legacyPackages.\${builtins.currentSystem} = import ${REPO}/tests/fixtures/nixpkgs { }; }; }`);
-    server = await startServer({ args: ["--set", `nixpkgs.source=path:${flake}`, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...dirs()] });
+    writeFileSync(
+      join(flake, "flake.nix"),
+      `{ outputs = _: { legacyPackages.\${builtins.currentSystem} = import ${REPO}/tests/fixtures/nixpkgs { }; }; }`,
+    );
+    server = await startServer({
+      args: [
+        "--set",
+        `nixpkgs.source=path:${flake}`,
+        "--set",
+        NO_SUBSTITUTERS,
+        ...harnessMountsFlag(),
+        "--set",
+        "nixpkgs.common_tools=off",
+        ...dirs(),
+      ],
+    });
     const run = await server.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
     expect(run.isError, textOf(run)).toBeFalsy();
     expect(run.structuredContent).toMatchObject({ stdout: "2\n" });

@@ -61,7 +61,19 @@ beforeAll(async () => {
     scratch,
     'build_timeout_seconds = 8\ntools = ["no-such-package"]\n\n[nixpkgs.permissions.coreutils]\nnetwork = true\nproject_access = "rw"\n',
   ));
-  args = ["--metadata", harnessMetadata(), ...harnessMountsFlag(), "--config", config, "--project", project, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
+  args = [
+    "--metadata",
+    harnessMetadata(),
+    ...harnessMountsFlag(),
+    "--config",
+    config,
+    "--project",
+    project,
+    "--state-dir",
+    join(scratch, "state"),
+    "--cache-dir",
+    join(scratch, "cache"),
+  ];
   server = await start();
 }, 600_000);
 
@@ -83,9 +95,13 @@ describe("nixpkgs_search over an index of an evaluated nixpkgs", () => {
 describe("nixpkgs_execute", () => {
   it("builds the package on first use with progress, then runs its main program with args and stdin", async () => {
     const progress: string[] = [];
-    const result = (await server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "ripgrep", args: ["-n", "b"], stdin: "a\nb\n" } }, undefined, {
-      onprogress: (p) => progress.push(p.message ?? ""),
-    })) as CallToolResult;
+    const result = (await server.client.callTool(
+      { name: "nixpkgs_execute", arguments: { package: "ripgrep", args: ["-n", "b"], stdin: "a\nb\n" } },
+      undefined,
+      {
+        onprogress: (p) => progress.push(p.message ?? ""),
+      },
+    )) as CallToolResult;
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ package: "ripgrep", program: "rg", stdout: "2:b\n", exit_code: 0 });
     expect(progress.some((message) => message.includes("ripgrep"))).toBe(true);
@@ -95,19 +111,30 @@ describe("nixpkgs_execute", () => {
     writeFileSync(join(project, "data.json"), '{"answer": 42}');
     const { tools } = await server.client.listTools();
     expect(tools.find((tool) => tool.name === "nixpkgs_execute")!.description).toMatch(/\bjq\b/);
-    expect(await ok("nixpkgs_execute", { package: "jq", args: [".answer", "data.json"] })).toMatchObject({ program: "jq", stdout: "42\n", exit_code: 0 });
+    expect(await ok("nixpkgs_execute", { package: "jq", args: [".answer", "data.json"] })).toMatchObject({
+      program: "jq",
+      stdout: "42\n",
+      exit_code: 0,
+    });
   });
 
   it("runs the only program of a package named otherwise, or the one asked for", async () => {
-    expect(await ok("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" })).toMatchObject({ program: "xxd", stdout: "6869\n" });
-    expect(await ok("nixpkgs_execute", { package: "coreutils", program: "echo", args: ["a b", "$HOME;"] })).toMatchObject({ stdout: "a b $HOME;\n" });
+    expect(await ok("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" })).toMatchObject({
+      program: "xxd",
+      stdout: "6869\n",
+    });
+    expect(await ok("nixpkgs_execute", { package: "coreutils", program: "echo", args: ["a b", "$HOME;"] })).toMatchObject({
+      stdout: "a b $HOME;\n",
+    });
   });
 
   it("asks for a program when a package has several, listing them", async () => {
     const result = await server.call("nixpkgs_execute", { package: "coreutils" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/several programs[\s\S]*\bls\b/);
-    expect(textOf(await server.call("nixpkgs_execute", { package: "coreutils", program: "nope" }))).toMatch(/no program 'nope'[\s\S]*\becho\b/);
+    expect(textOf(await server.call("nixpkgs_execute", { package: "coreutils", program: "nope" }))).toMatch(
+      /no program 'nope'[\s\S]*\becho\b/,
+    );
   });
 
   it("refuses an unknown attribute in one line, with close matches", async () => {
@@ -154,7 +181,9 @@ describe("nixpkgs_execute", () => {
 
   it("stops a build when the call is cancelled", async () => {
     const controller = new AbortController();
-    const call = server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "slow-build" } }, undefined, { signal: controller.signal });
+    const call = server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "slow-build" } }, undefined, {
+      signal: controller.signal,
+    });
     expect(await waitFor(slowBuildRunning, 5000)).toBe(true);
     controller.abort();
     await expect(call).rejects.toThrow();
@@ -174,21 +203,23 @@ describe("everyday and installed tools", () => {
     // Network clients only where packages get the network (here only coreutils does).
     expect(execute.description).not.toMatch(/\bcurl\b/);
     expect(server.stderr()).toMatch(/not in the index, not offered: .*no-such-package/);
-    expect(tools.map((tool) => tool.name).filter((name) => name.startsWith("nixpkgs_")).sort()).toEqual([
-      "nixpkgs_execute",
-      "nixpkgs_install_tool",
-      "nixpkgs_list_installed",
-      "nixpkgs_search",
-      "nixpkgs_uninstall_tool",
-    ]);
+    expect(
+      tools
+        .map((tool) => tool.name)
+        .filter((name) => name.startsWith("nixpkgs_"))
+        .sort(),
+    ).toEqual(["nixpkgs_execute", "nixpkgs_install_tool", "nixpkgs_list_installed", "nixpkgs_search", "nixpkgs_uninstall_tool"]);
     // coreutils may write the project and reach the network, so nixpkgs_execute may (destructive and
     // open-world are the spec's defaults, left out of tools/list); search and list only read.
     expect(execute.annotations).toEqual({ readOnlyHint: false });
-    for (const name of ["nixpkgs_search", "nixpkgs_list_installed"]) expect(tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint).toBe(true);
+    for (const name of ["nixpkgs_search", "nixpkgs_list_installed"])
+      expect(tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint).toBe(true);
   });
 
   it('with common_tools = "tools", offers a tool per everyday package; install and list agree on them', async () => {
-    const curated = await startServer({ args: [...args, "--set", "nixpkgs.common_tools=tools", "--state-dir", join(scratch, "curated-state")] });
+    const curated = await startServer({
+      args: [...args, "--set", "nixpkgs.common_tools=tools", "--state-dir", join(scratch, "curated-state")],
+    });
     try {
       const { tools } = await curated.client.listTools();
       const names = tools.map((tool) => tool.name);
@@ -198,16 +229,24 @@ describe("everyday and installed tools", () => {
       expect(Object.keys(jq.inputSchema.properties ?? {}).sort()).toEqual(["args", "program", "stdin"]);
       expect(jq.description).toBe("Lightweight and flexible command-line JSON processor (runs jq)");
       expect(jq.annotations?.readOnlyHint).toBe(true);
-      expect((await curated.call("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).structuredContent).toMatchObject({ stdout: "[1]\n" });
+      expect((await curated.call("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).structuredContent).toMatchObject({
+        stdout: "[1]\n",
+      });
       // A package of several programs: the call names one, and without one hears which there are.
-      expect((await curated.call("nixpkgs_coreutils", { program: "echo", args: ["hi"] })).structuredContent).toMatchObject({ stdout: "hi\n" });
+      expect((await curated.call("nixpkgs_coreutils", { program: "echo", args: ["hi"] })).structuredContent).toMatchObject({
+        stdout: "hi\n",
+      });
       expect(textOf(await curated.call("nixpkgs_coreutils", {}))).toMatch(/several programs[\s\S]*\becho\b/);
 
       const install = await curated.call("nixpkgs_install_tool", { package: "ripgrep" });
       expect(install.structuredContent).toMatchObject({ name: "nixpkgs_ripgrep", already_installed: true });
-      const listed = (await curated.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string; everyday?: boolean }[] };
+      const listed = (await curated.call("nixpkgs_list_installed", {})).structuredContent as {
+        installed: { name: string; everyday?: boolean }[];
+      };
       expect(listed.installed).toContainEqual(expect.objectContaining({ name: "nixpkgs_ripgrep", everyday: true }));
-      expect((await curated.call("nixpkgs_ripgrep", { args: ["-c", "a"], stdin: "a\n" })).structuredContent).toMatchObject({ stdout: "1\n" });
+      expect((await curated.call("nixpkgs_ripgrep", { args: ["-c", "a"], stdin: "a\n" })).structuredContent).toMatchObject({
+        stdout: "1\n",
+      });
       const uninstall = await curated.call("nixpkgs_uninstall_tool", { name: "nixpkgs_jq" });
       expect(uninstall.isError).toBe(true);
       expect(textOf(uninstall)).toMatch(/common_tools/);
@@ -245,10 +284,17 @@ describe("everyday and installed tools", () => {
     await server.close();
     server = await start();
     const names = (await server.client.listTools()).tools.map((tool) => tool.name);
-    expect(names).toEqual(expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests"]));
+    expect(names).toEqual(
+      expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests"]),
+    );
     expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\n" })).stdout).toBe("1\n");
     const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[] };
-    expect(listed.installed.map((tool) => tool.name).sort()).toEqual(["nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests", "nixpkgs_ripgrep"]);
+    expect(listed.installed.map((tool) => tool.name).sort()).toEqual([
+      "nixpkgs_coreutils",
+      "nixpkgs_coreutils-2",
+      "nixpkgs_python3Packages__requests",
+      "nixpkgs_ripgrep",
+    ]);
     expect(JSON.parse(readFileSync(join(scratch, "state", "nixpkgs", "installed-tools.json"), "utf8")).tools).toHaveLength(4);
   });
 
@@ -267,7 +313,16 @@ describe("only the nixpkgs tools that can work here", () => {
     (await handle.client.listTools()).tools.map((tool) => tool.name).filter((name) => name.startsWith("nixpkgs_"));
 
   it("without a nixpkgs to realise from: search where there is an index, else nothing", async () => {
-    const base = ["--metadata", harnessMetadata(), "--project", project, "--state-dir", join(scratch, "bare-state"), "--cache-dir", join(scratch, "bare-cache")];
+    const base = [
+      "--metadata",
+      harnessMetadata(),
+      "--project",
+      project,
+      "--state-dir",
+      join(scratch, "bare-state"),
+      "--cache-dir",
+      join(scratch, "bare-cache"),
+    ];
     const searchOnly = await startServer({ args: [...base, "--set", `nixpkgs.index=${index}`] });
     try {
       expect(await nixpkgsTools(searchOnly)).toEqual(["nixpkgs_search"]);
@@ -285,8 +340,20 @@ describe("only the nixpkgs tools that can work here", () => {
   it("while the index builds: a failed evaluation is one line (nix's trace only in the debug log); the index ready, the list changes", async () => {
     const handle = await startServer({
       args: [
-        "--metadata", harnessMetadata(), "--project", project, "--state-dir", join(scratch, "building-state"), "--cache-dir", join(scratch, "building-cache"),
-        "--set", `nixpkgs.source=${FIXTURE}`, "--set", "nixpkgs.tools=[\"no-such-package\"]", "--log-level", "debug",
+        "--metadata",
+        harnessMetadata(),
+        "--project",
+        project,
+        "--state-dir",
+        join(scratch, "building-state"),
+        "--cache-dir",
+        join(scratch, "building-cache"),
+        "--set",
+        `nixpkgs.source=${FIXTURE}`,
+        "--set",
+        'nixpkgs.tools=["no-such-package"]',
+        "--log-level",
+        "debug",
       ],
     });
     let changes = 0;

@@ -15,13 +15,22 @@ let project: string;
 let cache: string;
 
 const bytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
-const MARKER = /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes\); the whole text is in (\S+): read_content it with start_line (\d+), end_line (\d+) …\]$/m;
+const MARKER =
+  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes\); the whole text is in (\S+): read_content it with start_line (\d+), end_line (\d+) …\]$/m;
 
 function marker(result: CallToolResult) {
   const found = MARKER.exec(textOf(result));
   if (!found) throw new Error(`no marker in: ${textOf(result).slice(0, 300)}`);
   const [, first, last, total, omitted, path, start, end] = found;
-  return { first: Number(first), last: Number(last), total: Number(total), omitted: Number(omitted), path: path!, start: Number(start), end: Number(end) };
+  return {
+    first: Number(first),
+    last: Number(last),
+    total: Number(total),
+    omitted: Number(omitted),
+    path: path!,
+    start: Number(start),
+    end: Number(end),
+  };
 }
 
 beforeAll(async () => {
@@ -106,11 +115,17 @@ describe("every tool's worst case", () => {
     list_files: [{ recursive: true, include_stats: true }, { path: "many" }],
     stat_items: [{ paths }],
     read_content: [{ paths: ["big.txt", "big.txt", "big.txt"] }, { paths }],
-    search_files: [{ pattern: "line|match", context_lines: 3 }, { pattern: "n+", path: "many" }],
+    search_files: [
+      { pattern: "line|match", context_lines: 3 },
+      { pattern: "n+", path: "many" },
+    ],
     write_content: [{ items: paths.map((path) => ({ path: `${path}/x`, content: "x" })) }],
     edit_file: [{ path: "big.txt", edits: [{ old_text: "", new_text: "" }], dry_run: true }],
     create_directories: [{ paths: paths.map((path) => `${path}/d`) }],
-    run: [{ env: "shell", code: "seq 1 400000; seq 1 400000 >&2" }, { env: "shell", code: "head -c 3000000 /dev/urandom | base64 -w0" }],
+    run: [
+      { env: "shell", code: "seq 1 400000; seq 1 400000 >&2" },
+      { env: "shell", code: "head -c 3000000 /dev/urandom | base64 -w0" },
+    ],
     list_sessions: [{}],
     close_session: [{ session: "x".repeat(5000) }],
     scan_packages: [{ limit: 5000 }],

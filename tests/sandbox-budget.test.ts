@@ -24,7 +24,16 @@ function call(args: Record<string, unknown>, onProgress?: (message: string) => v
 
 beforeAll(async () => {
   project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-budget-")));
-  const args = ["--metadata", harnessMetadata(), "--project", project, "--set", "sandbox.max_jails=1", "--set", "sandbox.max_queued_jails=1"];
+  const args = [
+    "--metadata",
+    harnessMetadata(),
+    "--project",
+    project,
+    "--set",
+    "sandbox.max_jails=1",
+    "--set",
+    "sandbox.max_queued_jails=1",
+  ];
   server = await startServer({ args });
 });
 

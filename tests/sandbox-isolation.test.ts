@@ -127,7 +127,10 @@ describe("the jail", () => {
   });
 
   it("gets the project read-only when the environment says ro", async () => {
-    const result = await run("python", `try:\n    open("/project/new.txt", "w").write("x")\n    print("WROTE")\nexcept OSError as e:\n    print(e.errno, e.strerror)`);
+    const result = await run(
+      "python",
+      `try:\n    open("/project/new.txt", "w").write("x")\n    print("WROTE")\nexcept OSError as e:\n    print(e.errno, e.strerror)`,
+    );
     expect(result.stdout).toBe("30 Read-only file system\n");
     expect(existsSync(join(project, "new.txt"))).toBe(false);
   });

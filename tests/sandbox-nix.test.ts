@@ -11,9 +11,9 @@ import { build, evaluate } from "./support/nix-lib.js";
 
 describe("nixshed.lib", () => {
   it("mkSandbox rejects a misspelt argument, listing the valid ones", () => {
-    expect(() => evaluate(`(nixshed.lib.mkSandbox { inherit pkgs; name = "data"; interpreter = "python"; memoryMB = 64; }).metadata`)).toThrow(
-      /unknown argument\(s\) memoryMB; valid: pkgs, name, description, interpreter, packages, timeoutSeconds, memoryMb/,
-    );
+    expect(() =>
+      evaluate(`(nixshed.lib.mkSandbox { inherit pkgs; name = "data"; interpreter = "python"; memoryMB = 64; }).metadata`),
+    ).toThrow(/unknown argument\(s\) memoryMB; valid: pkgs, name, description, interpreter, packages, timeoutSeconds, memoryMb/);
   });
 
   it("mkSandbox accepts exactly mkEnvironment's arguments", () => {
@@ -31,13 +31,15 @@ describe("nixshed.lib", () => {
     expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "ruby"; }).metadata`)).toThrow(
       /environment "data": interpreter must be one of "bash", "python", "node", not "ruby"/,
     );
-    expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ "relative" ]; }).metadata`)).toThrow(
-      /mount relative -> relative: both must be absolute paths/,
-    );
+    expect(() =>
+      evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ "relative" ]; }).metadata`),
+    ).toThrow(/mount relative -> relative: both must be absolute paths/);
     // A path literal is checked as its string: /etc is the jail's own, however it is written.
-    expect(() => evaluate(`(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ { source = /etc; } ]; }).metadata`)).toThrow(
-      /mount target \/etc is managed by the jail itself/,
-    );
+    expect(() =>
+      evaluate(
+        `(nixshed.lib.mkEnvironment { inherit pkgs; name = "data"; interpreter = "bash"; mounts = [ { source = /etc; } ]; }).metadata`,
+      ),
+    ).toThrow(/mount target \/etc is managed by the jail itself/);
   });
 
   it("fromToml builds the [environments.<name>] tables with config.example.toml's keys", () => {
@@ -52,15 +54,20 @@ describe("nixshed.lib", () => {
     expect(metadata.packages.map((p: { name: string }) => p.name)).toEqual(["python3", "jq", "numpy"]);
 
     writeFileSync(join(dir, "bad.toml"), `[environments.data]\npreset = "python"\nmemory = 1024\n`);
-    expect(() => evaluate(`(nixshed.lib.fromToml pkgs ${dir}/bad.toml).data.metadata`)).toThrow(/\[environments.data\]: unknown key\(s\) memory/);
+    expect(() => evaluate(`(nixshed.lib.fromToml pkgs ${dir}/bad.toml).data.metadata`)).toThrow(
+      /\[environments.data\]: unknown key\(s\) memory/,
+    );
   });
 
   it("gives network, DNS configuration and CA certificates only to an environment with network = true", () => {
     const dir = mkdtempSync(join(tmpdir(), "nixshed-net-"));
-    const probe = "import os, socket\nprint(sorted(n for _, n in socket.if_nameindex()) != ['lo'], os.path.exists('/etc/ssl/certs/ca-certificates.crt'), os.environ.get('SSL_CERT_FILE'))";
+    const probe =
+      "import os, socket\nprint(sorted(n for _, n in socket.if_nameindex()) != ['lo'], os.path.exists('/etc/ssl/certs/ca-certificates.crt'), os.environ.get('SSL_CERT_FILE'))";
     build(`nixshed.lib.mkSandbox { inherit pkgs mounts; name = "online"; interpreter = "python"; network = true; }`, join(dir, "online"));
     build(`nixshed.lib.mkSandbox { inherit pkgs mounts; name = "offline"; interpreter = "python"; }`, join(dir, "offline"));
-    expect(execFileSync(join(dir, "online", "bin", "run"), { input: probe }).toString()).toBe("True True /etc/ssl/certs/ca-certificates.crt\n");
+    expect(execFileSync(join(dir, "online", "bin", "run"), { input: probe }).toString()).toBe(
+      "True True /etc/ssl/certs/ca-certificates.crt\n",
+    );
     expect(execFileSync(join(dir, "offline", "bin", "run"), { input: probe }).toString()).toBe("False False None\n");
   }, 120_000);
 

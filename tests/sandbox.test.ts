@@ -72,18 +72,29 @@ describe("run", () => {
   });
 
   it("starts in the project, so relative paths are project files; /workspace is scratch space, fresh each call", async () => {
-    const first = await run({ env: "shell", code: "pwd; cat data.txt; jq -c '.[0].name' data/people.json; echo kept > /workspace/f; echo $HOME" });
+    const first = await run({
+      env: "shell",
+      code: "pwd; cat data.txt; jq -c '.[0].name' data/people.json; echo kept > /workspace/f; echo $HOME",
+    });
     expect(first.stdout).toBe('/project\nfrom the project\n"Ada"\n/workspace\n');
-    const python = await run({ env: "python", code: "import json, os\nprint(os.getcwd(), json.load(open('data/people.json'))[0]['name'])" });
+    const python = await run({
+      env: "python",
+      code: "import json, os\nprint(os.getcwd(), json.load(open('data/people.json'))[0]['name'])",
+    });
     expect(python.stdout).toBe("/project Ada\n");
     expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
   });
 
   it("caps each stream at 4 MiB by default, keeping head and tail in the whole text of the cut answer", async () => {
-    const result = await server.call("run", { env: "shell", code: "echo START; head -c 5000000 /dev/zero | tr '\\0' y; echo; echo END >&2" });
+    const result = await server.call("run", {
+      env: "shell",
+      code: "echo START; head -c 5000000 /dev/zero | tr '\\0' y; echo; echo END >&2",
+    });
     expect(result.structuredContent).toMatchObject({ exit_code: 0, truncated: { stdout: 5_000_007 - 4_194_304, stderr: 0 } });
     const kept = /^the whole text is in (\S+)$/.exec(String(result._meta?.["nixshed/cut"]));
-    expect(readFileSync(kept![1]!, "utf8")).toMatch(/^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\nSTART\ny+\n\[… 805703 bytes dropped …\]\ny+\n\n--- stderr\nEND\n$/);
+    expect(readFileSync(kept![1]!, "utf8")).toMatch(
+      /^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\nSTART\ny+\n\[… 805703 bytes dropped …\]\ny+\n\n--- stderr\nEND\n$/,
+    );
   });
 
   it("rejects an unknown environment, listing the valid ones", async () => {
@@ -103,7 +114,16 @@ describe("run", () => {
 describe("run's limits from the config", () => {
   it("refuses stdin above sandbox.max_stdin_bytes and a timeout above sandbox.max_timeout_seconds, naming each", async () => {
     const limited = await startServer({
-      args: ["--metadata", harnessMetadata(), "--project", project, "--set", "sandbox.max_stdin_bytes=1024", "--set", "sandbox.max_timeout_seconds=5"],
+      args: [
+        "--metadata",
+        harnessMetadata(),
+        "--project",
+        project,
+        "--set",
+        "sandbox.max_stdin_bytes=1024",
+        "--set",
+        "sandbox.max_timeout_seconds=5",
+      ],
     });
     try {
       const stdin = await limited.call("run", { env: "shell", code: "cat", stdin: "x".repeat(1025) });

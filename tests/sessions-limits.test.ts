@@ -80,7 +80,9 @@ describe("session limits", () => {
     expect(await listed(server)).toEqual(["a", "c"]);
     const again = await run({ env: "python", session: "b", code: "print('b' in globals())" });
     expect(again.stdout).toBe("False\n");
-    expect(again.notices.join(" ")).toMatch(/'b' was closed to make room for session 'c' \(at most 2 sessions; it was the least recently used\)/);
+    expect(again.notices.join(" ")).toMatch(
+      /'b' was closed to make room for session 'c' \(at most 2 sessions; it was the least recently used\)/,
+    );
   });
 
   it("refuse a new session when every session is busy", async () => {
@@ -119,7 +121,11 @@ describe("jail limits in a session", () => {
   it("report a kernel the memory limit stopped, then start fresh", async () => {
     const { server } = await serve({}, harnessMetadata({ testEnvironments: true }));
     await server.call("run", { env: "tight", session: "hog", code: "kept = 1" });
-    const hog = await server.call("run", { env: "tight", session: "hog", code: "b = bytearray(400 * 1024 * 1024)\nb[::4096] = b'x' * len(b[::4096])" });
+    const hog = await server.call("run", {
+      env: "tight",
+      session: "hog",
+      code: "b = bytearray(400 * 1024 * 1024)\nb[::4096] = b'x' * len(b[::4096])",
+    });
     expect(hog.structuredContent).toMatchObject({ limit_hit: "memory", timed_out: false });
     expect(textOf(hog)).toMatch(/python was stopped by the jail's memory limit/);
     const next = await server.call("run", { env: "tight", session: "hog", code: "print('kept' in globals())" });

@@ -23,7 +23,9 @@ afterAll(async () => {
 
 describe("python sessions", () => {
   it("see the environment's packages, keep one __main__ namespace; SystemExit gives its code, an exception a traceback and 1", async () => {
-    expect((await run({ env: "python", session: "py", code: "import math, yaml, requests\nx = 41\ndef f(): return x + 1" })).exit_code).toBe(0);
+    expect(
+      (await run({ env: "python", session: "py", code: "import math, yaml, requests\nx = 41\ndef f(): return x + 1" })).exit_code,
+    ).toBe(0);
     expect(await run({ env: "python", session: "py", code: "print(f(), math.pi > 3, __name__)" })).toMatchObject({
       stdout: "42 True __main__\n",
       exit_code: 0,
@@ -37,11 +39,17 @@ describe("python sessions", () => {
   });
 
   it("run top-level await, and interrupt an endless one without resuming it later", async () => {
-    await run({ env: "python", session: "py-async", code: "import asyncio\nasync def later(v):\n    await asyncio.sleep(0.01)\n    return v" });
+    await run({
+      env: "python",
+      session: "py-async",
+      code: "import asyncio\nasync def later(v):\n    await asyncio.sleep(0.01)\n    return v",
+    });
     expect((await run({ env: "python", session: "py-async", code: "print(await later(5))" })).stdout).toBe("5\n");
     const code = "async def tick():\n    while True:\n        print('tick', flush=True)\n        await asyncio.sleep(0.2)\nawait tick()";
     expect((await run({ env: "python", session: "py-async", code, timeout_seconds: 1 })).notices.join(" ")).toMatch(/kept its state/);
-    expect((await run({ env: "python", session: "py-async", code: "print(await later('no tick before me'))" })).stdout).toBe("no tick before me\n");
+    expect((await run({ env: "python", session: "py-async", code: "print(await later('no tick before me'))" })).stdout).toBe(
+      "no tick before me\n",
+    );
   });
 
   it("give child-process and raw fd output to the call, and no protocol descriptor to anyone", async () => {
@@ -58,26 +66,42 @@ describe("python sessions", () => {
         "    except OSError as e: print('in-process', fd, e.strerror)",
       ].join("\n"),
     });
-    expect(result.stdout).toBe("from-system\nraw-out\nno-fd3\nno-fd4\nin-process 3 Bad file descriptor\nin-process 4 Bad file descriptor\n");
+    expect(result.stdout).toBe(
+      "from-system\nraw-out\nno-fd3\nno-fd4\nin-process 3 Bad file descriptor\nin-process 4 Bad file descriptor\n",
+    );
     expect(result.stderr).toBe("system-err\nraw-err\n");
     expect((await run({ env: "python", session: "py-fds", code: "print('still fine')" })).stdout).toBe("still fine\n");
-    const forked = await run({ env: "python", session: "py-fds", code: "import os\npid = os.fork()\nprint('parent' if pid else 'child')\nif pid: os.waitpid(pid, 0)" });
+    const forked = await run({
+      env: "python",
+      session: "py-fds",
+      code: "import os\npid = os.fork()\nprint('parent' if pid else 'child')\nif pid: os.waitpid(pid, 0)",
+    });
     expect(forked.stdout.split("\n").sort()).toEqual(["", "child", "parent"]);
-    const kernels = "import os\nprint(sum(open(f'/proc/{p}/comm').read().startswith('python') for p in os.listdir('/proc') if p.isdigit()))";
+    const kernels =
+      "import os\nprint(sum(open(f'/proc/{p}/comm').read().startswith('python') for p in os.listdir('/proc') if p.isdigit()))";
     expect(await run({ env: "python", session: "py-fds", code: kernels })).toMatchObject({ stdout: "1\n", notices: [] });
   });
 
   it("read EOF from stdin, or the call's stdin", async () => {
     const code = "import os, sys\nprint(repr(sys.stdin.read()))\n_ = os.system('cat; echo cat-done')";
     expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
-    expect((await run({ env: "python", session: "py-in", code: "import sys; print(sys.stdin.read().upper())", stdin: "hello" })).stdout).toBe("HELLO\n");
-    expect((await run({ env: "python", session: "py-in", code: "import os; _ = os.system('cat')", stdin: "to the child\n" })).stdout).toBe("to the child\n");
+    expect(
+      (await run({ env: "python", session: "py-in", code: "import sys; print(sys.stdin.read().upper())", stdin: "hello" })).stdout,
+    ).toBe("HELLO\n");
+    expect((await run({ env: "python", session: "py-in", code: "import os; _ = os.system('cat')", stdin: "to the child\n" })).stdout).toBe(
+      "to the child\n",
+    );
     expect((await run({ env: "python", session: "py-in", code })).stdout).toBe("''\ncat-done\n");
   });
 
   it("interrupt a call at its timeout and keep the state, saying so", async () => {
     await run({ env: "python", session: "py-int", code: "kept = 'yes'" });
-    const slow = await run({ env: "python", session: "py-int", code: "import time\nprint('started', flush=True)\ntime.sleep(60)", timeout_seconds: 1 });
+    const slow = await run({
+      env: "python",
+      session: "py-int",
+      code: "import time\nprint('started', flush=True)\ntime.sleep(60)",
+      timeout_seconds: 1,
+    });
     expect(slow).toMatchObject({ stdout: "started\n", timed_out: true, exit_code: 130 });
     expect(slow.stderr).toContain("KeyboardInterrupt");
     expect(slow.notices.join(" ")).toMatch(/kept its state/);
@@ -125,7 +149,9 @@ describe("python sessions", () => {
 describe("node sessions", () => {
   it("keep let/const/functions, run top-level await, give 1 for an uncaught error", async () => {
     await run({ env: "node", session: "js", code: "let n = 1; const k = 2; function twice(v) { return 2 * v }" });
-    expect((await run({ env: "node", session: "js", code: "n += 1; const v = await Promise.resolve(twice(k)); console.log(n, v)" })).stdout).toBe("2 4\n");
+    expect(
+      (await run({ env: "node", session: "js", code: "n += 1; const v = await Promise.resolve(twice(k)); console.log(n, v)" })).stdout,
+    ).toBe("2 4\n");
     expect((await run({ env: "node", session: "js", code: "console.log(v + n)" })).stdout).toBe("6\n");
     const thrown = await run({ env: "node", session: "js", code: "throw new TypeError('bad')" });
     expect(thrown.exit_code).toBe(1);
@@ -146,9 +172,15 @@ describe("node sessions", () => {
   });
 
   it("give execSync output with inherited stdio to the call; stdin is EOF or the call's", async () => {
-    const code = "const cp = require('child_process'); cp.execSync('echo child; echo child-err >&2; cat; echo x >&4 || echo no-fd4', { stdio: 'inherit' }); console.log(JSON.stringify(require('fs').readFileSync(0, 'utf8')))";
+    const code =
+      "const cp = require('child_process'); cp.execSync('echo child; echo child-err >&2; cat; echo x >&4 || echo no-fd4', { stdio: 'inherit' }); console.log(JSON.stringify(require('fs').readFileSync(0, 'utf8')))";
     expect(await run({ env: "node", session: "js-io", code })).toMatchObject({ stdout: 'child\nno-fd4\n""\n', exit_code: 0 });
-    const withStdin = await run({ env: "node", session: "js-io", code: "console.log(require('fs').readFileSync(0, 'utf8').toUpperCase())", stdin: "abc" });
+    const withStdin = await run({
+      env: "node",
+      session: "js-io",
+      code: "console.log(require('fs').readFileSync(0, 'utf8').toUpperCase())",
+      stdin: "abc",
+    });
     expect(withStdin.stdout).toBe("ABC\n");
   });
 
@@ -171,16 +203,27 @@ describe("node sessions", () => {
 
 describe("bash sessions", () => {
   it("keep exported variables, functions and the cwd; $? is the exit code", async () => {
-    await run({ env: "shell", session: "sh", code: "export GREETING=hi; count=3; greet() { echo \"$GREETING $1\"; }; mkdir -p /workspace/d && cd /workspace/d" });
-    expect((await run({ env: "shell", session: "sh", code: "greet you; pwd; bash -c 'echo child sees $GREETING'; echo $count" })).stdout).toBe(
-      "hi you\n/workspace/d\nchild sees hi\n3\n",
-    );
+    await run({
+      env: "shell",
+      session: "sh",
+      code: 'export GREETING=hi; count=3; greet() { echo "$GREETING $1"; }; mkdir -p /workspace/d && cd /workspace/d',
+    });
+    expect(
+      (await run({ env: "shell", session: "sh", code: "greet you; pwd; bash -c 'echo child sees $GREETING'; echo $count" })).stdout,
+    ).toBe("hi you\n/workspace/d\nchild sees hi\n3\n");
     expect((await run({ env: "shell", session: "sh", code: "false" })).exit_code).toBe(1);
-    expect(await run({ env: "shell", session: "sh", code: "echo \"previous: $?\"; (exit 9)" })).toMatchObject({ stdout: "previous: 1\n", exit_code: 9 });
+    expect(await run({ env: "shell", session: "sh", code: 'echo "previous: $?"; (exit 9)' })).toMatchObject({
+      stdout: "previous: 1\n",
+      exit_code: 9,
+    });
   });
 
   it("give background jobs' output to the call; stdin is EOF or the call's", async () => {
-    const jobs = await run({ env: "shell", session: "sh-io", code: "{ echo job-out; echo job-err >&2; } & { sleep 0.1; echo slow-job; } & wait; cat; echo x >&4 || echo no-fd4" });
+    const jobs = await run({
+      env: "shell",
+      session: "sh-io",
+      code: "{ echo job-out; echo job-err >&2; } & { sleep 0.1; echo slow-job; } & wait; cat; echo x >&4 || echo no-fd4",
+    });
     expect(jobs.stdout).toBe("job-out\nslow-job\nno-fd4\n");
     expect(jobs.stderr).toMatch(/^job-err\n.*Bad file descriptor/);
     expect((await run({ env: "shell", session: "sh-io", code: "tr a-z A-Z", stdin: "shout\n" })).stdout).toBe("SHOUT\n");
@@ -201,13 +244,16 @@ describe("bash sessions", () => {
 
   it("interrupt a builtin loop at the timeout, keeping the state; report `exit` as a crash", async () => {
     await run({ env: "shell", session: "sh-int", code: "kept=yes" });
-    expect(await run({ env: "shell", session: "sh-int", code: "while :; do :; done", timeout_seconds: 1 })).toMatchObject({ timed_out: true, exit_code: 130 });
+    expect(await run({ env: "shell", session: "sh-int", code: "while :; do :; done", timeout_seconds: 1 })).toMatchObject({
+      timed_out: true,
+      exit_code: 130,
+    });
     expect((await run({ env: "shell", session: "sh-int", code: "sleep 60", timeout_seconds: 1 })).timed_out).toBe(true);
     expect((await run({ env: "shell", session: "sh-int", code: "echo $kept" })).stdout).toBe("yes\n");
     const exited = await run({ env: "shell", session: "sh-int", code: "exit 4" });
     expect(exited.exit_code).toBe(4);
     expect(exited.notices.join(" ")).toMatch(/bash exited with code 4/);
-    expect((await run({ env: "shell", session: "sh-int", code: "echo \"[$kept]\"" })).stdout).toBe("[]\n");
+    expect((await run({ env: "shell", session: "sh-int", code: 'echo "[$kept]"' })).stdout).toBe("[]\n");
   });
 });
 
@@ -221,7 +267,7 @@ describe("megabytes of output", () => {
         "import os, sys",
         "for i in range(40):",
         "    os.write(1, b'o' * 100_000); sys.stderr.write('e' * 100_000)",
-        "os.system('head -c 2000000 /dev/zero | tr \"\\\\0\" o; head -c 2000000 /dev/zero | tr \"\\\\0\" e >&2')",
+        'os.system(\'head -c 2000000 /dev/zero | tr "\\\\0" o; head -c 2000000 /dev/zero | tr "\\\\0" e >&2\')',
         "print('end')",
       ].join("\n"),
       written: { stdout: 6_000_004, stderr: 6_000_000 },
@@ -244,14 +290,17 @@ describe("megabytes of output", () => {
     },
   ];
 
-  it.each(cases)("$env: written to stdout and stderr together without deadlock, capped head and tail", async ({ env, code, written, ending, next }) => {
-    const session = `${env}-big`;
-    const result = await run({ env, session, code });
-    // sandbox.max_output_bytes: 4 MiB per stream by default.
-    expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: written.stdout - 4_194_304, stderr: written.stderr - 4_194_304 } });
-    expect(result.stdout.endsWith(ending)).toBe(true);
-    expect((await run({ env, session, code: next })).stdout).toBe("next\n");
-  });
+  it.each(cases)(
+    "$env: written to stdout and stderr together without deadlock, capped head and tail",
+    async ({ env, code, written, ending, next }) => {
+      const session = `${env}-big`;
+      const result = await run({ env, session, code });
+      // sandbox.max_output_bytes: 4 MiB per stream by default.
+      expect(result).toMatchObject({ exit_code: 0, truncated: { stdout: written.stdout - 4_194_304, stderr: written.stderr - 4_194_304 } });
+      expect(result.stdout.endsWith(ending)).toBe(true);
+      expect((await run({ env, session, code: next })).stdout).toBe("next\n");
+    },
+  );
 });
 
 describe("concurrency", () => {
@@ -262,7 +311,9 @@ describe("concurrency", () => {
     );
     await Promise.all(calls);
     const expected = [0, 1, 2, 3, 4].flatMap((i) => [`start ${i}`, `end ${i}`]);
-    expect((await run({ env: "python", session: "order", code: "print(log)" })).stdout).toBe(`${JSON.stringify(expected).replaceAll('"', "'").replaceAll(",", ", ")}\n`);
+    expect((await run({ env: "python", session: "order", code: "print(log)" })).stdout).toBe(
+      `${JSON.stringify(expected).replaceAll('"', "'").replaceAll(",", ", ")}\n`,
+    );
   });
 
   it("runs different sessions in parallel", async () => {
@@ -277,9 +328,13 @@ describe("cancellation", () => {
   it("interrupts the session's code when the client cancels the call, keeping the state", async () => {
     await run({ env: "python", session: "cancel", code: "kept = 'yes'" });
     const aborter = new AbortController();
-    const cancelled = server.client.callTool({ name: "run", arguments: { env: "python", session: "cancel", code: "import time; time.sleep(60)" } }, undefined, {
-      signal: aborter.signal,
-    });
+    const cancelled = server.client.callTool(
+      { name: "run", arguments: { env: "python", session: "cancel", code: "import time; time.sleep(60)" } },
+      undefined,
+      {
+        signal: aborter.signal,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300));
     aborter.abort();
     await expect(cancelled).rejects.toThrow();
@@ -299,7 +354,10 @@ describe("session tools", () => {
 
   it("run a call without env in its session's env, and say which envs exist when a new session has none", async () => {
     await run({ env: "python", session: "inferred", code: "v = 'kept'" });
-    expect(await run({ session: "inferred", code: "import sys; print(v, sys.version_info.major)" })).toMatchObject({ stdout: "kept 3\n", exit_code: 0 });
+    expect(await run({ session: "inferred", code: "import sys; print(v, sys.version_info.major)" })).toMatchObject({
+      stdout: "kept 3\n",
+      exit_code: 0,
+    });
     const fresh = await server.call("run", { session: "nobody-yet", code: "true" });
     expect(fresh.isError).toBe(true);
     expect(textOf(fresh)).toMatch(/no env given[\s\S]*Valid environments: .*python/);
@@ -310,7 +368,9 @@ describe("session tools", () => {
   it("list sessions and close one", async () => {
     await run({ env: "shell", session: "listed", code: "true" });
     await run({ env: "shell", session: "listed", code: "true" });
-    const { sessions } = (await server.call("list_sessions")).structuredContent as { sessions: { id: string; env: string; calls: number }[] };
+    const { sessions } = (await server.call("list_sessions")).structuredContent as {
+      sessions: { id: string; env: string; calls: number }[];
+    };
     expect(sessions.find((s) => s.id === "listed")).toMatchObject({ env: "shell", calls: 2 });
     expect((await server.call("close_session", { session: "listed" })).isError).toBeFalsy();
     const closedAgain = await server.call("close_session", { session: "listed" });

@@ -18,7 +18,17 @@ const BUDGET = { tools: 20, bytes: 12 * 1024 };
 async function toolList(extra: string[]) {
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-surface-")));
   const handle = await startServer({
-    args: ["--metadata", harnessMetadata(), "--project", scratch, "--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache"), ...extra],
+    args: [
+      "--metadata",
+      harnessMetadata(),
+      "--project",
+      scratch,
+      "--state-dir",
+      join(scratch, "state"),
+      "--cache-dir",
+      join(scratch, "cache"),
+      ...extra,
+    ],
   });
   try {
     const result = await handle.client.listTools();
@@ -33,13 +43,31 @@ describe("tools/list by default", () => {
     const { names, bytes } = await toolList([]);
     expect(names.length).toBeLessThanOrEqual(BUDGET.tools);
     expect(bytes).toBeLessThanOrEqual(BUDGET.bytes);
-    expect(names).toEqual(expect.arrayContaining(["read_content", "write_content", "edit_file", "search_files", "run", "close_session", "scan_packages", "read_package"]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        "read_content",
+        "write_content",
+        "edit_file",
+        "search_files",
+        "run",
+        "close_session",
+        "scan_packages",
+        "read_package",
+      ]),
+    );
   });
 
   it("stays within it with every nixpkgs tool listed and the everyday packages named", async () => {
     const { names, bytes } = await toolList(["--set", `nixpkgs.source=${FIXTURE}`]);
     expect(names).toEqual(
-      expect.arrayContaining(["nixpkgs_search", "nixpkgs_execute", "nixpkgs_install_tool", "nixpkgs_list_installed", "nixpkgs_uninstall_tool", "run"]),
+      expect.arrayContaining([
+        "nixpkgs_search",
+        "nixpkgs_execute",
+        "nixpkgs_install_tool",
+        "nixpkgs_list_installed",
+        "nixpkgs_uninstall_tool",
+        "run",
+      ]),
     );
     expect(names.length).toBeLessThanOrEqual(BUDGET.tools);
     expect(bytes).toBeLessThanOrEqual(BUDGET.bytes);

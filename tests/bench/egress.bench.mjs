@@ -113,7 +113,8 @@ export default async function bench() {
   for (const [way, target] of Object.entries(ways)) latency[way] = await inWorker({ role: "client", task: "latency", ...target });
   const throughput = { direct: [], proxied: [] };
   for (let round = 0; round < ROUNDS; round++) {
-    for (const [way, target] of Object.entries(ways)) throughput[way].push(await inWorker({ role: "client", task: "throughput", ...target }));
+    for (const [way, target] of Object.entries(ways))
+      throughput[way].push(await inWorker({ role: "client", task: "throughput", ...target }));
   }
   await egress.close();
   await server.terminate();
@@ -121,8 +122,20 @@ export default async function bench() {
   const p = (way, q) => `${percentile(latency[way], q).toFixed(2)} ms`;
   printTable([
     ["", "direct loopback", "through the egress proxy", "difference", "target"],
-    [`connection + request p50 (${CONNECTIONS})`, p("direct", 50), p("proxied", 50), `+${(median(latency.proxied) - median(latency.direct)).toFixed(2)} ms`, "≤ +1 ms"],
-    [`connection + request p95`, p("direct", 95), p("proxied", 95), `+${(percentile(latency.proxied, 95) - percentile(latency.direct, 95)).toFixed(2)} ms`, ""],
+    [
+      `connection + request p50 (${CONNECTIONS})`,
+      p("direct", 50),
+      p("proxied", 50),
+      `+${(median(latency.proxied) - median(latency.direct)).toFixed(2)} ms`,
+      "≤ +1 ms",
+    ],
+    [
+      `connection + request p95`,
+      p("direct", 95),
+      p("proxied", 95),
+      `+${(percentile(latency.proxied, 95) - percentile(latency.direct, 95)).toFixed(2)} ms`,
+      "",
+    ],
     [
       `100 MB body, median of ${ROUNDS}`,
       `${median(throughput.direct).toFixed(0)} MB/s`,

@@ -19,7 +19,10 @@ function npmInstall(dir, packages) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, "package.json"), '{"private":true}\n');
   console.log(`(installing ${packages.join(" ")} into ${dir})`);
-  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packages], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", ...packages], {
+    cwd: dir,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
 }
 
 /** Symlinks out of the tree, the ways the official server was broken before; none may be followed. */
@@ -38,8 +41,8 @@ function escapeProbes(tree) {
   }
   mkdirSync(join(CACHE, "tree-evil"), { recursive: true });
   writeFileSync(join(CACHE, "tree-evil", "secret.txt"), "SECRET\n");
-  return ["escape-file", "escape-dir/secret.txt", "escape-relative", join(CACHE, "tree-evil", "secret.txt"), "../outside/secret.txt"].map((path) =>
-    path.startsWith("/") ? path : join(tree, path),
+  return ["escape-file", "escape-dir/secret.txt", "escape-relative", join(CACHE, "tree-evil", "secret.txt"), "../outside/secret.txt"].map(
+    (path) => (path.startsWith("/") ? path : join(tree, path)),
   );
 }
 
@@ -68,7 +71,8 @@ async function timed(client, name, args) {
   return { ms: median(times), result };
 }
 
-const bareRipgrep = async (args) => median(await timeCalls(REPEATS, () => spawnSync("rg", args, { stdio: ["ignore", "ignore", "ignore"], maxBuffer: 1 << 30 })));
+const bareRipgrep = async (args) =>
+  median(await timeCalls(REPEATS, () => spawnSync("rg", args, { stdio: ["ignore", "ignore", "ignore"], maxBuffer: 1 << 30 })));
 
 async function escapes(client, readTool, paths) {
   let escaped = 0;
@@ -89,9 +93,24 @@ export default async function fsBench() {
   npmInstall(treeDir, TREE_PACKAGES);
   npmInstall(officialDir, [OFFICIAL]);
   const probes = escapeProbes(treeDir);
-  const files = Number(execFileSync("rg", ["--files", "--no-ignore", "--hidden", treeDir], { maxBuffer: 1 << 30 }).toString().split("\n").length - 1);
+  const files = Number(
+    execFileSync("rg", ["--files", "--no-ignore", "--hidden", treeDir], { maxBuffer: 1 << 30 })
+      .toString()
+      .split("\n").length - 1,
+  );
   const officialServer = join(officialDir, "node_modules", OFFICIAL, "dist", "index.js");
-  const nixshedArgs = [CLI, "serve", "--project", treeDir, "--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"];
+  const nixshedArgs = [
+    CLI,
+    "serve",
+    "--project",
+    treeDir,
+    "--set",
+    "sandbox.enabled=false",
+    "--set",
+    "nixpkgs.enabled=false",
+    "--set",
+    "pkglocal.enabled=false",
+  ];
   const warmCache = mkdtempSync(join(tmpdir(), "nixshed-bench-cache-"));
 
   console.log(`tree: ${treeDir} (${files} files); ${SPAWNS} spawns, medians of ${REPEATS} calls`);
@@ -115,7 +134,9 @@ export default async function fsBench() {
     row("glob listing **/*.d.ts", `${ms(globOurs.ms)} (${found})`, `${ms(globTheirs.ms)} (${foundTheirs})`);
     row("  speed-up (target ≥ 3×)", `${(globTheirs.ms / globOurs.ms).toFixed(1)}×`);
 
-    const sample = execFileSync("rg", ["--files", "--glob", "*.d.ts", "--max-depth", "4", join(treeDir, "node_modules", "typescript")], { maxBuffer: 1 << 30 })
+    const sample = execFileSync("rg", ["--files", "--glob", "*.d.ts", "--max-depth", "4", join(treeDir, "node_modules", "typescript")], {
+      maxBuffer: 1 << 30,
+    })
       .toString()
       .split("\n")
       .filter((path) => path && statSync(path).size < 10_000)
@@ -137,7 +158,11 @@ export default async function fsBench() {
     const hitsRg = await bareRipgrep([...rgBase, "--max-count", "1000000", "createElement", treeDir]);
     row("content search 'createElement'", `${ms(hitsOurs.ms)} (first 200)`, "", `${ms(hitsRg)} (all)`);
 
-    row("escapes (symlinks, sibling, ..)", await escapes(ours.client, "read_content", probes), await escapes(theirs.client, "read_text_file", probes));
+    row(
+      "escapes (symlinks, sibling, ..)",
+      await escapes(ours.client, "read_content", probes),
+      await escapes(theirs.client, "read_text_file", probes),
+    );
   } finally {
     await ours.client.close();
     await theirs.client.close();

@@ -25,13 +25,17 @@ export default async function bench() {
   const out = join(mkdtempSync(join(tmpdir(), "nixshed-bench-")), "nixpkgs.idx");
   const started = performance.now();
   execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", out], { stdio: "ignore" });
-  console.log(`index build: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(statSync(out).size / 1e6).toFixed(1)} MB (catalog: ${(statSync(CATALOG).size / 1e6).toFixed(1)} MB brotli)`);
+  console.log(
+    `index build: ${((performance.now() - started) / 1000).toFixed(1)} s, ${(statSync(out).size / 1e6).toFixed(1)} MB (catalog: ${(statSync(CATALOG).size / 1e6).toFixed(1)} MB brotli)`,
+  );
 
   const firstAnswers = await timeCalls(5, () => {
     const result = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", out, "--limit", "5", "rg"], { encoding: "utf8" });
     if (!result.stdout.startsWith("ripgrep")) throw new Error(`unexpected answer: ${result.stdout}${result.stderr}`);
   });
-  console.log(`spawn → first answer (\`nixshed search\`, process start to exit): p50 ${ms(percentile(firstAnswers, 50))}, max ${ms(Math.max(...firstAnswers))}`);
+  console.log(
+    `spawn → first answer (\`nixshed search\`, process start to exit): p50 ${ms(percentile(firstAnswers, 50))}, max ${ms(Math.max(...firstAnswers))}`,
+  );
 
   await benchServer(out);
 
@@ -68,7 +72,9 @@ export default async function bench() {
     for (const q of queries) { t = performance.now(); scan(q); times.push(performance.now() - t); }
     const hitsOf = (set) => set.filter((q) => scan(q.query).slice(0, 5).some((a) => q.expect.includes(a))).length;
     console.log(JSON.stringify({ load, times, hits: hitsOf(expected), broadHits: hitsOf(broad), rss: process.memoryUsage().rss }));`;
-  const linear = JSON.parse(execFileSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8", maxBuffer: 1 << 26 }));
+  const linear = JSON.parse(
+    execFileSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8", maxBuffer: 1 << 26 }),
+  );
 
   const row = columns([37, 17], "  ");
   row(`${workload().length} queries, 129,815 packages`, "nixshed index", "linear substring scan");
@@ -105,5 +111,7 @@ async function benchServer(index) {
     }
     await client.close();
   }
-  console.log(`spawn → first nixpkgs_search answer over MCP (\`nixshed serve\`): p50 ${ms(percentile(firsts, 50))}, max ${ms(Math.max(...firsts))}`);
+  console.log(
+    `spawn → first nixpkgs_search answer over MCP (\`nixshed serve\`): p50 ${ms(percentile(firsts, 50))}, max ${ms(Math.max(...firsts))}`,
+  );
 }

@@ -9,7 +9,9 @@ import { largeVenvProject, npmProject, pnpmProject } from "../../daemon/test/pkg
 import { CLI, connect, formatMs, median, printTable, timeTool } from "./support.mjs";
 
 const INDEX = new URL("../../daemon/dist/pkglocal/package-index.js", import.meta.url);
-const PEER = process.env.PKGLOCAL_PEER ?? [join("/work/.peers/mcp-pkg-local/dist/index.js"), join(homedir(), ".cache/peers/mcp-pkg-local/dist/index.js")].find(existsSync);
+const PEER =
+  process.env.PKGLOCAL_PEER ??
+  [join("/work/.peers/mcp-pkg-local/dist/index.js"), join(homedir(), ".cache/peers/mcp-pkg-local/dist/index.js")].find(existsSync);
 const COLD_RUNS = 5;
 /** Warm: the steady state, after the first calls have warmed the JIT up (same for both servers). */
 const WARM_UP = 10;
@@ -104,7 +106,9 @@ export default async function bench() {
   for (const tree of trees) {
     const core = await inProcess(tree.project);
     console.log(`\n${tree.label}: ${core.count} packages`);
-    console.log(`  nixshed core (in process): cold ${ms(core.cold)}, warm ${ms(core.warm)}, warm from the cache file in a new index ${ms(core.fromDisk)}`);
+    console.log(
+      `  nixshed core (in process): cold ${ms(core.cold)}, warm ${ms(core.warm)}, warm from the cache file in a new index ${ms(core.fromDisk)}`,
+    );
     const rows = [["server", "packages", "cold scan", "warm scan", "read_package", "read file"]];
     for (const flavour of Object.keys(servers)) {
       if (flavour === "mcp-pkg-local" && !PEER) continue;

@@ -26,10 +26,29 @@ export default async function bench() {
   const shell = JSON.parse(readFileSync(`${metadata}/environments.json`, "utf8")).environments.shell.artifact;
 
   const bwrapArgs = [
-    "--unshare-user", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-net", "--unshare-cgroup-try",
-    "--die-with-parent", "--new-session", "--proc", "/proc", "--dev", "/dev",
-    "--ro-bind", "/usr", "/usr", "--ro-bind", "/lib", "/lib", "--ro-bind-try", "/lib64", "/lib64",
-    "/usr/bin/echo", "hi",
+    "--unshare-user",
+    "--unshare-pid",
+    "--unshare-ipc",
+    "--unshare-uts",
+    "--unshare-net",
+    "--unshare-cgroup-try",
+    "--die-with-parent",
+    "--new-session",
+    "--proc",
+    "/proc",
+    "--dev",
+    "/dev",
+    "--ro-bind",
+    "/usr",
+    "/usr",
+    "--ro-bind",
+    "/lib",
+    "/lib",
+    "--ro-bind-try",
+    "/lib64",
+    "/lib64",
+    "/usr/bin/echo",
+    "hi",
   ];
   const bare = await measure("bare bwrap /usr/bin/echo", () => spawnAndWait("bwrap", bwrapArgs));
   await measure("bin/run (no daemon)", () => spawnAndWait(`${shell}/bin/run`, [], "echo hi"));

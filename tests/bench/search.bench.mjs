@@ -37,12 +37,22 @@ export default async function bench() {
     for (const kind of [...(kinds.length > 1 ? kinds : []), "all"]) {
       const of = ranks.filter((r) => kind === "all" || r.kind === kind).map((r) => r.rank);
       const mrr = of.reduce((sum, rank) => sum + 1 / rank, 0) / of.length;
-      rows.push([name, kind, of.length, pct(of.filter((r) => r === 1).length, of.length), pct(of.filter((r) => r <= 5).length, of.length), mrr.toFixed(3)]);
+      rows.push([
+        name,
+        kind,
+        of.length,
+        pct(of.filter((r) => r === 1).length, of.length),
+        pct(of.filter((r) => r <= 5).length, of.length),
+        mrr.toFixed(3),
+      ]);
     }
   }
   printTable(rows);
 
-  await latencyOverMcp(index, SETS.flatMap((set) => set.queries.map((q) => q.query)));
+  await latencyOverMcp(
+    index,
+    SETS.flatMap((set) => set.queries.map((q) => q.query)),
+  );
 }
 
 /** Every query once to warm up, then each timed through nixpkgs_search as a client calls it. */
@@ -57,5 +67,7 @@ async function latencyOverMcp(index, queries) {
   for (const query of queries) times.push(...(await timeTool(client, "nixpkgs_search", { query })).times);
   await client.close();
   const ms = (value) => formatMs(value, 2);
-  console.log(`warm nixpkgs_search over MCP, ${times.length} queries: p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, max ${ms(Math.max(...times))}`);
+  console.log(
+    `warm nixpkgs_search over MCP, ${times.length} queries: p50 ${ms(percentile(times, 50))}, p99 ${ms(percentile(times, 99))}, max ${ms(Math.max(...times))}`,
+  );
 }

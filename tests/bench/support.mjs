@@ -27,7 +27,13 @@ export function buildHarness() {
  * @param {{ cwd?: string, env?: Record<string, string>, stderr?: import("node:child_process").IOType }} [options]
  */
 export async function connect(command, args, { cwd, env = {}, stderr = "inherit" } = {}) {
-  const transport = new StdioClientTransport({ command, args, cwd, env: { PATH: process.env.PATH ?? "", HOME: homedir(), ...env }, stderr });
+  const transport = new StdioClientTransport({
+    command,
+    args,
+    cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: homedir(), ...env },
+    stderr,
+  });
   const client = new Client({ name: "nixshed-bench", version: "0" });
   const started = performance.now();
   await client.connect(transport);
@@ -64,7 +70,8 @@ export async function timeTool(client, name, args, { repeat = 1, warmup = 0 } = 
   return { times, result };
 }
 
-export const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
+export const percentile = (values, p) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))];
 export const median = (values) => percentile(values, 50);
 
 /** "12.3 ms" with `digits` decimals; "-" for a number not measured. */

@@ -27,7 +27,10 @@ function officialServer() {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, "package.json"), '{"private":true}\n');
     console.log(`(installing ${OFFICIAL} into ${dir})`);
-    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", OFFICIAL], { cwd: dir, stdio: ["ignore", "ignore", "inherit"] });
+    execFileSync("npm", ["install", "--no-audit", "--no-fund", "--ignore-scripts", OFFICIAL], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
     return entry;
   } catch {
     return undefined;
@@ -40,7 +43,11 @@ async function measure(connecting) {
   try {
     const result = await client.listTools();
     const sizes = result.tools.map((tool) => ({ name: tool.name, bytes: JSON.stringify(tool).length }));
-    return { count: result.tools.length, bytes: JSON.stringify(result).length, largest: sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 5) };
+    return {
+      count: result.tools.length,
+      bytes: JSON.stringify(result).length,
+      largest: sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 5),
+    };
   } finally {
     await client.close();
   }
@@ -63,16 +70,31 @@ export default async function surfaceBench() {
   const rows = [
     { label: "nixshed, default (harness metadata)", ...(await measure(serve(base, quiet))) },
     { label: "nixshed, with a nixpkgs and its index", ...(await measure(serve(withNixpkgs, quiet))) },
-    { label: 'nixshed, nixpkgs.common_tools = "tools"', ...(await measure(serve([...withNixpkgs, "--set", "nixpkgs.common_tools=tools"], quiet))) },
+    {
+      label: 'nixshed, nixpkgs.common_tools = "tools"',
+      ...(await measure(serve([...withNixpkgs, "--set", "nixpkgs.common_tools=tools"], quiet))),
+    },
   ];
   const official = officialServer();
   if (official) rows.push({ label: `official ${OFFICIAL}`, ...(await measure(connect(process.execPath, [official, project], quiet))) });
   else console.log(`(${OFFICIAL} could not be installed; its column is left out)`);
 
-  console.log(`tools/list result as JSON; tokens estimated as bytes / 4. Budget by default: ≤ ${BUDGET.tools} tools, ≤ ${kb(BUDGET.bytes)}`);
+  console.log(
+    `tools/list result as JSON; tokens estimated as bytes / 4. Budget by default: ≤ ${BUDGET.tools} tools, ≤ ${kb(BUDGET.bytes)}`,
+  );
   printTable([
     ["", "tools", "bytes", "tokens", "largest definitions (bytes)"],
-    ...rows.map((row) => [row.label, row.count, kb(row.bytes), tokens(row.bytes), row.largest.slice(0, 3).map((tool) => `${tool.name} ${tool.bytes}`).join(", ")]),
+    ...rows.map((row) => [
+      row.label,
+      row.count,
+      kb(row.bytes),
+      tokens(row.bytes),
+      row.largest
+        .slice(0, 3)
+        .map((tool) => `${tool.name} ${tool.bytes}`)
+        .join(", "),
+    ]),
   ]);
-  for (const row of rows.slice(0, 2)) console.log(`${row.label}: ${row.count <= BUDGET.tools && row.bytes <= BUDGET.bytes ? "within" : "OVER"} budget`);
+  for (const row of rows.slice(0, 2))
+    console.log(`${row.label}: ${row.count <= BUDGET.tools && row.bytes <= BUDGET.bytes ? "within" : "OVER"} budget`);
 }

@@ -12,8 +12,12 @@ let value: string | undefined;
 /** hostMounts of the harness as a TOML value, e.g. `["/usr", { source = "/lib", optional = true }]`. */
 export function harnessExtraMounts(): string {
   if (value === undefined) {
-    const json = execFileSync("nix", ["--extra-experimental-features", "nix-command", "eval", "--json", "--file", PKGS, "hostMounts"], { encoding: "utf8" });
-    value = stringify({ v: JSON.parse(json) }).replace(/^v = /, "").trim();
+    const json = execFileSync("nix", ["--extra-experimental-features", "nix-command", "eval", "--json", "--file", PKGS, "hostMounts"], {
+      encoding: "utf8",
+    });
+    value = stringify({ v: JSON.parse(json) })
+      .replace(/^v = /, "")
+      .trim();
   }
   return value;
 }

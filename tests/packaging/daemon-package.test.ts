@@ -22,8 +22,9 @@ function build(attr: string): string {
     }).trim();
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "");
-    throw new Error(`building ${attr} failed:\n${stderr.slice(-3000)}\n` +
-      "If the npm hash mismatched: nix/package/update-npm-deps-hash.sh --host");
+    throw new Error(
+      `building ${attr} failed:\n${stderr.slice(-3000)}\n` + "If the npm hash mismatched: nix/package/update-npm-deps-hash.sh --host",
+    );
   }
 }
 
@@ -51,7 +52,9 @@ describe("nix/package through the harness", () => {
     );
   });
 
-  it("wraps the daemon with its metadata: the store's server runs code and searches its index unconfigured", { timeout: 300_000 }, async () => {
+  it("wraps the daemon with its metadata: the store's server runs code and searches its index unconfigured", {
+    timeout: 300_000,
+  }, async () => {
     const server = build("server");
     const home = mkdtempSync(join(tmpdir(), "nixshed-server-"));
     const transport = new StdioClientTransport({

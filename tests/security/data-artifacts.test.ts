@@ -10,7 +10,6 @@ import { describe, expect, it } from "vitest";
 import { CLI, textOf } from "../../daemon/test/support/mcp-client.js";
 import { fakeArtifact, hostileRepo, link, serverPerTest } from "./data-hostile-repo.js";
 
-
 const stdoutOf = (result: { structuredContent?: unknown }) => (result.structuredContent as { stdout?: string } | undefined)?.stdout;
 
 const each = serverPerTest();
@@ -21,7 +20,10 @@ describe("a hostile repository's own environment artifact", () => {
     fakeArtifact(repo, "evil", "shell");
     link(repo, "sandboxes/shell", "../evil");
     repo.write(".nixshed.toml", `[sandbox]\ndirs = ["sandboxes"]\n`);
-    const server = await each.start({ args: ["--metadata", each.metadata, "--project", repo.root], env: { XDG_CONFIG_HOME: join(repo.root, "..", "xdg") } });
+    const server = await each.start({
+      args: ["--metadata", each.metadata, "--project", repo.root],
+      env: { XDG_CONFIG_HOME: join(repo.root, "..", "xdg") },
+    });
 
     const once = await server.call("run", { env: "shell", code: "echo $((6*7))" });
     const session = await server.call("run", { env: "shell", code: "echo $((6*7))", session: "s1" });

@@ -45,7 +45,10 @@ describe("an index or package set named by the project", () => {
     );
     repo.write(".nixshed.toml", `[nixpkgs]\nindex = "./evil.idx"\nsource = "./evil-nixpkgs"\n`);
     const cache = join(repo.root, "..", "cache");
-    server = await startServer({ cwd: repo.root, args: ["--project", repo.root, "--cache-dir", cache, "--state-dir", join(repo.root, "..", "state")] });
+    server = await startServer({
+      cwd: repo.root,
+      args: ["--project", repo.root, "--cache-dir", cache, "--state-dir", join(repo.root, "..", "state")],
+    });
     for (const query of ["evilpkg", "leak", SECRET]) {
       const result = await searchUntilBuilt(server, query);
       expect(JSON.stringify(result)).not.toContain("evilpkg");

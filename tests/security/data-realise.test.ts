@@ -15,7 +15,6 @@ import { fakeArtifact, hostileRepo, serverPerTest, type HostileRepo } from "./da
 const HARNESS_PKGS = fileURLToPath(new URL("../harness/pkgs.nix", import.meta.url));
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 
-
 const each = serverPerTest();
 
 /** A package set directory: the harness stand-in plus `extra` (Nix attributes, `pkgs` in scope). */
@@ -28,14 +27,21 @@ function packageSet(extra: string): string {
 
 function serverArgs(repo: HostileRepo, source: string, cacheDir: string): string[] {
   return [
-    "--metadata", each.metadata,
-    "--project", repo.root,
-    "--cache-dir", cacheDir,
-    "--state-dir", join(cacheDir, "..", "state"),
-    "--set", `nixpkgs.source=${JSON.stringify(source)}`,
-    "--set", `nixpkgs.nix_options=["--option", "substituters", ""]`,
+    "--metadata",
+    each.metadata,
+    "--project",
+    repo.root,
+    "--cache-dir",
+    cacheDir,
+    "--state-dir",
+    join(cacheDir, "..", "state"),
+    "--set",
+    `nixpkgs.source=${JSON.stringify(source)}`,
+    "--set",
+    `nixpkgs.nix_options=["--option", "substituters", ""]`,
     ...harnessMountsFlag(),
-    "--set", "nixpkgs.build_timeout_seconds=120",
+    "--set",
+    "nixpkgs.build_timeout_seconds=120",
   ];
 }
 
@@ -64,7 +70,9 @@ describe("the realise cache is data", () => {
     const evil = fakeArtifact(repo, "evil", "pkg-jq");
     repo.write("evil/bin/jq", `#!/bin/sh\necho host > '${repo.marker}'\n`, 0o755);
     const tools = join(cacheDir, "nixpkgs-tools");
-    const keys = readdirSync(tools).filter((name) => name.endsWith(".json")).map((name) => name.slice(0, -".json".length));
+    const keys = readdirSync(tools)
+      .filter((name) => name.endsWith(".json"))
+      .map((name) => name.slice(0, -".json".length));
     expect(keys.length).toBeGreaterThan(0);
     for (const key of keys) {
       rmSync(join(tools, key));
@@ -114,11 +122,16 @@ describe("the offline harness through trusted means only", () => {
     const server = await each.start({
       cwd: REPO,
       args: [
-        "--project", repo.root,
-        "--cache-dir", join(scratch, "cache"),
-        "--state-dir", join(scratch, "state"),
-        "--set", "nixpkgs.source=tests/fixtures/nixpkgs",
-        "--set", `nixpkgs.nix_options=["--option", "substituters", ""]`,
+        "--project",
+        repo.root,
+        "--cache-dir",
+        join(scratch, "cache"),
+        "--state-dir",
+        join(scratch, "state"),
+        "--set",
+        "nixpkgs.source=tests/fixtures/nixpkgs",
+        "--set",
+        `nixpkgs.nix_options=["--option", "substituters", ""]`,
         ...harnessMountsFlag(),
       ],
     });

@@ -54,7 +54,9 @@ describe("protected paths, through the fs tools", () => {
     ".git/modules/sub/hooks/post-checkout",
   ])("write_content %s is refused, with one line saying why", async (path) => {
     const outcome = await write(path);
-    expect(outcome.error).toMatch(/is protected \(.+ is in protected_paths: the host runs or obeys it\), so nixshed does not change it; ask the user/);
+    expect(outcome.error).toMatch(
+      /is protected \(.+ is in protected_paths: the host runs or obeys it\), so nixshed does not change it; ask the user/,
+    );
     expect(outcome.error).not.toContain("\n");
   });
 
@@ -73,7 +75,9 @@ describe("protected paths, through the fs tools", () => {
   });
 
   it("refuses edits, creates, moves into and out of, and deletes", async () => {
-    await expect(editFile(confinement, ".git/config", [{ old_text: "[core]", new_text: "[core]\n\tfsmonitor = ./hook.sh" }], false, 1 << 20)).rejects.toThrow(/protected/);
+    await expect(
+      editFile(confinement, ".git/config", [{ old_text: "[core]", new_text: "[core]\n\tfsmonitor = ./hook.sh" }], false, 1 << 20),
+    ).rejects.toThrow(/protected/);
     expect((await createDirectories(confinement, [".vscode", ".git/hooks/sub"]))[0]!.error).toMatch(/protected/);
     expect(existsSync(join(project, ".vscode"))).toBe(false);
     const moves = await moveItems(
@@ -103,7 +107,18 @@ describe("protected paths over MCP", () => {
   it("are refused with an error result, and protected_paths from trusted config adds to them", async () => {
     const server = await startServer({
       cwd: project,
-      args: ["--project", project, "--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false", "--set", 'protected_paths=[".git/hooks", "secrets"]'],
+      args: [
+        "--project",
+        project,
+        "--set",
+        "sandbox.enabled=false",
+        "--set",
+        "nixpkgs.enabled=false",
+        "--set",
+        "pkglocal.enabled=false",
+        "--set",
+        'protected_paths=[".git/hooks", "secrets"]',
+      ],
     });
     try {
       const hook = await server.call("write_content", { items: [{ path: ".git/hooks/pre-commit", content: "x" }] });

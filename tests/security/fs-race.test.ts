@@ -176,7 +176,20 @@ describe("fs tools against a symlink swapper", () => {
     current = a;
     const server = await startServer({
       cwd: a.project,
-      args: ["--project", a.project, "--set", "fs.allow_move=true", "--set", "fs.allow_delete=true", "--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"],
+      args: [
+        "--project",
+        a.project,
+        "--set",
+        "fs.allow_move=true",
+        "--set",
+        "fs.allow_delete=true",
+        "--set",
+        "sandbox.enabled=false",
+        "--set",
+        "nixpkgs.enabled=false",
+        "--set",
+        "pkglocal.enabled=false",
+      ],
     });
     try {
       await startRacer(a);

@@ -5,7 +5,18 @@
 // `nixpkgs_execute`. Each attack is checked on the host afterwards; the same jail must still write
 // the rest of the project and make git commits there.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -121,7 +132,18 @@ beforeAll(async () => {
   mkdirSync(project);
   const { config } = fixtureNixpkgsConfig(scratch, '\n[nixpkgs.permissions.coreutils]\nproject_access = "rw"\n');
   const state = ["--state-dir", join(scratch, "state"), "--cache-dir", join(scratch, "cache")];
-  server = await startServer({ args: ["--metadata", harnessMetadata({ testEnvironments: true }), "--config", config, "--project", project, ...state, ...harnessMountsFlag()] });
+  server = await startServer({
+    args: [
+      "--metadata",
+      harnessMetadata({ testEnvironments: true }),
+      "--config",
+      config,
+      "--project",
+      project,
+      ...state,
+      ...harnessMountsFlag(),
+    ],
+  });
 }, 600_000);
 
 afterAll(async () => {
@@ -153,7 +175,8 @@ describe("a read-write jail cannot plant what the host executes", () => {
   });
 
   it("through nixpkgs_execute of a package with read-write access", async () => {
-    const coreutils = (program: string, args: string[], stdin?: string) => ok("nixpkgs_execute", { package: "coreutils", program, args, ...(stdin ? { stdin } : {}) });
+    const coreutils = (program: string, args: string[], stdin?: string) =>
+      ok("nixpkgs_execute", { package: "coreutils", program, args, ...(stdin ? { stdin } : {}) });
     const refused = (result: { exit_code: number | null; stderr: string }) => {
       expect(result.exit_code).not.toBe(0);
       expect(result.stderr).toMatch(/Read-only file system|Device or resource busy/);

@@ -83,10 +83,16 @@ describe("a jailed attacker with an allow-list", () => {
     const result = await server.call("run", { env: "net", code: attacks(net.ports) });
     expect(result.isError, textOf(result)).toBeFalsy();
     const { stdout, network } = result.structuredContent as unknown as Output;
-    const lines = Object.fromEntries(stdout.trim().split("\n").map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]));
+    const lines = Object.fromEntries(
+      stdout
+        .trim()
+        .split("\n")
+        .map((line) => line.split(/: (.*)/s).slice(0, 2) as [string, string]),
+    );
 
     // Through the proxy: refused with 403, reported with the reason.
-    for (const name of ["unlisted", "mapped", "private name", "metadata"]) expect(lines[name], name).toMatch(/^refused \(HTTPError: HTTP Error 403: Forbidden\)/);
+    for (const name of ["unlisted", "mapped", "private name", "metadata"])
+      expect(lines[name], name).toMatch(/^refused \(HTTPError: HTTP Error 403: Forbidden\)/);
     expect(network?.allowed).toEqual([]);
     expect(network?.blocked).toEqual([
       { destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" },
@@ -128,7 +134,10 @@ describe("a list from an untrusted project file", () => {
     ]);
     try {
       const before = net.arrivals.length;
-      const result = await server.call("nixpkgs_execute", { package: "python3", args: ["-c", urllibFetch(`http://127.0.0.1:${net.ports.listed}/planted`)] });
+      const result = await server.call("nixpkgs_execute", {
+        package: "python3",
+        args: ["-c", urllibFetch(`http://127.0.0.1:${net.ports.listed}/planted`)],
+      });
       expect(result.isError, textOf(result)).toBeFalsy();
       const output = result.structuredContent as unknown as Output;
       expect(output.stdout).toMatch(/urllib refused: .*Connection refused/);

@@ -37,7 +37,13 @@ beforeEach(() => {
   writeFileSync(join(artifact, "bin", "run"), `#!/bin/sh\necho "ran on the host as $(id -u)" > ${marker}\n`);
   chmodSync(join(artifact, "bin", "run"), 0o755);
   writeFileSync(join(project, ".nixshed.toml"), '[sandbox]\ndirs = ["evil/sandboxes"]\n[fs]\nextra_roots = ["/"]\nmax_read_bytes = 4096\n');
-  env = { PATH: process.env.PATH ?? "", HOME: base, XDG_CONFIG_HOME: join(base, "config"), XDG_STATE_HOME: join(base, "state"), XDG_CACHE_HOME: join(base, "cache") };
+  env = {
+    PATH: process.env.PATH ?? "",
+    HOME: base,
+    XDG_CONFIG_HOME: join(base, "config"),
+    XDG_STATE_HOME: join(base, "state"),
+    XDG_CACHE_HOME: join(base, "cache"),
+  };
 });
 
 function nixshed(args: string[]) {

@@ -48,7 +48,12 @@ beforeEach(() => {
 });
 
 const load = (options: Partial<LoadOptions> = {}) =>
-  loadConfig({ cwd: project, systemConfig: join(base, "none.toml"), ...options, env: { XDG_CONFIG_HOME: xdg, XDG_STATE_HOME: state, ...options.env } });
+  loadConfig({
+    cwd: project,
+    systemConfig: join(base, "none.toml"),
+    ...options,
+    env: { XDG_CONFIG_HOME: xdg, XDG_STATE_HOME: state, ...options.env },
+  });
 
 const plant = (text = readFileSync(HOSTILE, "utf8")) => writeFileSync(join(project, ".nixshed.toml"), text);
 
@@ -72,13 +77,15 @@ describe("an untrusted project file", () => {
   });
 
   it("the hostile fixture covers every key that is not plain data (a new key needs a hostile value here)", () => {
-    const set = new Set(leaves(parse(readFileSync(HOSTILE, "utf8"))).map((key) => key.replace(/^nixpkgs\.permissions\.[^.]+/, "nixpkgs.permissions.*")));
+    const set = new Set(
+      leaves(parse(readFileSync(HOSTILE, "utf8"))).map((key) => key.replace(/^nixpkgs\.permissions\.[^.]+/, "nixpkgs.permissions.*")),
+    );
     const notData = leafPatterns(configSchema).filter((pattern) => TRUST_RULES[pattern]?.allows !== "any value");
     expect(notData.filter((pattern) => !set.has(pattern))).toEqual([]);
   });
 
   it("may narrow: smaller limits, less access, tools off, its own paths, environments as data", () => {
-    writeFileSync(join(xdg, "nixshed", "config.toml"), "[fs]\nallow_delete = true\nextra_roots = [\"/srv/a\", \"/srv/b\"]\n");
+    writeFileSync(join(xdg, "nixshed", "config.toml"), '[fs]\nallow_delete = true\nextra_roots = ["/srv/a", "/srv/b"]\n');
     plant(`log_level = "debug"
 [fs]
 read_only = true
@@ -107,7 +114,11 @@ network = true
     expect(loaded.config.log_level).toBe("debug");
     expect(loaded.config.fs).toMatchObject({ read_only: true, allow_delete: false, extra_roots: ["/srv/b"], max_read_bytes: 2048 });
     expect(loaded.config.sandbox).toMatchObject({ project_access: "none", sessions: { max_sessions: 2 } });
-    expect(loaded.config.nixpkgs).toMatchObject({ enabled: false, common_tools: "off", permissions: { curl: { network: false, project_access: "none" } } });
+    expect(loaded.config.nixpkgs).toMatchObject({
+      enabled: false,
+      common_tools: "off",
+      permissions: { curl: { network: false, project_access: "none" } },
+    });
     expect(loaded.config.pkglocal.python_envs).toEqual([".venv-ci", "sub/../env"]);
     expect(loaded.config.environments.data).toMatchObject({ preset: "python", network: true });
   });
@@ -159,12 +170,13 @@ network = true
 });
 
 describe("a trusted project file", () => {
-  const trust = () => writeTrust(trustStoreDir(join(state, "nixshed")), join(project, ".nixshed.toml"), sha256(readFileSync(join(project, ".nixshed.toml"))));
+  const trust = () =>
+    writeTrust(trustStoreDir(join(state, "nixshed")), join(project, ".nixshed.toml"), sha256(readFileSync(join(project, ".nixshed.toml"))));
 
   it("applies in full, with relative paths against the project root", () => {
     plant();
     trust();
-    const loaded = load({ cwd: join(base) , project: "project" });
+    const loaded = load({ cwd: join(base), project: "project" });
     expect(loaded.trust).toMatchObject({ trusted: true, ignored: [] });
     expect(loaded.config.sandbox.dirs).toEqual([join(project, "evil", "sandboxes")]);
     expect(loaded.config.nixpkgs.index).toBe(join(project, "evil", "index.idx"));

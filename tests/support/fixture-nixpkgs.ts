@@ -22,6 +22,9 @@ export function fixtureNixpkgs(dir: string): { source: string; index: string } {
 export function fixtureNixpkgsConfig(dir: string, extraToml = ""): { config: string; source: string; index: string } {
   const { source, index } = fixtureNixpkgs(dir);
   const config = join(dir, "config.toml");
-  writeFileSync(config, `[nixpkgs]\nsource = "${source}"\nindex = "${index}"\nnix_options = ["--option", "substituters", ""]\n${extraToml}`);
+  writeFileSync(
+    config,
+    `[nixpkgs]\nsource = "${source}"\nindex = "${index}"\nnix_options = ["--option", "substituters", ""]\n${extraToml}`,
+  );
   return { config, source, index };
 }

@@ -9,7 +9,10 @@ const prelude = `let nixshed = builtins.getFlake "${repo}"; pkgs = import ${repo
 
 function nix(args: string[], expr: string): string {
   try {
-    return execFileSync("nix", [...nixFlags, ...args, "--impure", "--expr", `${prelude} ${expr}`], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("nix", [...nixFlags, ...args, "--impure", "--expr", `${prelude} ${expr}`], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (error) {
     throw new Error(String((error as { stderr?: unknown }).stderr ?? error));
   }

@@ -16,7 +16,10 @@ import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
 /** nixpkgs.network, and each package whose permissions say otherwise. */
 function packagesNetwork(nixpkgs: Config["nixpkgs"]): string {
   const own = Object.entries(nixpkgs.permissions).filter(([, permission]) => permission.network !== undefined);
-  return [describeNetwork(nixpkgs.network, Infinity), ...own.map(([attr, permission]) => `${attr}: ${describeNetwork(permission.network!, Infinity)}`)].join("; ");
+  return [
+    describeNetwork(nixpkgs.network, Infinity),
+    ...own.map(([attr, permission]) => `${attr}: ${describeNetwork(permission.network!, Infinity)}`),
+  ].join("; ");
 }
 
 export interface Check {
@@ -37,7 +40,12 @@ function indexCheck(loaded: LoadedConfig, discovery: Discovery): Check {
       const from = "file" in plan.input ? plan.input.file : plan.input.nixpkgs;
       return { name, ok: true, detail: `built in the background on first need from ${from}, cached at ${plan.path}` };
     }
-    return { name, ok: false, detail: plan.reason, fix: "nixshed index build --from packages.json.br --out FILE, then nixpkgs.index = \"FILE\"" };
+    return {
+      name,
+      ok: false,
+      detail: plan.reason,
+      fix: 'nixshed index build --from packages.json.br --out FILE, then nixpkgs.index = "FILE"',
+    };
   } catch (error) {
     if (error instanceof NixpkgsError) return { name, ok: false, detail: error.message, fix: error.hint };
     throw error;
@@ -77,7 +85,8 @@ ${commonHelp}`,
     for (const env of discovery.environments.values()) {
       checks.push({ name: "network", ok: true, detail: `${env.name}: ${describeNetwork(env.network, Infinity)}` });
     }
-    if (loaded.config.nixpkgs.enabled) checks.push({ name: "network", ok: true, detail: `nixpkgs packages: ${packagesNetwork(loaded.config.nixpkgs)}` });
+    if (loaded.config.nixpkgs.enabled)
+      checks.push({ name: "network", ok: true, detail: `nixpkgs packages: ${packagesNetwork(loaded.config.nixpkgs)}` });
     for (const note of discovery.notes) checks.push({ name: "discovery", ok: false, detail: note });
     for (const name of Object.keys(loaded.config.environments).filter((name) => !discovery.environments.has(name))) {
       checks.push({
@@ -90,32 +99,42 @@ ${commonHelp}`,
     if (loaded.config.nixpkgs.enabled) checks.push(indexCheck(loaded, discovery));
     // The packages the metadata realised ahead (the modules' prerealise); a skipped one is a discovery note.
     const ahead = discovery.nixpkgs.realised;
-    if (loaded.config.nixpkgs.enabled && ahead) checks.push({ name: "nixpkgs realised ahead", ok: true, detail: ahead.map((entry) => entry.attr).join(", ") || "none" });
+    if (loaded.config.nixpkgs.enabled && ahead)
+      checks.push({ name: "nixpkgs realised ahead", ok: true, detail: ahead.map((entry) => entry.attr).join(", ") || "none" });
     const host = await probeHost([...discovery.environments.values()][0]?.artifact);
     checks.push(
       { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },
       { name: "bubblewrap", ...host.bwrap, fix: "install bubblewrap (the jails carry their own; this checks the kernel side)" },
-      { name: "user namespaces", ...host.userNamespace, fix: "enable unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1" },
+      {
+        name: "user namespaces",
+        ...host.userNamespace,
+        fix: "enable unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1",
+      },
       { name: "limits", ...host.limits, fix: "see the detail above" },
     );
     if (appArmorRestrictsUserns()) {
       checks.push({
         name: "apparmor",
         ok: false,
-        detail: "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): the store's bwrap gets no user namespace",
+        detail:
+          "AppArmor restricts unprivileged user namespaces (kernel.apparmor_restrict_unprivileged_userns=1): the store's bwrap gets no user namespace",
         fix: `write this profile to ${APPARMOR_PROFILE_PATH}, then \`sudo apparmor_parser -r ${APPARMOR_PROFILE_PATH}\` (or lift the restriction for the whole machine: sudo sysctl kernel.apparmor_restrict_unprivileged_userns=0):\n${APPARMOR_PROFILE.replace(/^(?=.)/gm, "       ")}`,
       });
     }
     const first = [...discovery.environments.values()][0];
     if (first) {
       const policy = { cwd: JAIL_SCRATCH, network: false, timeoutMs: 30_000, maxOutputBytes: 4096 };
-      const smoke = await runInJail({ artifact: first.artifact, policy, argv: ["true"] }).catch(
-        (error: Error) => ({ exitCode: null, stderr: error.message }),
-      );
+      const smoke = await runInJail({ artifact: first.artifact, policy, argv: ["true"] }).catch((error: Error) => ({
+        exitCode: null,
+        stderr: error.message,
+      }));
       checks.push({
         name: "jail",
         ok: smoke.exitCode === 0,
-        detail: smoke.exitCode === 0 ? `${first.name}: bin/run -- true succeeded` : `${first.name}: ${smoke.stderr.trim() || `exit ${smoke.exitCode}`}`,
+        detail:
+          smoke.exitCode === 0
+            ? `${first.name}: bin/run -- true succeeded`
+            : `${first.name}: ${smoke.stderr.trim() || `exit ${smoke.exitCode}`}`,
         fix: "run the artifact's bin/run by hand to see the full error",
       });
     }

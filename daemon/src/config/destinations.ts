@@ -58,10 +58,10 @@ export function parseDestination(text: string): Destination {
   const name = host.toLowerCase().replace(/\.$/, "");
   if (name.startsWith("*.")) {
     const domain = name.slice(2);
-    if (!isName(domain) || !domain.includes(".")) throw wrong("a wildcard is \"*.\" before a domain of at least two labels");
+    if (!isName(domain) || !domain.includes(".")) throw wrong('a wildcard is "*." before a domain of at least two labels');
     return { text, kind: "subdomains", host: domain, ...(port ? { port } : {}) };
   }
-  if (!isName(name)) throw wrong(name.includes("*") ? "a wildcard may only be a leading \"*.\"" : "not a host name or IP address");
+  if (!isName(name)) throw wrong(name.includes("*") ? 'a wildcard may only be a leading "*."' : "not a host name or IP address");
   return { text, kind: "name", host: name, ...(port ? { port } : {}) };
 }
 
@@ -90,6 +90,8 @@ export class AllowList {
 
   /** Whether this exact address (canonical) is listed for this port: what lets a non-public address through. */
   listsAddress(address: string, port: number): boolean {
-    return this.entries.some((entry) => entry.kind === "address" && entry.host === address && (entry.port === undefined || entry.port === port));
+    return this.entries.some(
+      (entry) => entry.kind === "address" && entry.host === address && (entry.port === undefined || entry.port === port),
+    );
   }
 }

@@ -39,7 +39,6 @@ export interface ConfigFile {
   found: boolean;
 }
 
-
 export interface FlagValue {
   /** Dotted config key, e.g. `fs.read_only`. */
   key: string;
@@ -148,7 +147,13 @@ function flagLayers(flags: FlagValue[], cwd: string): Layer[] {
 export const isTable = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
-function mergeInto(target: Record<string, unknown>, layer: Layer, provenance: Map<string, string>, prefix = "", values = layer.values): void {
+function mergeInto(
+  target: Record<string, unknown>,
+  layer: Layer,
+  provenance: Map<string, string>,
+  prefix = "",
+  values = layer.values,
+): void {
   for (const [key, value] of Object.entries(values)) {
     const dotted = prefix ? `${prefix}.${key}` : key;
     if (isTable(value)) {
@@ -209,7 +214,13 @@ function projectTrust(path: string, text: string, projectRoot: string, trustStor
     if (dirname(dir) === dir) break;
   }
   if (isWithin(real, projectRoot)) {
-    return { path, sha256: digest, trusted: false, trustStore, problem: `the trust store ${trustStore} lies inside the project, which may have written it` };
+    return {
+      path,
+      sha256: digest,
+      trusted: false,
+      trustStore,
+      problem: `the trust store ${trustStore} lies inside the project, which may have written it`,
+    };
   }
   return { path, sha256: digest, trusted: isTrusted(trustStore, path, digest), trustStore };
 }

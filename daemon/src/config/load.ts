@@ -2,7 +2,18 @@
 // what it may set (./trust.ts), validated against the schema (./schema.ts). Errors name the file
 // (or variable, or flag), the key and what is allowed.
 import { dirname } from "node:path";
-import { ConfigError, collectLayers, isTable, mergeLayers, nixshedDir, sourceOf, type ConfigFile, type Layer, type Layers, type LoadOptions } from "./layers.js";
+import {
+  ConfigError,
+  collectLayers,
+  isTable,
+  mergeLayers,
+  nixshedDir,
+  sourceOf,
+  type ConfigFile,
+  type Layer,
+  type Layers,
+  type LoadOptions,
+} from "./layers.js";
 import { configSchema, type Config } from "./schema.js";
 import { lineOfKey } from "./key-line.js";
 import { allowedKeys } from "./shape.js";

@@ -30,7 +30,13 @@ const IGNORABLE = /[\u00ad\u034f\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u
 /** One name as a case-insensitive, normalising filesystem would see it. */
 function fold(name: string): string {
   // Windows drops trailing dots and spaces.
-  return name.normalize("NFC").replace(IGNORABLE, "").toLowerCase().replace(/[. ]+$/u, "") || name;
+  return (
+    name
+      .normalize("NFC")
+      .replace(IGNORABLE, "")
+      .toLowerCase()
+      .replace(/[. ]+$/u, "") || name
+  );
 }
 
 /** The folded components of a project-relative path ("" and "." dropped; a leading "./" or "/" means the root). */
@@ -42,13 +48,15 @@ function components(path: string): string[] {
 }
 
 /** Whether `path` starts with all of `prefix`'s components. */
-const startsWith = (path: string[], prefix: string[]) => prefix.length <= path.length && prefix.every((part, index) => path[index] === part);
+const startsWith = (path: string[], prefix: string[]) =>
+  prefix.length <= path.length && prefix.every((part, index) => path[index] === part);
 
 /** Git metadata below the root's own `.git` entries: a nested repository's `DIR/.git`, submodules' and worktrees' git directories. */
 function nestedGitDirectory(parts: string[]): string | undefined {
   const nested = parts.indexOf(".git", 1);
   if (nested !== -1) return `${parts.slice(0, nested + 1).join("/")} (a nested repository's git metadata)`;
-  if (parts[0] === ".git" && (parts[1] === "modules" || parts[1] === "worktrees")) return `.git/${parts[1]} (submodule and worktree git metadata)`;
+  if (parts[0] === ".git" && (parts[1] === "modules" || parts[1] === "worktrees"))
+    return `.git/${parts[1]} (submodule and worktree git metadata)`;
   return undefined;
 }
 

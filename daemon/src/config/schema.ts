@@ -22,7 +22,9 @@ const fsSchema = z
     extra_roots: z.array(z.string()).default([]).describe("Directories served besides the project root"),
     use_client_roots: z.boolean().default(true).describe("Also serve the MCP client's roots when it offers them"),
     max_read_bytes: bytes.default(1048576).describe("Byte budget of one read_content call (the answer is then cut to responses.max_bytes)"),
-    max_write_bytes: bytes.default(10485760).describe("Largest content one write_content item may carry, and the largest file edit_file edits"),
+    max_write_bytes: bytes
+      .default(10485760)
+      .describe("Largest content one write_content item may carry, and the largest file edit_file edits"),
     max_list_entries: z.number().int().min(1).default(1000).describe("Entries one list_files call returns"),
     max_search_results: z.number().int().min(1).default(200).describe("Matches one search_files call returns"),
     timeout_seconds: seconds(3600).default(30).describe("Wall-clock limit of one filesystem call"),
@@ -41,11 +43,11 @@ const sandboxSchema = z
   .strictObject({
     enabled: z.boolean().default(true).describe("Serve the run tool and sessions"),
     dirs: z.array(z.string()).default([]).describe("Extra directories of sandbox symlinks (besides the XDG and /etc ones)"),
-    project_access: access
-      .default("rw")
-      .describe("Most project access any environment gets; an environment's own setting is capped by it"),
+    project_access: access.default("rw").describe("Most project access any environment gets; an environment's own setting is capped by it"),
     max_timeout_seconds: seconds(86400).default(600).describe("Largest timeout_seconds a call may ask for"),
-    max_output_bytes: bytes.default(4194304).describe("Cap per output stream of one call (head and tail kept; the answer is then cut to responses.max_bytes)"),
+    max_output_bytes: bytes
+      .default(4194304)
+      .describe("Cap per output stream of one call (head and tail kept; the answer is then cut to responses.max_bytes)"),
     max_stdin_bytes: bytes.default(1048576).describe("Largest stdin one call may pass"),
     max_jails: z
       .number()
@@ -102,12 +104,16 @@ const nixpkgsSchema = z
     project_access: access.default("ro").describe("Project access of executed packages unless permissions say otherwise"),
     network: networkSchema
       .default(false)
-      .describe("Network for executed packages unless permissions say otherwise: false, true, or destinations, e.g. [\"pypi.org\", \"*.githubusercontent.com\", \"127.0.0.1:5432\"]"),
+      .describe(
+        'Network for executed packages unless permissions say otherwise: false, true, or destinations, e.g. ["pypi.org", "*.githubusercontent.com", "127.0.0.1:5432"]',
+      ),
     permissions: z.record(z.string(), permissionSchema).default({}).describe("Per-attribute overrides"),
     common_tools: z
       .enum(["execute", "tools", "off"])
       .default("execute")
-      .describe("The everyday packages (curated list plus `tools`). execute: named in nixpkgs_execute's description; tools: also one tool each; off: neither"),
+      .describe(
+        "The everyday packages (curated list plus `tools`). execute: named in nixpkgs_execute's description; tools: also one tool each; off: neither",
+      ),
     tools: z.array(z.string()).default([]).describe("Attributes added to the everyday packages (see common_tools)"),
     extra_mounts: z
       .array(mountSchema)
@@ -118,7 +124,7 @@ const nixpkgsSchema = z
     nix_options: z
       .array(z.string())
       .default([])
-      .describe("Extra arguments for the nix commands that realise packages, e.g. [\"--option\", \"substituters\", \"\"]"),
+      .describe('Extra arguments for the nix commands that realise packages, e.g. ["--option", "substituters", ""]'),
   })
   .prefault({});
 

@@ -16,7 +16,11 @@ const defOf = (schema: AnySchema): Def => (schema as unknown as { _zod: { def: D
 /** The schema under defaults, prefaults and optionals. */
 export function unwrap(schema: AnySchema): AnySchema {
   let current = schema;
-  for (let def = defOf(current); def.innerType && ["default", "prefault", "optional", "nullable"].includes(def.type); def = defOf(current)) {
+  for (
+    let def = defOf(current);
+    def.innerType && ["default", "prefault", "optional", "nullable"].includes(def.type);
+    def = defOf(current)
+  ) {
     current = def.innerType;
   }
   return current;

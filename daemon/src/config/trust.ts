@@ -46,7 +46,8 @@ const atMost: Rule = {
 /** A value of an ordered choice, least first: a project may pick one no further along than the trusted one. */
 const notAbove = (order: string[], what: string): Rule => ({
   allows: `${what} (${order.join(" < ")})`,
-  accepts: (value, trusted) => typeof value === "string" && typeof trusted === "string" && order.includes(value) && order.indexOf(value) <= order.indexOf(trusted),
+  accepts: (value, trusted) =>
+    typeof value === "string" && typeof trusted === "string" && order.includes(value) && order.indexOf(value) <= order.indexOf(trusted),
 });
 
 /** sandbox.max_jails: 0 means the CPU-based default, so a project may set 1 up to what the trusted value means. */
@@ -175,7 +176,10 @@ export interface IgnoredKey {
 type Schema = Parameters<typeof nodeOf>[0];
 
 const valueAt = (config: unknown, path: string[]): unknown =>
-  path.reduce<unknown>((node, key) => (node && typeof node === "object" && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined), config);
+  path.reduce<unknown>(
+    (node, key) => (node && typeof node === "object" && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined),
+    config,
+  );
 
 const isTable = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);

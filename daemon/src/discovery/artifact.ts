@@ -34,11 +34,13 @@ export function readArtifact(path: string, store: string = storeDir()): { artifa
     const why = error instanceof InvalidJson ? error.message : `${file}: unreadable (${(error as Error).message})`;
     throw new InvalidArtifact(`${path}: ${why}; is it built by nixshed's lib.mkEnvironment?`);
   }
-  if (!metadata) throw new InvalidArtifact(`${path}: no readable metadata.json (none in ${artifact}); is it built by nixshed's lib.mkEnvironment?`);
+  if (!metadata)
+    throw new InvalidArtifact(`${path}: no readable metadata.json (none in ${artifact}); is it built by nixshed's lib.mkEnvironment?`);
   try {
     accessSync(join(artifact, "bin", "run"), constants.X_OK);
   } catch (error) {
-    if (isAbsent(error) || (error as NodeJS.ErrnoException).code === "EACCES") throw new InvalidArtifact(`${path}: bin/run is missing or not executable`);
+    if (isAbsent(error) || (error as NodeJS.ErrnoException).code === "EACCES")
+      throw new InvalidArtifact(`${path}: bin/run is missing or not executable`);
     throw error;
   }
   // The artifact is immutable, but a link inside it may still lead out of the store.

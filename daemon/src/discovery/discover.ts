@@ -38,14 +38,21 @@ function sandboxDirs(loaded: LoadedConfig, options: DiscoverOptions = {}): strin
   ];
 }
 
-function readMetadata(given: string, store: string, found: Map<string, Environment>, nixpkgs: NixpkgsInfo, note: (line: string) => void): void {
+function readMetadata(
+  given: string,
+  store: string,
+  found: Map<string, Environment>,
+  nixpkgs: NixpkgsInfo,
+  note: (line: string) => void,
+): void {
   let path: string;
   let listed: z.infer<typeof environmentsSchema> | undefined;
   try {
     path = storePathOf(given, "metadata", store);
     listed = readJsonFile(join(path, "environments.json"), environmentsSchema);
   } catch (error) {
-    const reason = error instanceof InvalidArtifact ? error.message : `metadata ${given}: cannot read environments.json (${(error as Error).message})`;
+    const reason =
+      error instanceof InvalidArtifact ? error.message : `metadata ${given}: cannot read environments.json (${(error as Error).message})`;
     note(`${reason}; is it built by lib.mkMetadata?`);
     return;
   }
@@ -72,7 +79,8 @@ function readMetadata(given: string, store: string, found: Map<string, Environme
     }
   };
   // An InvalidJson names its file already.
-  const skipped = (file: string, error: unknown) => note(`metadata ${error instanceof InvalidJson ? "file" : file} skipped: ${(error as Error).message}`);
+  const skipped = (file: string, error: unknown) =>
+    note(`metadata ${error instanceof InvalidJson ? "file" : file} skipped: ${(error as Error).message}`);
   const pinnedFile = join(path, "nixpkgs.json");
   try {
     const source = readJsonFile(pinnedFile, pinnedSchema)?.source;
@@ -97,7 +105,14 @@ function readMetadata(given: string, store: string, found: Map<string, Environme
   }
 }
 
-function readSandboxDir(dir: string, store: string, found: Map<string, Environment>, log: Logger, notes: string[], note: (line: string) => void): void {
+function readSandboxDir(
+  dir: string,
+  store: string,
+  found: Map<string, Environment>,
+  log: Logger,
+  notes: string[],
+  note: (line: string) => void,
+): void {
   // An absent directory is the normal case; an unreadable one is logged, and the others still read.
   let entries: string[];
   try {

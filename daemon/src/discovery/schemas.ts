@@ -32,9 +32,18 @@ export const realisedSchema = z.object({
       network: networkSchema,
       projectAccess: z.enum(["none", "ro", "rw"]),
       mounts: z
-        .array(z.union([z.string(), z.object({ source: z.string(), target: z.string().optional(), writable: z.boolean().optional(), optional: z.boolean().optional() })]))
+        .array(
+          z.union([
+            z.string(),
+            z.object({
+              source: z.string(),
+              target: z.string().optional(),
+              writable: z.boolean().optional(),
+              optional: z.boolean().optional(),
+            }),
+          ]),
+        )
         .default([]),
     }),
   ),
 });
-

@@ -244,7 +244,14 @@ export class Confinement {
   }
 
   /** One walk from a root; returns the absolute path to walk next when a symlink is met. */
-  private walkFrom(root: Root, rest: string, input: string, intent: Intent, options: HoldOptions, viaLink: boolean): { step: Step; held: Held } | string {
+  private walkFrom(
+    root: Root,
+    rest: string,
+    input: string,
+    intent: Intent,
+    options: HoldOptions,
+    viaLink: boolean,
+  ): { step: Step; held: Held } | string {
     const parts = rest === "" ? [] : rest.split(sep);
     const rootFd = openDirectory(root.real);
     if (typeof rootFd !== "number") throw new FsError(`${input}: served root ${root.real} is gone`);
@@ -299,7 +306,15 @@ export class Confinement {
         entry = lstatSync(at, { throwIfNoEntry: false });
       }
       if (!entry && viaLink && intent === "follow") throw new FsError(`${input}: dangling symlink (its target does not exist)`);
-      return hand({ real, at, dirAt: through(step), name, exists: entry !== undefined, isSymlink: entry?.isSymbolicLink() ?? false, created });
+      return hand({
+        real,
+        at,
+        dirAt: through(step),
+        name,
+        exists: entry !== undefined,
+        isSymlink: entry?.isSymbolicLink() ?? false,
+        created,
+      });
     } finally {
       if (!handedOver) closeSync(step.fd);
     }

@@ -23,7 +23,8 @@ function myers(a: string[], b: string[]): Op[] {
   const trace: Int32Array[] = [];
   for (let d = 0; d <= max; d++) {
     // Past this the trace would cost too much memory: show the middle as removed then added.
-    if ((d + 1) * v.length > TRACE_LIMIT) return [...a.map((line): Op => ({ kind: "-", line })), ...b.map((line): Op => ({ kind: "+", line }))];
+    if ((d + 1) * v.length > TRACE_LIMIT)
+      return [...a.map((line): Op => ({ kind: "-", line })), ...b.map((line): Op => ({ kind: "+", line }))];
     trace.push(v.slice());
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!) ? v[offset + k + 1]! : v[offset + k - 1]! + 1;

@@ -57,7 +57,8 @@ function closestLines(text: string, needle: string): string {
 
 function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): string {
   const label = `edits[${index}].old_text`;
-  if (edit.old_text === "") throw new FsError(`${label} is empty`, "quote the text to replace; to add text, include a neighbouring line in old_text and new_text");
+  if (edit.old_text === "")
+    throw new FsError(`${label} is empty`, "quote the text to replace; to add text, include a neighbouring line in old_text and new_text");
   let needle = edit.old_text;
   let replacement = edit.new_text;
   let found = occurrences(text, needle);
@@ -75,7 +76,10 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
   }
   if (found.length > 1) {
     const lines = found.slice(0, 10).map((at) => lineOf(text, at));
-    throw new FsError(`${label} matches ${found.length} times (lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""})`, "add surrounding lines to old_text so it matches exactly once");
+    throw new FsError(
+      `${label} matches ${found.length} times (lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""})`,
+      "add surrounding lines to old_text so it matches exactly once",
+    );
   }
   const at = found[0]!;
   return text.slice(0, at) + replacement + text.slice(at + needle.length);
@@ -83,11 +87,20 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
 
 function refuseOverLimit(path: string, size: number, maxBytes: number): void {
   if (size > maxBytes) {
-    throw new FsError(`${path}: ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "raise fs.max_write_bytes, or rewrite the file with write_content appends");
+    throw new FsError(
+      `${path}: ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`,
+      "raise fs.max_write_bytes, or rewrite the file with write_content appends",
+    );
   }
 }
 
-export async function editFile(confinement: Confinement, path: string, edits: Edit[], dryRun: boolean, maxBytes: number): Promise<EditResult> {
+export async function editFile(
+  confinement: Confinement,
+  path: string,
+  edits: Edit[],
+  dryRun: boolean,
+  maxBytes: number,
+): Promise<EditResult> {
   return confinement.hold(path, "entry", async (target) => {
     const existing = await existingFile(target, path);
     if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");

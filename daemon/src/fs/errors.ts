@@ -16,7 +16,12 @@ export function itemError(error: unknown, path: string): string {
   const code = errnoOf(error);
   if (!(error instanceof FsError) && !code) throw error;
   // An item's error is one line: what went wrong, then what to do instead.
-  const message = error instanceof FsError ? (error.hint ? `${error.message}; ${error.hint}` : error.message) : describeErrno(code!, (error as Error).message);
+  const message =
+    error instanceof FsError
+      ? error.hint
+        ? `${error.message}; ${error.hint}`
+        : error.message
+      : describeErrno(code!, (error as Error).message);
   return message.startsWith(`${path}:`) ? message : `${path}: ${message}`;
 }
 

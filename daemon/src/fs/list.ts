@@ -52,11 +52,22 @@ async function gitIgnored(dir: string, names: string[], signal: AbortSignal): Pr
 
 async function listDirectory(dir: string, request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
   const dirents = (await readdir(dir, { withFileTypes: true })).filter((dirent) => dirent.name !== ".git");
-  const ignored = request.includeIgnored ? new Set<string>() : await gitIgnored(dir, dirents.map((dirent) => dirent.name), signal);
+  const ignored = request.includeIgnored
+    ? new Set<string>()
+    : await gitIgnored(
+        dir,
+        dirents.map((dirent) => dirent.name),
+        signal,
+      );
   return dirents.filter((dirent) => !ignored.has(dirent.name)).map((dirent) => ({ name: dirent.name, type: typeOf(dirent) }));
 }
 
-async function listTree(dir: string, jail: RipgrepOptions["jail"], request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
+async function listTree(
+  dir: string,
+  jail: RipgrepOptions["jail"],
+  request: ListRequest,
+  signal: AbortSignal,
+): Promise<{ name: string; type: EntryType }[]> {
   const args = ["--files", "--null", "--hidden", "--glob", "!.git"];
   if (request.includeIgnored) args.push("--no-ignore");
   if (request.maxDepth !== undefined) args.push("--max-depth", String(request.maxDepth));
@@ -72,7 +83,11 @@ export async function listFiles(confinement: Confinement, request: ListRequest, 
     if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
     if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
     const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
-    const found = await withDirectory(dir.at, input, (held) => (tree ? confinement.withRootOf(dir.real, input, (jail) => listTree(held, jail, request, signal)) : listDirectory(held, request, signal)));
+    const found = await withDirectory(dir.at, input, (held) =>
+      tree
+        ? confinement.withRootOf(dir.real, input, (jail) => listTree(held, jail, request, signal))
+        : listDirectory(held, request, signal),
+    );
     found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const kept = found.slice(0, limit);
     const entries = await Promise.all(

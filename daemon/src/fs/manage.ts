@@ -34,7 +34,8 @@ async function moveOne(confinement: Confinement, operation: MoveOperation): Prom
       "entry",
       async (destination) => {
         confinement.refuseProtected(destination.real, operation.destination);
-        if (destination.exists) throw new FsError(`${operation.destination}: already exists`, "delete it first or choose another destination");
+        if (destination.exists)
+          throw new FsError(`${operation.destination}: already exists`, "delete it first or choose another destination");
         await rename(source.at, destination.at);
         return { source: confinement.shown(source.real), destination: confinement.shown(destination.real) };
       },
@@ -70,7 +71,8 @@ async function deleteOne(confinement: Confinement, path: string, recursive: bool
     if (confinement.isRoot(target.real)) throw new FsError(`${path}: is a served root and cannot be deleted`);
     confinement.refuseProtected(target.real, path);
     const stats = await lstat(target.at);
-    if (stats.isDirectory() && !recursive) throw new FsError(`${path}: is a directory`, "pass recursive: true to delete it with its content");
+    if (stats.isDirectory() && !recursive)
+      throw new FsError(`${path}: is a directory`, "pass recursive: true to delete it with its content");
     if (stats.isDirectory()) await removeTree(target.at, path);
     else await unlink(target.at);
     return { path: confinement.shown(target.real), deleted: true };

@@ -52,7 +52,13 @@ async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, 
   const { shown, head, size } = opened;
   const start = request.startLine ?? 1;
   // A line longer than what is left of the budget is cut only when it is longer than the whole budget.
-  const page = await readPage(opened, { startLine: start, endLine: request.endLine, maxBytes: budget.left, cutLongLine: budget.left === budget.total, signal });
+  const page = await readPage(opened, {
+    startLine: start,
+    endLine: request.endLine,
+    maxBytes: budget.left,
+    cutLongLine: budget.left === budget.total,
+    signal,
+  });
   if (page.binary) return { path: shown, binary: { size, kind: describeBinary(head) } };
   if (page.totalLines !== undefined && start > Math.max(page.totalLines, 1)) {
     throw new FsError(`${shown}: start_line ${start} is past the end (${page.totalLines} lines)`);
@@ -66,7 +72,12 @@ async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, 
   return item;
 }
 
-export async function readContent(confinement: Confinement, request: ReadRequest, budgetBytes: number, signal: AbortSignal): Promise<ReadItem[]> {
+export async function readContent(
+  confinement: Confinement,
+  request: ReadRequest,
+  budgetBytes: number,
+  signal: AbortSignal,
+): Promise<ReadItem[]> {
   if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
     throw new FsError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
@@ -87,6 +98,13 @@ export async function readContent(confinement: Confinement, request: ReadRequest
       ({ path }, error) => ({ path, error }),
     );
   } finally {
-    await Promise.all(opening.map((pending) => pending.then((opened) => opened.handle.close(), () => {})));
+    await Promise.all(
+      opening.map((pending) =>
+        pending.then(
+          (opened) => opened.handle.close(),
+          () => {},
+        ),
+      ),
+    );
   }
 }

@@ -42,7 +42,11 @@ export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
     const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, "/search"];
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
-    const probe = spawn("bwrap", [...bwrap, rg, "--version"], { stdio: ["ignore", "ignore", "ignore", stand], timeout: PROBE_MS, killSignal: "SIGKILL" });
+    const probe = spawn("bwrap", [...bwrap, rg, "--version"], {
+      stdio: ["ignore", "ignore", "ignore", stand],
+      timeout: PROBE_MS,
+      killSignal: "SIGKILL",
+    });
     const settle = (usable: boolean) => {
       closeSync(stand);
       resolve(usable ? { bwrap, rg } : undefined);
@@ -72,7 +76,9 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   options.signal.throwIfAborted();
   const child = (
     jail && options.jail
-      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), jail.rg, ...args], { stdio: ["ignore", "pipe", "pipe", options.jail.rootFd] })
+      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), jail.rg, ...args], {
+          stdio: ["ignore", "pipe", "pipe", options.jail.rootFd],
+        })
       : spawn("rg", args, { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] })
   ) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");

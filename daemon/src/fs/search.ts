@@ -14,14 +14,22 @@ export function looksLikeGlob(pattern: string): boolean {
   return /^\*|\*\*\/|^[\w./-]*\*\.[\w{},]+$/.test(pattern);
 }
 
-const globHint = (pattern: string) => `"${pattern}" looks like a file-name glob, and search_files searches file contents: use list_files with glob: "${pattern}" to find files by name`;
+const globHint = (pattern: string) =>
+  `"${pattern}" looks like a file-name glob, and search_files searches file contents: use list_files with glob: "${pattern}" to find files by name`;
 
 /** A pattern rg could not parse, in the agent's words (a glob said to be one). */
 function badPattern(pattern: string, error: unknown): unknown {
   if (!(error instanceof FsError) || !/regex parse error/.test(error.message)) return error;
   if (looksLikeGlob(pattern)) return new FsError(globHint(pattern), "or pass literal: true to search for the text itself");
-  const why = error.message.split("\n").at(-1)?.replace(/^error: /, "") ?? "";
-  return new FsError(`pattern is not a valid regular expression (${why})`, "escape its special characters with \\, or pass literal: true to search for the text as is");
+  const why =
+    error.message
+      .split("\n")
+      .at(-1)
+      ?.replace(/^error: /, "") ?? "";
+  return new FsError(
+    `pattern is not a valid regular expression (${why})`,
+    "escape its special characters with \\, or pass literal: true to search for the text as is",
+  );
 }
 
 /** Longest line shown; longer ones are cut around the match (minified files). */
@@ -31,7 +39,10 @@ export const MAX_CONTEXT_LINES = 10;
 /** The matches a call gets: what it asked for, never above the daemon's fs.max_search_results. */
 export function resultsWithin(requested: number | undefined, cap: number): number {
   if (requested !== undefined && requested > cap) {
-    throw new FsError(`max_results ${requested} is above the limit of ${cap} (fs.max_search_results)`, `ask for at most ${cap}, narrowing with path or glob`);
+    throw new FsError(
+      `max_results ${requested} is above the limit of ${cap} (fs.max_search_results)`,
+      `ask for at most ${cap}, narrowing with path or glob`,
+    );
   }
   return requested ?? cap;
 }
@@ -99,7 +110,13 @@ function ripgrepArgs(request: SearchRequest): string[] {
 }
 
 /** Runs rg in the held directory, or over one held file given as its input; yields the records and the directory results are shown from. */
-function searchRecords(confinement: Confinement, input: string, args: string[], signal: AbortSignal, use: (records: AsyncIterable<string>, base: string, single?: string) => Promise<void>): Promise<void> {
+function searchRecords(
+  confinement: Confinement,
+  input: string,
+  args: string[],
+  signal: AbortSignal,
+  use: (records: AsyncIterable<string>, base: string, single?: string) => Promise<void>,
+): Promise<void> {
   return confinement.hold(input, "follow", async (target) => {
     if (!target.exists) throw new FsError(`${input}: does not exist`);
     if ((await lstat(target.at)).isDirectory()) {
@@ -118,7 +135,8 @@ function searchRecords(confinement: Confinement, input: string, args: string[], 
 }
 
 export async function searchFiles(confinement: Confinement, request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
-  if (request.pattern === "") throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
+  if (request.pattern === "")
+    throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
   const searched = searchRecords(confinement, request.path || ".", ripgrepArgs(request), signal, async (records, base, single) => {
     let current: SearchResult["files"][number] | undefined;

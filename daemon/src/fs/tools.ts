@@ -69,7 +69,10 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       path: pathField.optional().describe("Directory to list (default: the project root)"),
       recursive: z.boolean().optional().describe("List the whole tree (files only) instead of one directory"),
       max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
-      glob: z.string().optional().describe("Only paths matching this gitignore-style glob, e.g. '*.ts' or 'src/**/*.json' (implies recursive)"),
+      glob: z
+        .string()
+        .optional()
+        .describe("Only paths matching this gitignore-style glob, e.g. '*.ts' or 'src/**/*.json' (implies recursive)"),
       include_ignored: z.boolean().optional().describe("Also list what .gitignore excludes"),
       include_stats: z.boolean().optional().describe("Add size and mtime to each entry"),
     },
@@ -83,7 +86,14 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       run(call, (signal) =>
         listFiles(
           confinement,
-          { path: args.path, recursive: args.recursive, maxDepth: args.max_depth, glob: args.glob, includeIgnored: args.include_ignored, includeStats: args.include_stats },
+          {
+            path: args.path,
+            recursive: args.recursive,
+            maxDepth: args.max_depth,
+            glob: args.glob,
+            includeIgnored: args.include_ignored,
+            includeStats: args.include_stats,
+          },
           config.max_list_entries,
           signal,
         ),
@@ -159,7 +169,12 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       run(call, async (signal) => {
         const paths = [...(args.path === undefined ? [] : [args.path]), ...(args.paths ?? [])];
         if (paths.length === 0) throw new ToolError("no file named", 'pass path: "file" (or paths: [...] for several)');
-        const items = await readContent(confinement, { paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal);
+        const items = await readContent(
+          confinement,
+          { paths, startLine: args.start_line, endLine: args.end_line },
+          config.max_read_bytes,
+          signal,
+        );
         // Nothing read at all is a failed call, not a result to look through.
         if (items.every((item) => item.error !== undefined)) throw new ToolError(items.map((item) => item.error).join("\n"));
         return { items };
@@ -193,7 +208,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       matches: z.number().int(),
       hint: z.string().optional().describe("Why nothing may have matched"),
       truncated: z.boolean().describe("More matches exist beyond max_results"),
-      files: z.array(z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) })),
+      files: z.array(
+        z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) }),
+      ),
     },
     annotations: READS,
     run: (args, call) =>
@@ -220,7 +237,8 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       }
       if (result.matches === 0) lines.push(result.hint ? `no matches: ${result.hint}` : "no matches");
       // At the daemon's cap, raising max_results is no way out.
-      const wayOut = result.matches < config.max_search_results ? "narrow path/glob or raise max_results" : "narrow path/glob (fs.max_search_results)";
+      const wayOut =
+        result.matches < config.max_search_results ? "narrow path/glob or raise max_results" : "narrow path/glob (fs.max_search_results)";
       if (result.truncated) lines.push(`[stopped at ${result.matches} matches: ${wayOut}]`);
       return lines.join("\n");
     },
@@ -247,10 +265,13 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         .describe("Files to write"),
     },
     output: {
-      items: z.array(z.object({ path: z.string(), bytes: z.number().int().optional(), created: z.boolean().optional(), error: errorField })),
+      items: z.array(
+        z.object({ path: z.string(), bytes: z.number().int().optional(), created: z.boolean().optional(), error: errorField }),
+      ),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    run: (args, call) => run(call, async (signal) => ({ items: await writeContent(confinement, args.items, config.max_write_bytes, signal) })),
+    run: (args, call) =>
+      run(call, async (signal) => ({ items: await writeContent(confinement, args.items, config.max_write_bytes, signal) })),
     render: (result) =>
       result.items
         .map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} bytes)`))
@@ -260,7 +281,8 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const editFileTool = defineTool({
     name: "edit_file",
     title: "Edit a file",
-    description: "Replace exact text in a file: each old_text must occur exactly once. All edits apply or none. Returns a unified diff; dry_run only shows it.",
+    description:
+      "Replace exact text in a file: each old_text must occur exactly once. All edits apply or none. Returns a unified diff; dry_run only shows it.",
     input: {
       path: pathField.describe("File to edit"),
       edits: z
@@ -306,7 +328,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         description: "Move or rename files and directories; a destination that exists is refused.",
         input: {
           operations: z
-            .array(z.object({ source: pathField.describe("What to move"), destination: pathField.describe("Its new path (must not exist)") }))
+            .array(
+              z.object({ source: pathField.describe("What to move"), destination: pathField.describe("Its new path (must not exist)") }),
+            )
             .min(1)
             .max(100)
             .describe("Moves, applied in order"),
@@ -314,7 +338,8 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         output: { items: z.array(z.object({ source: z.string(), destination: z.string(), error: errorField })) },
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
         run: (args, call) => run(call, async (signal) => ({ items: await moveItems(confinement, args.operations, signal) })),
-        render: (result) => result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.source} -> ${item.destination}`)).join("\n"),
+        render: (result) =>
+          result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.source} -> ${item.destination}`)).join("\n"),
       }) as ToolDefinition,
     );
   }
@@ -330,7 +355,8 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         },
         output: { items: z.array(z.object({ path: z.string(), deleted: z.boolean().optional(), error: errorField })) },
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-        run: (args, call) => run(call, async (signal) => ({ items: await deleteItems(confinement, args.paths, args.recursive ?? false, signal) })),
+        run: (args, call) =>
+          run(call, async (signal) => ({ items: await deleteItems(confinement, args.paths, args.recursive ?? false, signal) })),
         render: (result) => result.items.map((item) => (item.error ? `error: ${item.error}` : `deleted ${item.path}`)).join("\n"),
       }) as ToolDefinition,
     );
@@ -342,7 +368,9 @@ export const fsCapability: Capability = {
   name: "fs",
   instructions: (config) =>
     `Files: paths are relative to the project root (/project/... means the same). Find with list_files (glob) and search_files, read with read_content (line ranges)${
-      config.fs.read_only ? "; read-only here, so no writing tools are offered." : ", change with edit_file (exact text) or write_content (whole files)."
+      config.fs.read_only
+        ? "; read-only here, so no writing tools are offered."
+        : ", change with edit_file (exact text) or write_content (whole files)."
     }`,
   async register(ctx) {
     const config = ctx.config.fs;

@@ -31,7 +31,8 @@ export async function existingFile(target: Held, input: string): Promise<Existin
   if (!target.exists) return undefined;
   const stats = await lstat(target.at).catch(() => undefined);
   if (!stats) return undefined;
-  if (stats.isSymbolicLink()) throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
+  if (stats.isSymbolicLink())
+    throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
   if (stats.isDirectory()) throw new FsError(`${input}: is a directory`);
   if (!stats.isFile()) throw new FsError(`${input}: not a regular file`);
   return { mode: stats.mode & 0o7777, uid: stats.uid, gid: stats.gid, size: stats.size };
@@ -60,7 +61,11 @@ async function* appended(target: Held, input: string, content: string): AsyncIte
 
 async function writeOne(confinement: Confinement, item: WriteItem, maxBytes: number): Promise<WriteOutcome> {
   const size = Buffer.byteLength(item.content);
-  if (size > maxBytes) throw new FsError(`${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`, "split it into several appends");
+  if (size > maxBytes)
+    throw new FsError(
+      `${item.path}: content is ${size} bytes, over the ${maxBytes}-byte limit (fs.max_write_bytes)`,
+      "split it into several appends",
+    );
   return confinement.hold(
     item.path,
     "entry",

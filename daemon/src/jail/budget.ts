@@ -61,7 +61,13 @@ export class JailBudget {
         reject(error);
       };
       const timer = setTimeout(
-        () => leave(new JailBudgetError(`no jail became free within ${request.timeoutMs / 1000} s (all ${this.maxJails} of sandbox.max_jails busy)`, "Try again later, or with a longer timeout_seconds.")),
+        () =>
+          leave(
+            new JailBudgetError(
+              `no jail became free within ${request.timeoutMs / 1000} s (all ${this.maxJails} of sandbox.max_jails busy)`,
+              "Try again later, or with a longer timeout_seconds.",
+            ),
+          ),
         request.timeoutMs,
       );
       const onAbort = () => leave(new JailBudgetError("cancelled while waiting for a free jail"));

@@ -22,7 +22,8 @@ const limitDetails: Record<LimitMechanism, Probe> = {
   systemd: { ok: true, detail: "cgroup v2 through systemd-run --scope (MemoryMax, TasksMax): a scope per run" },
   rlimit: {
     ok: false,
-    detail: "rlimits only (RLIMIT_DATA per process, RLIMIT_NPROC per user): weaker than a cgroup; enable a systemd user session (loginctl enable-linger $USER) or run as root on cgroup v1",
+    detail:
+      "rlimits only (RLIMIT_DATA per process, RLIMIT_NPROC per user): weaker than a cgroup; enable a systemd user session (loginctl enable-linger $USER) or run as root on cgroup v1",
   },
 };
 
@@ -56,7 +57,10 @@ export async function probeHost(artifact?: string, env: NodeJS.ProcessEnv = proc
   return {
     nix: { ok: nix.ok, detail: nix.output.split("\n")[0] ?? "" },
     bwrap: { ok: bwrap.ok, detail: bwrap.output.split("\n")[0] ?? "" },
-    userNamespace: { ok: userns.ok, detail: userns.ok ? "bwrap can create user, pid and network namespaces" : userns.output.split("\n")[0] ?? "" },
+    userNamespace: {
+      ok: userns.ok,
+      detail: userns.ok ? "bwrap can create user, pid and network namespaces" : (userns.output.split("\n")[0] ?? ""),
+    },
     limits,
   };
 }

@@ -28,7 +28,10 @@ export class CappedOutput {
   private tailBytes = 0;
   private dropped = 0;
 
-  constructor(readonly maxBytes: number, readBytes = READ_BUFFER_BYTES) {
+  constructor(
+    readonly maxBytes: number,
+    readBytes = READ_BUFFER_BYTES,
+  ) {
     this.headLimit = Math.ceil(maxBytes / 2);
     this.tailLimit = maxBytes - this.headLimit;
     this.headStart = readBytes;

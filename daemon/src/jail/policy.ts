@@ -64,7 +64,8 @@ export class JailPolicyError extends ExpectedError {}
 const accessRank: Record<ProjectAccess, number> = { none: 0, ro: 1, rw: 2 };
 
 /** The lesser of two accesses: what is declared, capped by what the configuration allows. */
-export const cappedAccess = (declared: ProjectAccess, cap: ProjectAccess): ProjectAccess => (accessRank[declared] <= accessRank[cap] ? declared : cap);
+export const cappedAccess = (declared: ProjectAccess, cap: ProjectAccess): ProjectAccess =>
+  accessRank[declared] <= accessRank[cap] ? declared : cap;
 
 /** A nixpkgs package's declaration: nixpkgs.permissions.<attr>, else the nixpkgs defaults. */
 export function packageDeclared(attr: string, nixpkgs: Config["nixpkgs"]): Declared {
@@ -90,7 +91,10 @@ export const jailSettings = (config: Config): JailSettings => ({ sandbox: config
 export function checkTimeoutAsk(seconds: number, sandbox: Config["sandbox"]): void {
   const max = sandbox.max_timeout_seconds;
   if (seconds > max) {
-    throw new JailPolicyError(`timeout_seconds ${seconds} is above the limit of ${max}`, `Ask for at most ${max} seconds (the daemon's sandbox.max_timeout_seconds).`);
+    throw new JailPolicyError(
+      `timeout_seconds ${seconds} is above the limit of ${max}`,
+      `Ask for at most ${max} seconds (the daemon's sandbox.max_timeout_seconds).`,
+    );
   }
 }
 

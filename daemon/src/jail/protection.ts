@@ -118,7 +118,8 @@ export function guardProject(root: string, entries: readonly string[]): ProjectG
   const mounts = new Map<string, ProtectedMount["mode"]>();
   const made: string[] = [];
   const release = () => made.splice(0).forEach(releasePlaceholder);
-  const covered = (path: string) => [...mounts].some(([mounted, mode]) => mode === "ro" && (path === mounted || path.startsWith(`${mounted}/`)));
+  const covered = (path: string) =>
+    [...mounts].some(([mounted, mode]) => mode === "ro" && (path === mounted || path.startsWith(`${mounted}/`)));
   try {
     for (const entry of entries) {
       const parts = entry.split("/");
@@ -139,7 +140,11 @@ export function guardProject(root: string, entries: readonly string[]): ProjectG
         }
         if (stats.isSymbolicLink() || !(stats.isDirectory() || stats.isFile())) {
           release();
-          return { readOnly: true, reason: `${path} is ${stats.isSymbolicLink() ? "a symlink" : "not a file or directory"} where a protected path is`, release() {} };
+          return {
+            readOnly: true,
+            reason: `${path} is ${stats.isSymbolicLink() ? "a symlink" : "not a file or directory"} where a protected path is`,
+            release() {},
+          };
         }
         // A file on the way (`.git` as a gitfile naming the git directory) is protected whole.
         if (last || stats.isFile()) {

@@ -112,7 +112,11 @@ export interface PreparedJail {
  * Turns a policy into bin/run's (or bin/session-run's) environment: the project (protected for a
  * read-write jail) and, for a network allow-list, the egress proxy the jail reaches it through.
  */
-export function prepareJail(policy: JailPolicy, host: NodeJS.ProcessEnv = process.env, egressLog?: { log?: Logger; label?: string }): PreparedJail {
+export function prepareJail(
+  policy: JailPolicy,
+  host: NodeJS.ProcessEnv = process.env,
+  egressLog?: { log?: Logger; label?: string },
+): PreparedJail {
   const jail = prepareProject(policy, host);
   if (typeof policy.network !== "object") return jail;
   const egress = openEgress(policy.network.allow, egressLog?.log, egressLog?.label);
@@ -152,7 +156,11 @@ function prepareProject(policy: JailPolicy, host: NodeJS.ProcessEnv): PreparedJa
   const guard = guardProject(project.dir, project.protect);
   if (guard.readOnly) {
     env.NIXSHED_JAIL_PROJECT_ACCESS = "ro";
-    return { env, notice: `the project is read-only in this jail: ${guard.reason}, which a read-write jail could redirect`, release: guard.release };
+    return {
+      env,
+      notice: `the project is read-only in this jail: ${guard.reason}, which a read-write jail could redirect`,
+      release: guard.release,
+    };
   }
   if (guard.mounts.length > 0) env.NIXSHED_JAIL_PROTECT = guard.mounts.map(({ mode, path }) => `${mode} ${path}`).join("\n");
   return { env, release: guard.release };
@@ -210,7 +218,9 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   const { policy } = call;
   const program = requireStorePath(runPath(call.artifact), "jail program");
   const asked = performance.now();
-  const releaseSlot = call.budget ? await call.budget.acquire({ signal: call.signal, timeoutMs: policy.timeoutMs, onWait: call.onWait }) : () => {};
+  const releaseSlot = call.budget
+    ? await call.budget.acquire({ signal: call.signal, timeoutMs: policy.timeoutMs, onWait: call.onWait })
+    : () => {};
   const timeoutMs = Math.max(1, policy.timeoutMs - (performance.now() - asked));
   let jail: PreparedJail | undefined;
   try {

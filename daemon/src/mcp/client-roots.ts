@@ -34,7 +34,6 @@ export function watchClientRoots(mcp: McpServer, apply: (paths: string[]) => Pro
   };
   server.setNotificationHandler(RootsListChangedNotificationSchema, async () => refresh());
   return {
-    settled: () =>
-      Promise.race([latest, new Promise<void>((resolve) => setTimeout(resolve, ROOTS_WAIT_MS).unref())]),
+    settled: () => Promise.race([latest, new Promise<void>((resolve) => setTimeout(resolve, ROOTS_WAIT_MS).unref())]),
   };
 }

@@ -46,7 +46,9 @@ function jsonOrUndefined(text: string): unknown {
 /** The id of a request cut to its two ends: the SDK puts "jsonrpc" and "id" last, others often first. */
 export function idOfOversized(head: string, tail: string): Id | undefined {
   const value = String.raw`(-?\d+|"(?:[^"\\]|\\.){0,200}")`;
-  const found = new RegExp(String.raw`"id"\s*:\s*${value}\s*\}\s*$`).exec(tail) ?? new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}`).exec(head);
+  const found =
+    new RegExp(String.raw`"id"\s*:\s*${value}\s*\}\s*$`).exec(tail) ??
+    new RegExp(String.raw`^\s*\{\s*(?:"jsonrpc"\s*:\s*"2\.0"\s*,\s*)?"id"\s*:\s*${value}`).exec(head);
   if (found) {
     const id = jsonOrUndefined(found[1]!);
     return isId(id) ? id : null; // an id string with a bad escape is answered as unknown (null)

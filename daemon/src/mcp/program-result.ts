@@ -4,7 +4,10 @@ import { z } from "zod";
 import { egressReportShape } from "../jail/egress/report.js";
 import type { JailResult } from "../jail/runner.js";
 
-export type ProgramResult = Pick<JailResult, "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit" | "network">;
+export type ProgramResult = Pick<
+  JailResult,
+  "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit" | "network"
+>;
 
 export const programResultShape = {
   stdout: z.string(),
@@ -33,7 +36,10 @@ export function programResultOutput(result: ProgramResult): ProgramResultOutput 
 }
 
 /** Timeout, limit and truncation, in words (empty when none happened). */
-export function programFacts(output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated" | "network">, timeoutWords: string): string[] {
+export function programFacts(
+  output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated" | "network">,
+  timeoutWords: string,
+): string[] {
   const facts: string[] = [];
   if (output.timed_out) facts.push(timeoutWords);
   if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);

@@ -36,13 +36,21 @@ export function resultText(result: CallToolResult): string {
  * The result itself when it fits `maxBytes`, else the cut one. `keep` stores the whole text (called
  * only when something is cut) and says where.
  */
-export async function fitResponse(result: CallToolResult, maxBytes: number, keep: (text: string) => Promise<Kept>): Promise<CallToolResult> {
+export async function fitResponse(
+  result: CallToolResult,
+  maxBytes: number,
+  keep: (text: string) => Promise<Kept>,
+): Promise<CallToolResult> {
   const limit = maxBytes - ENVELOPE_BYTES;
   if (responseBytes(result) <= limit) return result;
   const text = resultText(result);
   const kept = await keep(text);
   // _meta tells a program reading structured content that it was cut (arrays carry no marker).
-  const cut: CallToolResult = { ...result, content: [{ type: "text", text: "" }], _meta: { ...result._meta, "nixshed/cut": wholeText(kept) } };
+  const cut: CallToolResult = {
+    ...result,
+    content: [{ type: "text", text: "" }],
+    _meta: { ...result._meta, "nixshed/cut": wholeText(kept) },
+  };
   if (result.structuredContent !== undefined) {
     cut.structuredContent = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
   }

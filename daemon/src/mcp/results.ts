@@ -48,7 +48,9 @@ export class ResultStore {
   /** Beyond the newest `files`, and anything older than `seconds`, is removed. */
   private async prune(): Promise<void> {
     const names = (await readdir(this.dir)).sort();
-    await Promise.all(names.slice(0, Math.max(0, names.length - this.limits.files)).map((name) => rm(join(this.dir, name), { force: true })));
+    await Promise.all(
+      names.slice(0, Math.max(0, names.length - this.limits.files)).map((name) => rm(join(this.dir, name), { force: true })),
+    );
     await removeOlder(this.dir, Date.now() - this.limits.seconds * 1000, false);
   }
 }

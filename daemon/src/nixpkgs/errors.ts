@@ -22,10 +22,18 @@ export class NixCommandError extends NixpkgsError {
 }
 
 const REFUSALS: [RegExp, string, string][] = [
-  [/is marked as broken/, "is marked broken in this nixpkgs", "Pick another version or package (nixpkgs_search with include_broken shows them)."],
+  [
+    /is marked as broken/,
+    "is marked broken in this nixpkgs",
+    "Pick another version or package (nixpkgs_search with include_broken shows them).",
+  ],
   [/has an unfree license/, "is unfree, and this nixpkgs refuses unfree packages", "Pick a free alternative (nixpkgs_search)."],
   [/is marked as insecure/, "is marked insecure in this nixpkgs", "Pick another version or package."],
-  [/is not available on the requested hostPlatform|not supported on/, "is not available on this platform", "Pick another package (nixpkgs_search shows the platform's)."],
+  [
+    /is not available on the requested hostPlatform|not supported on/,
+    "is not available on this platform",
+    "Pick another package (nixpkgs_search shows the platform's).",
+  ],
 ];
 
 /** One line for the agent from a failed nix command's stderr, about package `attr`; `what` is the step ("building jq"). */
@@ -35,10 +43,28 @@ export function nixFailure(what: string, attr: string, stderr: string): NixComma
   if (missing && attr.split(".").includes(missing[1]!)) {
     return new NixCommandError(`no package \`${attr}\` in this nixpkgs`, "missing", trace, "Find the attribute with nixpkgs_search.");
   }
-  for (const [pattern, says, hint] of REFUSALS) if (pattern.test(trace)) return new NixCommandError(`\`${attr}\` ${says}`, "refused", trace, hint);
+  for (const [pattern, says, hint] of REFUSALS)
+    if (pattern.test(trace)) return new NixCommandError(`\`${attr}\` ${says}`, "refused", trace, hint);
   const builder = /builder for '\/nix\/store\/[a-z0-9]{32}-([^']+?)(\.drv)?' failed/.exec(trace);
-  if (builder) return new NixCommandError(`${what} failed: the build of ${builder[1]} failed`, "build", trace, "Try another version of the package, or raise the log level to debug for nix's output.");
-  const first = trace.split("\n").find((line) => line.startsWith("error:"))?.replace(/^error:\s*/, "") ?? trace.split("\n").pop() ?? "";
+  if (builder)
+    return new NixCommandError(
+      `${what} failed: the build of ${builder[1]} failed`,
+      "build",
+      trace,
+      "Try another version of the package, or raise the log level to debug for nix's output.",
+    );
+  const first =
+    trace
+      .split("\n")
+      .find((line) => line.startsWith("error:"))
+      ?.replace(/^error:\s*/, "") ??
+    trace.split("\n").pop() ??
+    "";
   const line = first.length > 200 ? `${first.slice(0, 199)}…` : first;
-  return new NixCommandError(`${what} failed${line ? `: ${line}` : ""}`, "other", trace, "Raise the log level to debug for nix's whole output.");
+  return new NixCommandError(
+    `${what} failed${line ? `: ${line}` : ""}`,
+    "other",
+    trace,
+    "Raise the log level to debug for nix's whole output.",
+  );
 }

@@ -34,18 +34,34 @@ function safePlan(ctx: ServerContext): IndexPlan {
  * Brings nixpkgs_execute's description, and with common_tools = "tools" the everyday package
  * tools, in line with the everyday set that works here (checked against the index once it is at hand).
  */
-function offerEveryday(tools: NixpkgsToolSet, runner: PackageRunner, settings: Config["nixpkgs"], index: NixpkgsIndex | undefined, log: Logger): void {
+function offerEveryday(
+  tools: NixpkgsToolSet,
+  runner: PackageRunner,
+  settings: Config["nixpkgs"],
+  index: NixpkgsIndex | undefined,
+  log: Logger,
+): void {
   const set = everydaySet(settings, index, (attr) => reachesOut(runner.permissions(attr).network));
   if (set.missing.length > 0) log.info(`nixpkgs: everyday packages not in the index, not offered: ${set.missing.join(", ")}`);
   tools.describe(EXECUTE, executeDescription(describeEveryday(set)));
   if (settings.common_tools !== "tools") return;
   const wanted = new Set(set.groups.flatMap((group) => group.tools.map((tool) => tool.attr)));
   for (const tool of tools.packageTools()) if (tool.common && !wanted.has(tool.attr)) tools.removePackage(tool.name);
-  const offered = new Set(tools.packageTools().filter((tool) => tool.common).map((tool) => tool.attr));
+  const offered = new Set(
+    tools
+      .packageTools()
+      .filter((tool) => tool.common)
+      .map((tool) => tool.attr),
+  );
   for (const tool of set.groups.flatMap((group) => group.tools)) {
     if (offered.has(tool.attr)) continue;
     // A package of several programs gets none by default: a call names the one it wants.
-    tools.addPackage({ name: tools.freeName(tool.attr), attr: tool.attr, ...(tool.program && !tool.several ? { program: tool.program } : {}), common: true });
+    tools.addPackage({
+      name: tools.freeName(tool.attr),
+      attr: tool.attr,
+      ...(tool.program && !tool.several ? { program: tool.program } : {}),
+      common: true,
+    });
   }
 }
 

@@ -29,7 +29,8 @@ export function isWithin(path: string, bounds: string[]): boolean {
 /** The real path of `path` (relative to the package root), refused unless it stays in the package. */
 export function resolveInPackage(pkg: PackageRecord, path: string): string {
   const label = `${pkg.name}@${pkg.version}`;
-  if (isAbsolute(path)) throw new PkgLocalError(`${path}: give a path relative to the package`, `read_package {package: "${pkg.name}"} lists its files`);
+  if (isAbsolute(path))
+    throw new PkgLocalError(`${path}: give a path relative to the package`, `read_package {package: "${pkg.name}"} lists its files`);
   const joined = join(pkg.root, normalize(path));
   if (!isWithin(joined, packageEntries(pkg))) {
     throw new PkgLocalError(`${path}: outside ${label}`, "only the package's own files can be read");

@@ -138,7 +138,8 @@ function confined(scan: StampedScan, projectRoot: string): PackageRecord[] {
   const project = realpathOf(projectRoot) ?? projectRoot;
   const store = storeDir();
   const own = realpathOf(scan.environment.packagesDir);
-  const redirected = own !== undefined && isInside(scan.environment.packagesDir, projectRoot) && !isInside(own, project) && !isInside(own, store);
+  const redirected =
+    own !== undefined && isInside(scan.environment.packagesDir, projectRoot) && !isInside(own, project) && !isInside(own, store);
   const within = [project, store, ...(own === undefined || redirected ? [] : [own])];
   return scan.packages.map((pkg) => ({ ...pkg, within }));
 }

@@ -40,7 +40,8 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
     if (code === "EACCES") throw new PkgLocalError(`${request.path}: permission denied`);
     throw error;
   }
-  if (page === "directory") throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
+  if (page === "directory")
+    throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
   if (page === "special") throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
   return page;
 }

@@ -1,4 +1,3 @@
-
 import { isAbsent } from "../files/absence.js";
 import { readTextPage } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";

@@ -65,7 +65,9 @@ function kindOf(language: Language, name: string, inMetadataDir: boolean): strin
 export function packageTree(pkg: PackageRecord, maxFiles: number): PackageTree {
   const tree: PackageTree = { files: [], counts: {}, total: 0, other: 0, incomplete: false };
   const bounds = packageBounds(pkg);
-  const starts = pkg.members ? pkg.members.map((member) => ({ shown: member, real: join(pkg.root, member) })) : [{ shown: "", real: pkg.root }];
+  const starts = pkg.members
+    ? pkg.members.map((member) => ({ shown: member, real: join(pkg.root, member) }))
+    : [{ shown: "", real: pkg.root }];
   const queue: { shown: string; real: string; metadata: boolean }[] = [];
   let visited = 0;
   const consider = (shown: string, real: string, name: string, metadata: boolean) => {

@@ -87,7 +87,13 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
         };
       }
       const path = args.path;
-      const page = await readPackageFile(pkg, { path, startLine: args.start_line, endLine: args.end_line, maxBytes: settings.max_read_bytes, signal: call.signal });
+      const page = await readPackageFile(pkg, {
+        path,
+        startLine: args.start_line,
+        endLine: args.end_line,
+        maxBytes: settings.max_read_bytes,
+        signal: call.signal,
+      });
       if (page.binary) return { ...base, path, binary: { size: page.size } };
       return {
         ...base,
@@ -113,12 +119,17 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
       if (result.import_names?.length) parts.push(`import: ${result.import_names.join(", ")}`);
       if (result.editable) parts.push(`editable install from ${result.editable}`);
       if (result.other_versions) parts.push(`also installed: ${result.other_versions.join(", ")}`);
-      for (const [label, excerpt] of [["README", result.readme], ["entry", result.entry_file]] as const) {
+      for (const [label, excerpt] of [
+        ["README", result.readme],
+        ["entry", result.entry_file],
+      ] as const) {
         if (excerpt) parts.push(`--- ${label}: ${excerpt.path}${excerpt.more ? " (head)" : ""}\n${excerpt.text}`);
       }
       const tree = result.tree;
       if (tree) {
-        const counts = Object.entries(tree.counts).map(([kind, count]) => `${kind} ${count}`).join(", ");
+        const counts = Object.entries(tree.counts)
+          .map(([kind, count]) => `${kind} ${count}`)
+          .join(", ");
         const shown = tree.files.length < tree.total ? `, ${tree.files.length} listed` : "";
         parts.push(`--- files: ${tree.total}${tree.incomplete ? "+" : ""} (${counts}${shown}; ${tree.other} other)`);
         parts.push(tree.files.map((file) => `${file.path}  ${file.bytes}`).join("\n"));

@@ -11,7 +11,12 @@ import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
 const DEFAULT_LIMIT = 500;
 
 export const entryShape = z
-  .object({ main: z.string().optional(), module: z.string().optional(), types: z.string().optional(), exports: z.array(z.string()).optional() })
+  .object({
+    main: z.string().optional(),
+    module: z.string().optional(),
+    types: z.string().optional(),
+    exports: z.array(z.string()).optional(),
+  })
   .optional();
 
 const packageShape = z.object({

@@ -5,7 +5,8 @@ import type { ProjectPackages } from "./package-index.js";
 import type { Language } from "./types.js";
 
 const HOW_TO_CREATE: Record<Language, string> = {
-  python: "Create one in the project: `python3 -m venv .venv && .venv/bin/pip install -r requirements.txt` (or `uv sync`, `poetry install`, `pipenv install`), or name it in [pkglocal] python_envs.",
+  python:
+    "Create one in the project: `python3 -m venv .venv && .venv/bin/pip install -r requirements.txt` (or `uv sync`, `poetry install`, `pipenv install`), or name it in [pkglocal] python_envs.",
   node: "Install the dependencies in the project: `npm install` (or `pnpm install`, `yarn install`, `bun install`), or name the directory in [pkglocal] node_modules.",
 };
 
@@ -14,5 +15,8 @@ export function missingMessage(language: Language, found: ProjectPackages): stri
 }
 
 export function noEnvironment(languages: Language[], found: ProjectPackages): ToolError {
-  return new ToolError(languages.map((each) => missingMessage(each, found)).join("\n"), languages.map((each) => HOW_TO_CREATE[each]).join("\n"));
+  return new ToolError(
+    languages.map((each) => missingMessage(each, found)).join("\n"),
+    languages.map((each) => HOW_TO_CREATE[each]).join("\n"),
+  );
 }

@@ -38,7 +38,12 @@ export const packageRecordSchema = z.object({
   importNames: z.array(z.string()).optional(),
   /** Node: main, exports and types entry points as package.json names them. */
   entry: z
-    .object({ main: z.string().optional(), module: z.string().optional(), types: z.string().optional(), exports: z.array(z.string()).optional() })
+    .object({
+      main: z.string().optional(),
+      module: z.string().optional(),
+      types: z.string().optional(),
+      exports: z.array(z.string()).optional(),
+    })
     .optional(),
   summary: z.string().optional(),
   /** Python: set when installed in editable mode, to the source directory. */

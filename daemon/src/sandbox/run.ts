@@ -27,7 +27,12 @@ export interface RunContext {
 /** The jail policy for an environment, for one call (request) or a session's kernel (no request). */
 export function environmentJail(env: Environment, context: Pick<RunContext, "settings" | "projectRoot">, request?: RunRequest): JailPolicy {
   const declared = { projectAccess: env.projectAccess, network: env.network, timeoutSeconds: env.limits.timeoutSeconds };
-  return decideJail(declared, context.settings, context.projectRoot, request && { timeoutSeconds: request.timeoutSeconds, stdin: request.stdin });
+  return decideJail(
+    declared,
+    context.settings,
+    context.projectRoot,
+    request && { timeoutSeconds: request.timeoutSeconds, stdin: request.stdin },
+  );
 }
 
 export async function runCode(env: Environment, request: RunRequest, context: RunContext): Promise<JailResult> {

@@ -117,19 +117,30 @@ const listSessions = (sessions: SessionManager) =>
     input: {},
     output: {
       sessions: z.array(
-        z.object({ id: z.string(), env: z.string(), age_seconds: z.number(), idle_seconds: z.number(), calls: z.number(), busy: z.boolean() }),
+        z.object({
+          id: z.string(),
+          env: z.string(),
+          age_seconds: z.number(),
+          idle_seconds: z.number(),
+          calls: z.number(),
+          busy: z.boolean(),
+        }),
       ),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run() {
       return {
-        sessions: sessions.list().map((s) => ({ id: s.id, env: s.env, age_seconds: s.ageSeconds, idle_seconds: s.idleSeconds, calls: s.calls, busy: s.busy })),
+        sessions: sessions
+          .list()
+          .map((s) => ({ id: s.id, env: s.env, age_seconds: s.ageSeconds, idle_seconds: s.idleSeconds, calls: s.calls, busy: s.busy })),
       };
     },
     render: ({ sessions: list }) =>
       list.length === 0
         ? "no sessions"
-        : list.map((s) => `${s.id} (${s.env}): ${s.calls} calls, age ${s.age_seconds} s, ${s.busy ? "busy" : `idle ${s.idle_seconds} s`}`).join("\n"),
+        : list
+            .map((s) => `${s.id} (${s.env}): ${s.calls} calls, age ${s.age_seconds} s, ${s.busy ? "busy" : `idle ${s.idle_seconds} s`}`)
+            .join("\n"),
   });
 
 const closeSession = (sessions: SessionManager) =>
@@ -143,7 +154,10 @@ const closeSession = (sessions: SessionManager) =>
     async run({ session }) {
       if (await sessions.close(session)) return { closed: session };
       const live = sessions.list().map((s) => s.id);
-      throw new ToolError(`no session '${session}'`, live.length > 0 ? `Live sessions: ${live.join(", ")}.` : "There are no live sessions.");
+      throw new ToolError(
+        `no session '${session}'`,
+        live.length > 0 ? `Live sessions: ${live.join(", ")}.` : "There are no live sessions.",
+      );
     },
     render: ({ closed }) => `closed session ${closed}`,
   });

@@ -49,7 +49,10 @@ describe("nixshed", () => {
 
   it("names the closest command, flag or config key on a typo", () => {
     expect(nixshed(["doctr"]).stderr).toContain("unknown command 'doctr'; did you mean 'doctor'?");
-    expect(nixshed(["config", "--projct", "."])).toMatchObject({ code: 2, stderr: expect.stringContaining("unknown flag --projct; did you mean --project?") });
+    expect(nixshed(["config", "--projct", "."])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("unknown flag --projct; did you mean --project?"),
+    });
     expect(nixshed(["search", "--nixpkgs-idx", "x", "jq"]).stderr).toContain("did you mean --nixpkgs-index?");
     expect(nixshed(["config", "--set", "sandbox.max_timout_seconds=5"]).stderr).toContain(
       "flag --set sandbox.max_timout_seconds: unknown key `sandbox.max_timout_seconds` (did you mean `sandbox.max_timeout_seconds`? allowed in [sandbox]:",
@@ -60,12 +63,16 @@ describe("nixshed", () => {
   it("gives the line of a config error in a file", () => {
     const user = join(home, "user.toml");
     writeFileSync(user, '# comment\n[fs]\nread_only = true\n\n[sandbox.sessions]\nmax_sessions = "many"\n');
-    expect(nixshed(["config", "--config", user]).stderr).toContain(`${user}:6: \`sandbox.sessions.max_sessions\`: Invalid input: expected number`);
+    expect(nixshed(["config", "--config", user]).stderr).toContain(
+      `${user}:6: \`sandbox.sessions.max_sessions\`: Invalid input: expected number`,
+    );
     const file = join(project, ".nixshed.toml");
     writeFileSync(file, 'log_level = "info"\n[fs]\nread_only = tru\n');
     expect(nixshed(["config"]).stderr).toMatch(new RegExp(`${file}:3:\\d+: invalid TOML: `));
-    writeFileSync(file, '[fs]\nread_only = true\n[nixpkgs.permissions.curl]\nnetwrok = false\n');
-    expect(nixshed(["config"]).stderr).toContain(`${file}:4: unknown key \`nixpkgs.permissions.curl.netwrok\` (did you mean \`nixpkgs.permissions.curl.network\`?`);
+    writeFileSync(file, "[fs]\nread_only = true\n[nixpkgs.permissions.curl]\nnetwrok = false\n");
+    expect(nixshed(["config"]).stderr).toContain(
+      `${file}:4: unknown key \`nixpkgs.permissions.curl.netwrok\` (did you mean \`nixpkgs.permissions.curl.network\`?`,
+    );
   });
 
   it("runs as the npm bin, an executable committed before any build", () => {
@@ -92,11 +99,13 @@ describe("nixshed", () => {
   });
 
   it("exits 1 on a bad configuration, naming the file (or variable, or flag), the key and what is allowed", () => {
-    writeFileSync(join(project, ".nixshed.toml"), '[fs]\nread_olny = true\n');
+    writeFileSync(join(project, ".nixshed.toml"), "[fs]\nread_olny = true\n");
     const result = nixshed(["config"]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(join(project, ".nixshed.toml"));
-    expect(result.stderr).toContain(`${join(project, ".nixshed.toml")}:2: unknown key \`fs.read_olny\` (did you mean \`fs.read_only\`? allowed in [fs]: enabled, read_only`);
+    expect(result.stderr).toContain(
+      `${join(project, ".nixshed.toml")}:2: unknown key \`fs.read_olny\` (did you mean \`fs.read_only\`? allowed in [fs]: enabled, read_only`,
+    );
     const fromEnv = nixshed(["serve"], { NIXSHED_LOG_LEVEL: "loud" });
     expect(fromEnv.code).toBe(1);
     expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);
@@ -113,21 +122,32 @@ describe("nixshed", () => {
     expect(text.stdout).toContain("fs.read_only = true  # env NIXSHED_FS__READ_ONLY");
     expect(text.stdout).toContain("fs.allow_move = true  # flag --set fs.allow_move");
     expect(text.stdout).toContain("fs.allow_delete = false  # default");
-    const json = JSON.parse(nixshed(["config", "--json"]).stdout) as { projectRoot: string; values: { key: string; value: unknown; source: string }[] };
+    const json = JSON.parse(nixshed(["config", "--json"]).stdout) as {
+      projectRoot: string;
+      values: { key: string; value: unknown; source: string }[];
+    };
     expect(json.projectRoot).toBe(project);
     expect(json.values).toContainEqual({ key: "fs.max_list_entries", value: 50, source: join(project, ".nixshed.toml") });
   });
 
   it("serve exits cleanly on SIGTERM, even with stdin still open", async () => {
-    const child = spawn(process.execPath, [CLI, "serve"], { cwd: project, env: { PATH: process.env.PATH, HOME: home }, stdio: ["pipe", "pipe", "pipe"] });
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`);
+    const child = spawn(process.execPath, [CLI, "serve"], {
+      cwd: project,
+      env: { PATH: process.env.PATH, HOME: home },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } })}\n`,
+    );
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
     // Once tools/list is answered the server is fully up, its signal handlers in place.
     let out = "";
-    await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => {
+    await new Promise<void>((resolve) =>
+      child.stdout.on("data", (chunk: Buffer) => {
         out += chunk;
         if (out.includes('"id":2')) resolve();
-      }));
+      }),
+    );
     child.kill("SIGTERM");
     const code = await new Promise((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);

@@ -30,7 +30,7 @@ describe("parseDestination", () => {
     ["1.2.3", "not a host name"],
   ])("refuses %j", (text, why) => {
     expect(destinationProblem(text)).toContain(why);
-    expect(destinationProblem(text)).toContain("e.g. \"pypi.org\"");
+    expect(destinationProblem(text)).toContain('e.g. "pypi.org"');
   });
 });
 

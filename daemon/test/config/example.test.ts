@@ -72,8 +72,13 @@ describe("config.example.toml", () => {
 
   it("names every key only trusted layers may set, as config/trust.ts classifies them", () => {
     const line = lines.find((each) => each.startsWith("# Only trusted layers may set: "));
-    const listed = line?.replace(/^# Only trusted layers may set: /, "").replace(/\.$/, "").split(", ");
-    const trustedOnly = Object.entries(TRUST_RULES).filter(([, rule]) => rule.allows === undefined).map(([key]) => key);
+    const listed = line
+      ?.replace(/^# Only trusted layers may set: /, "")
+      .replace(/\.$/, "")
+      .split(", ");
+    const trustedOnly = Object.entries(TRUST_RULES)
+      .filter(([, rule]) => rule.allows === undefined)
+      .map(([key]) => key);
     expect(listed?.sort()).toEqual(trustedOnly.sort());
   });
 });

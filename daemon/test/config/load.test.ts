@@ -44,7 +44,13 @@ describe("layers", () => {
       flags: [{ key: "fs.allow_move", value: true, flag: "--set fs.allow_move" }],
     });
     expect(loaded.config.log_level).toBe("error");
-    expect(loaded.config.fs).toMatchObject({ max_list_entries: 20, max_read_bytes: 2048, timeout_seconds: 7, read_only: true, allow_move: true });
+    expect(loaded.config.fs).toMatchObject({
+      max_list_entries: 20,
+      max_read_bytes: 2048,
+      timeout_seconds: 7,
+      read_only: true,
+      allow_move: true,
+    });
     const source = Object.fromEntries(describeConfig(loaded).map((row) => [row.key, row.source]));
     expect(source).toMatchObject({
       log_level: system,

@@ -46,7 +46,8 @@ describe("trust classification", () => {
     ["state_dir", undefined, "/tmp/state"],
     ["protected_paths", [...trusted.protected_paths, "secrets"], trusted.protected_paths.slice(1)],
   ];
-  const at = (key: string, value: unknown) => key.split(".").reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
+  const at = (key: string, value: unknown) =>
+    key.split(".").reduceRight<unknown>((inner, part) => ({ [part]: inner }), value) as Record<string, unknown>;
 
   it.each(table)("%s: keeps %j, drops %j", (key, narrow, wide) => {
     if (narrow !== undefined) expect(narrowProjectValues(at(key, narrow), trusted, "/p").ignored, key).toEqual([]);
@@ -73,7 +74,10 @@ describe("relative paths in configuration", () => {
     mkdirSync(join(base, "project", ".git"), { recursive: true });
     mkdirSync(join(base, "etc"));
     mkdirSync(join(base, "cwd"));
-    writeFileSync(join(base, "etc", "config.toml"), 'metadata = "meta"\n[nixpkgs]\nindex = "idx/nixpkgs.idx"\nsource = "../nixpkgs"\n[sandbox]\ndirs = ["sandboxes"]\n');
+    writeFileSync(
+      join(base, "etc", "config.toml"),
+      'metadata = "meta"\n[nixpkgs]\nindex = "idx/nixpkgs.idx"\nsource = "../nixpkgs"\n[sandbox]\ndirs = ["sandboxes"]\n',
+    );
     const loaded = loadConfig({
       cwd: join(base, "cwd"),
       project: join(base, "project"),
@@ -92,7 +96,8 @@ describe("relative paths in configuration", () => {
     const base = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-paths-")));
     mkdirSync(join(base, "tests", "fixtures", "nixpkgs"), { recursive: true });
     const source = (value: string) =>
-      loadConfig({ cwd: base, systemConfig: join(base, "none"), env: {}, flags: [{ key: "nixpkgs.source", value, flag: "--set" }] }).config.nixpkgs.source;
+      loadConfig({ cwd: base, systemConfig: join(base, "none"), env: {}, flags: [{ key: "nixpkgs.source", value, flag: "--set" }] }).config
+        .nixpkgs.source;
     expect(source("github:NixOS/nixpkgs/nixos-unstable")).toBe("github:NixOS/nixpkgs/nixos-unstable");
     expect(source("nixpkgs")).toBe("nixpkgs");
     expect(source("tests/fixtures/nixpkgs")).toBe(join(base, "tests", "fixtures", "nixpkgs"));

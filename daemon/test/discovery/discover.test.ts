@@ -57,7 +57,11 @@ async function run(metadata: string, dirs: string[]) {
     env: { NIXSHED_METADATA: metadata, NIXSHED_SANDBOX__DIRS: JSON.stringify(dirs) },
     systemConfig: "/nonexistent",
   });
-  const found = await discover(loaded, createLogger("info", (line) => lines.push(line)), { env: { XDG_CONFIG_HOME: join(root, "xdg") }, systemDir: "/nonexistent" });
+  const found = await discover(
+    loaded,
+    createLogger("info", (line) => lines.push(line)),
+    { env: { XDG_CONFIG_HOME: join(root, "xdg") }, systemDir: "/nonexistent" },
+  );
   return { found, lines };
 }
 

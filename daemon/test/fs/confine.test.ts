@@ -31,7 +31,12 @@ beforeAll(async () => {
   confinement = new Confinement(await makeRoot(join(base, "proj-link")));
 });
 
-type Row = [name: string, input: () => string, intent: Intent, expected: { real: () => string; exists?: boolean; isSymlink?: boolean } | RegExp];
+type Row = [
+  name: string,
+  input: () => string,
+  intent: Intent,
+  expected: { real: () => string; exists?: boolean; isSymlink?: boolean } | RegExp,
+];
 
 const rows: Row[] = [
   ["a file in the root", () => "file.txt", "follow", { real: () => join(root, "file.txt"), exists: true }],
@@ -47,15 +52,30 @@ const rows: Row[] = [
   ["a symlinked dir outside, listed", () => "link-out-dir", "follow", /symlink that leads outside/],
   ["a file under a symlinked dir outside", () => "link-out-dir/secret.txt", "follow", /through a symlink that leads outside/],
   ["a new file under a symlinked parent dir outside", () => "link-out-dir/new.txt", "entry", /through a symlink that leads outside/],
-  ["a new nested path under a symlinked parent dir outside", () => "link-out-dir/a/b/c.txt", "entry", /through a symlink that leads outside/],
+  [
+    "a new nested path under a symlinked parent dir outside",
+    () => "link-out-dir/a/b/c.txt",
+    "entry",
+    /through a symlink that leads outside/,
+  ],
   ["a dangling symlink whose target is outside, read", () => "dangling-out", "follow", /symlink that leads outside/],
   // As an entry it is the link itself (which write_content then refuses, see write.test.ts).
-  ["a dangling symlink whose target is outside, as an entry", () => "dangling-out", "entry", { real: () => join(root, "dangling-out"), isSymlink: true }],
+  [
+    "a dangling symlink whose target is outside, as an entry",
+    () => "dangling-out",
+    "entry",
+    { real: () => join(root, "dangling-out"), isSymlink: true },
+  ],
   ["a new file under a dangling symlink", () => "dangling-out/x.txt", "entry", /symlink that leads outside/],
   ["a relative symlink climbing out", () => "sub/rel-climb", "follow", /symlink that leads outside/],
   ["a symlink inside the root", () => "link-in", "follow", { real: () => join(root, "file.txt") }],
   ["a symlinked dir inside the root", () => "link-sub/rel-climb", "entry", { real: () => join(root, "sub", "rel-climb"), isSymlink: true }],
-  ["the root reached through its symlink, absolute", () => join(base, "proj-link", "file.txt"), "follow", { real: () => join(root, "file.txt") }],
+  [
+    "the root reached through its symlink, absolute",
+    () => join(base, "proj-link", "file.txt"),
+    "follow",
+    { real: () => join(root, "file.txt") },
+  ],
   ["the root by its real path, absolute", () => join(root, "sub"), "follow", { real: () => join(root, "sub") }],
   ["a new file", () => "new/dir/file.txt", "entry", { real: () => join(root, "new", "dir", "file.txt"), exists: false }],
   ["a path through a file", () => "file.txt/x", "entry", /is not a directory/],
@@ -87,9 +107,13 @@ describe("confinement", () => {
 
   it("serves extra and client roots, and forgets client roots when they change", async () => {
     const served = new Confinement(await makeRoot(root), [await makeRoot(join(base, "proj-evil"))]);
-    await expect(served.hold(join(base, "proj-evil", "secret.txt"), "follow", async (held) => held)).resolves.toMatchObject({ exists: true });
+    await expect(served.hold(join(base, "proj-evil", "secret.txt"), "follow", async (held) => held)).resolves.toMatchObject({
+      exists: true,
+    });
     served.setClientRoots([await makeRoot(join(base, "outside"))]);
-    await expect(served.hold("link-out-file", "follow", async (held) => held)).resolves.toMatchObject({ real: join(base, "outside", "secret.txt") });
+    await expect(served.hold("link-out-file", "follow", async (held) => held)).resolves.toMatchObject({
+      real: join(base, "outside", "secret.txt"),
+    });
     served.setClientRoots([]);
     await expect(served.hold("link-out-file", "follow", async (held) => held)).rejects.toThrow(/outside/);
   });

@@ -53,7 +53,9 @@ describe("unifiedDiff", () => {
 
   it("stays within memory on a total rewrite of a large file", () => {
     const before = numbered(20_000).join("\n");
-    const after = numbered(20_000).map((line) => `${line}!`).join("\n");
+    const after = numbered(20_000)
+      .map((line) => `${line}!`)
+      .join("\n");
     const diff = unifiedDiff(before, after, "big");
     expect(diff.split("\n").filter((line) => line.startsWith("-line")).length).toBe(20_000);
   });

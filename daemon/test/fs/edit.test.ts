@@ -9,7 +9,13 @@ const source = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 1;\n}
 describe("edit_file", () => {
   it("replaces text that occurs once and returns a unified diff", async () => {
     const f = await fixture({ "m.js": source });
-    const result = await editFile(f.confinement, "m.js", [{ old_text: "function b() {\n  return 1;", new_text: "function b() {\n  return 2;" }], false, 1 << 20);
+    const result = await editFile(
+      f.confinement,
+      "m.js",
+      [{ old_text: "function b() {\n  return 1;", new_text: "function b() {\n  return 2;" }],
+      false,
+      1 << 20,
+    );
     expect(result.diff).toBe("--- a/m.js\n+++ b/m.js\n@@ -3,5 +3,5 @@\n }\n \n function b() {\n-  return 1;\n+  return 2;\n }\n");
     expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source.replace("b() {\n  return 1;", "b() {\n  return 2;"));
   });
@@ -54,7 +60,9 @@ describe("edit_file", () => {
   it("refuses edits that would grow the file past max_write_bytes, and writes nothing", async () => {
     const f = await fixture({ "m.js": source });
     const edits = [{ old_text: "function a", new_text: `function ${"a".repeat(2000)}` }];
-    await expect(editFile(f.confinement, "m.js", edits, false, 1024)).rejects.toThrow(/^m\.js: 2\d{3} bytes, over the 1024-byte limit \(fs\.max_write_bytes\)$/);
+    await expect(editFile(f.confinement, "m.js", edits, false, 1024)).rejects.toThrow(
+      /^m\.js: 2\d{3} bytes, over the 1024-byte limit \(fs\.max_write_bytes\)$/,
+    );
     expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source);
   });
 

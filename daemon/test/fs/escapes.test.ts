@@ -29,7 +29,14 @@ beforeAll(async () => {
 
 describe("no tool escapes", () => {
   it("read_content refuses every way out, per item", async () => {
-    const paths = ["link-file", "link-dir/secret.txt", "rel-climb", "../outside/secret.txt", join(f.base, "root-evil", "secret.txt"), "dangling"];
+    const paths = [
+      "link-file",
+      "link-dir/secret.txt",
+      "rel-climb",
+      "../outside/secret.txt",
+      join(f.base, "root-evil", "secret.txt"),
+      "dangling",
+    ];
     const items = await readContent(f.confinement, { paths }, 1 << 20, never);
     for (const item of items) {
       expect(item.error, item.path).toBeDefined();

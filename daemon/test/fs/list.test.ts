@@ -39,15 +39,31 @@ describe("list_files", () => {
 
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
-    expect(paths(await listFiles(f.confinement, { includeIgnored: true }, 100, never))).toEqual([".github", ".gitignore", "debug.log", "empty", "node_modules", "src", "src-link"]);
+    expect(paths(await listFiles(f.confinement, { includeIgnored: true }, 100, never))).toEqual([
+      ".github",
+      ".gitignore",
+      "debug.log",
+      "empty",
+      "node_modules",
+      "src",
+      "src-link",
+    ]);
   });
 
   it("lists a tree, filtered by a glob, depth-limited", async () => {
     const f = await gitProject();
-    expect(paths(await listFiles(f.confinement, { recursive: true }, 100, never))).toEqual([".github/ci.yml", ".gitignore", "src/a.ts", "src/b.js", "src/deep/c.ts"]);
+    expect(paths(await listFiles(f.confinement, { recursive: true }, 100, never))).toEqual([
+      ".github/ci.yml",
+      ".gitignore",
+      "src/a.ts",
+      "src/b.js",
+      "src/deep/c.ts",
+    ]);
     expect(paths(await listFiles(f.confinement, { glob: "*.ts" }, 100, never))).toEqual(["src/a.ts", "src/deep/c.ts"]);
     expect(paths(await listFiles(f.confinement, { path: "src", glob: "*.ts", maxDepth: 1 }, 100, never))).toEqual(["src/a.ts"]);
-    expect(paths(await listFiles(f.confinement, { glob: "**/index.js", includeIgnored: true }, 100, never))).toEqual(["node_modules/pkg/index.js"]);
+    expect(paths(await listFiles(f.confinement, { glob: "**/index.js", includeIgnored: true }, 100, never))).toEqual([
+      "node_modules/pkg/index.js",
+    ]);
   });
 
   it("caps the listing and counts what it left out", async () => {

@@ -47,7 +47,10 @@ describe("delete_items", () => {
   it("deletes files, and directories only with recursive", async () => {
     const f = await fixture({ "a.txt": "a", "dir/b.txt": "b" });
     const first = await deleteItems(f.confinement, ["a.txt", "dir"], false, never);
-    expect(first).toEqual([{ path: "a.txt", deleted: true }, { path: "dir", error: expect.stringMatching(/is a directory/) }]);
+    expect(first).toEqual([
+      { path: "a.txt", deleted: true },
+      { path: "dir", error: expect.stringMatching(/is a directory/) },
+    ]);
     expect(existsSync(join(f.root, "dir/b.txt"))).toBe(true);
     expect(await deleteItems(f.confinement, ["dir"], true, never)).toEqual([{ path: "dir", deleted: true }]);
     expect(existsSync(join(f.root, "dir"))).toBe(false);

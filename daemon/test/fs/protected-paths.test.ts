@@ -29,14 +29,27 @@ describe("protectedEntry", () => {
     expect(protectedEntry(".GIT", list)).toBe(".git/hooks");
   });
 
-  it.each([".git/objects/ab/cdef", ".git/refs/heads/main", ".git/HEAD", ".git/index", "src/.envrc.d", "envrc", "src/.git.txt", ".github/workflows/ci.yml", ".", ""])(
-    "%s stays writable (git commit needs objects, refs, HEAD and index)",
-    (path) => expect(protectedEntry(path, list)).toBeUndefined(),
-  );
+  it.each([
+    ".git/objects/ab/cdef",
+    ".git/refs/heads/main",
+    ".git/HEAD",
+    ".git/index",
+    "src/.envrc.d",
+    "envrc",
+    "src/.git.txt",
+    ".github/workflows/ci.yml",
+    ".",
+    "",
+  ])("%s stays writable (git commit needs objects, refs, HEAD and index)", (path) => expect(protectedEntry(path, list)).toBeUndefined());
 
-  it.each(["vendor/lib/.git/hooks/pre-commit", "vendor/lib/.git/config", "a/.GIT", ".git/modules/sub/hooks/post-checkout", ".git/worktrees/w/config.worktree"])(
-    "%s: nested repositories', submodules' and worktrees' git metadata is protected whole",
-    (path) => expect(protectedEntry(path, list)).toBeDefined(),
+  it.each([
+    "vendor/lib/.git/hooks/pre-commit",
+    "vendor/lib/.git/config",
+    "a/.GIT",
+    ".git/modules/sub/hooks/post-checkout",
+    ".git/worktrees/w/config.worktree",
+  ])("%s: nested repositories', submodules' and worktrees' git metadata is protected whole", (path) =>
+    expect(protectedEntry(path, list)).toBeDefined(),
   );
 
   it("uses the configured list", () => {

@@ -95,7 +95,11 @@ describe("read_content", () => {
     const f = await fixture({ "dir/x.txt": "x" });
     mkfifoSync(join(f.root, "pipe"));
     const items = await readContent(f.confinement, { paths: ["dir", "missing.txt", "pipe"] }, 4096, never);
-    expect(items.map((item) => item.error)).toEqual([expect.stringMatching(/is a directory/), expect.stringMatching(/no such file/), expect.stringMatching(/not a regular file/)]);
+    expect(items.map((item) => item.error)).toEqual([
+      expect.stringMatching(/is a directory/),
+      expect.stringMatching(/no such file/),
+      expect.stringMatching(/not a regular file/),
+    ]);
   });
 
   it("says when start_line is past the end", async () => {
@@ -109,6 +113,8 @@ describe("read_content", () => {
 
   it("rejects an inverted range", async () => {
     const f = await fixture({ "a.txt": "a\n" });
-    await expect(readContent(f.confinement, { paths: ["a.txt"], startLine: 5, endLine: 2 }, 4096, never)).rejects.toThrow(/before start_line/);
+    await expect(readContent(f.confinement, { paths: ["a.txt"], startLine: 5, endLine: 2 }, 4096, never)).rejects.toThrow(
+      /before start_line/,
+    );
   });
 });

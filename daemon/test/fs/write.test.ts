@@ -86,7 +86,11 @@ describe("create_directories", () => {
   it("creates nested directories and accepts existing ones", async () => {
     const f = await fixture({ "file.txt": "" });
     const outcomes = await createDirectories(f.confinement, ["x/y/z", "x", "file.txt"]);
-    expect(outcomes).toEqual([{ path: "x/y/z", created: true }, { path: "x", created: false }, { path: "file.txt", error: expect.stringMatching(/not a directory/) }]);
+    expect(outcomes).toEqual([
+      { path: "x/y/z", created: true },
+      { path: "x", created: false },
+      { path: "file.txt", error: expect.stringMatching(/not a directory/) },
+    ]);
     expect(lstatSync(join(f.root, "x/y/z")).isDirectory()).toBe(true);
   });
 });

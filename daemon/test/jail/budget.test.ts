@@ -37,7 +37,10 @@ describe("JailBudget", () => {
     release();
     (await first)();
     (await second)();
-    expect(heard).toEqual([[1, 1], [0, 1]]);
+    expect(heard).toEqual([
+      [1, 1],
+      [0, 1],
+    ]);
   });
 
   it("refuses at once, in one line, when the queue is full", async () => {

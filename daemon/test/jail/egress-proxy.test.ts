@@ -181,8 +181,10 @@ describe("egress proxy", () => {
 
   it("keeps a tunnel half-open: the answer still comes after the client stops sending", async () => {
     const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
-    const answer = await exchange(proxy, `CONNECT 127.0.0.1:${listed.port} HTTP/1.1\r\n\r\nGET /early HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`, (socket) =>
-      socket.end(),
+    const answer = await exchange(
+      proxy,
+      `CONNECT 127.0.0.1:${listed.port} HTTP/1.1\r\n\r\nGET /early HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n`,
+      (socket) => socket.end(),
     );
     expect(answer).toContain("listed GET /early");
   });

@@ -26,7 +26,15 @@ describe("guardProject", () => {
     const guard = guardProject(root, entries);
     if (guard.readOnly) throw new Error(guard.reason);
     const mounts = Object.fromEntries(guard.mounts.map(({ path, mode }) => [path, mode]));
-    expect(mounts).toMatchObject({ ".git": "pin", ".git/config": "ro", ".git/hooks": "ro", ".git/info": "ro", ".git/commondir": "ro", ".envrc": "ro", ".vscode": "ro" });
+    expect(mounts).toMatchObject({
+      ".git": "pin",
+      ".git/config": "ro",
+      ".git/hooks": "ro",
+      ".git/info": "ro",
+      ".git/commondir": "ro",
+      ".envrc": "ro",
+      ".vscode": "ro",
+    });
     expect(guard.mounts.findIndex((m) => m.path === ".git")).toBeLessThan(guard.mounts.findIndex((m) => m.path === ".git/config"));
     // Placeholders: what git reads from them means what their absence meant.
     expect(readFileSync(join(root, ".git", "commondir"), "utf8")).toBe(".\n");

@@ -27,7 +27,9 @@ const base = { policy };
 
 describe("runInJail", () => {
   it("passes code on its own descriptor and leaves stdin to the program", async () => {
-    const artifact = fakeArtifact(`code=$(cat <&"$NIXSHED_JAIL_CODE_FD"); input=$(cat); echo "code=$code input=$input"; echo err >&2; exit 3`);
+    const artifact = fakeArtifact(
+      `code=$(cat <&"$NIXSHED_JAIL_CODE_FD"); input=$(cat); echo "code=$code input=$input"; echo err >&2; exit 3`,
+    );
     const result = await runInJail({ ...base, artifact, code: "print(1)", stdin: "hello" });
     expect(result).toMatchObject({ stdout: "code=print(1) input=hello\n", stderr: "err\n", exitCode: 3, timedOut: false });
     expect(result.truncated).toEqual({ stdout: 0, stderr: 0 });
@@ -83,7 +85,9 @@ describe("runInJail", () => {
     const linking = mkdtempSync(join(tmpdir(), "nixshed-jail-"));
     mkdirSync(join(linking, "bin"));
     symlinkSync(join(outside, "bin", "run"), join(linking, "bin", "run"));
-    await expect(runInJail({ ...base, artifact: addToStore(linking), code: "" })).rejects.toThrow(`(it resolves to ${join(outside, "bin", "run")})`);
+    await expect(runInJail({ ...base, artifact: addToStore(linking), code: "" })).rejects.toThrow(
+      `(it resolves to ${join(outside, "bin", "run")})`,
+    );
     expect(existsSync(marker)).toBe(false);
   });
 });
@@ -132,7 +136,9 @@ describe("CappedOutput", () => {
   it("describes binary output instead of dumping it, and keeps text with stray control bytes", () => {
     const binary = new CappedOutput(1000);
     binary.push(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]));
-    expect(binary.text()).toBe("[binary output: 6 bytes, starting 7f 45 4c 46 00 01. Write it to a file and inspect it with file, xxd or od.]");
+    expect(binary.text()).toBe(
+      "[binary output: 6 bytes, starting 7f 45 4c 46 00 01. Write it to a file and inspect it with file, xxd or od.]",
+    );
     const controls = new CappedOutput(1000);
     controls.push(Buffer.alloc(100, 0x01));
     expect(controls.text()).toMatch(/^\[binary output: 100 bytes/);

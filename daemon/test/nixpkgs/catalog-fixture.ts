@@ -7,7 +7,10 @@ export const NIX_ENV_CATALOG = {
     meta: {
       description: "Utility that combines the usability of The Silver Searcher with the raw speed of grep",
       homepage: "https://github.com/BurntSushi/ripgrep",
-      license: [{ spdxId: "Unlicense", free: true }, { spdxId: "MIT", free: true }],
+      license: [
+        { spdxId: "Unlicense", free: true },
+        { spdxId: "MIT", free: true },
+      ],
       mainProgram: "rg",
       platforms: ["x86_64-linux", "aarch64-darwin"],
       maintainers: [{ github: "a" }, { github: "b" }],
@@ -17,7 +20,11 @@ export const NIX_ENV_CATALOG = {
     name: "jq-1.8.1",
     pname: "jq",
     version: "1.8.1",
-    meta: { description: "Lightweight and flexible command-line JSON processor", license: { spdxId: "MIT", free: true }, mainProgram: "jq" },
+    meta: {
+      description: "Lightweight and flexible command-line JSON processor",
+      license: { spdxId: "MIT", free: true },
+      mainProgram: "jq",
+    },
   },
   imagemagick: {
     name: "imagemagick-7.1.2-3",
@@ -53,20 +60,45 @@ export const NIX_ENV_CATALOG = {
     version: "25.1.0",
     meta: { description: "Uncompromising code formatter" },
   },
-  "ferris-ls": { name: "ferris-ls-1", pname: "ferris-ls", version: "1", meta: { description: "Language Server Protocol implementation for Rust" } },
+  "ferris-ls": {
+    name: "ferris-ls-1",
+    pname: "ferris-ls",
+    version: "1",
+    meta: { description: "Language Server Protocol implementation for Rust" },
+  },
   // A converter whose own description never says "slides"; the packages that name it do.
   docconv: { name: "docconv-3", pname: "docconv", version: "3", meta: { description: "Conversion between documentation formats" } },
-  "docconv-beamer": { name: "docconv-beamer-1", pname: "docconv-beamer", version: "1", meta: { description: "Filter for presentation slides" } },
-  "reveal-notes": { name: "reveal-notes-1", pname: "reveal-notes", version: "1", meta: { description: "Speaker notes for slides made with docconv" } },
+  "docconv-beamer": {
+    name: "docconv-beamer-1",
+    pname: "docconv-beamer",
+    version: "1",
+    meta: { description: "Filter for presentation slides" },
+  },
+  "reveal-notes": {
+    name: "reveal-notes-1",
+    pname: "reveal-notes",
+    version: "1",
+    meta: { description: "Speaker notes for slides made with docconv" },
+  },
   "slideshow-viewer": { name: "slideshow-viewer-1", pname: "slideshow-viewer", version: "1", meta: { description: "Shows slides" } },
-  "mac-only-tool": { name: "mac-only-tool-1", pname: "mac-only-tool", version: "1", meta: { description: "Resize windows", platforms: ["aarch64-darwin"] } },
+  "mac-only-tool": {
+    name: "mac-only-tool-1",
+    pname: "mac-only-tool",
+    version: "1",
+    meta: { description: "Resize windows", platforms: ["aarch64-darwin"] },
+  },
 };
 
 /** The same shape the channel's packages.json has: wrapped, without license or mainProgram. */
 export const CHANNEL_CATALOG = {
   version: 2,
   packages: {
-    ripgrep: { name: "ripgrep-14.1.1", pname: "ripgrep", version: "14.1.1", meta: { description: "Fast grep", platforms: ["x86_64-linux"] } },
+    ripgrep: {
+      name: "ripgrep-14.1.1",
+      pname: "ripgrep",
+      version: "14.1.1",
+      meta: { description: "Fast grep", platforms: ["x86_64-linux"] },
+    },
     "perl540Packages.Foo": { name: "perl5.40-Foo-1", pname: "perl5.40-Foo", version: "1", meta: {} },
   },
 };

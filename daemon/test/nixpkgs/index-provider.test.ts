@@ -50,7 +50,10 @@ describe("where the index comes from", () => {
     const index = await provider.ready(50);
     expect(index.lookup("ripgrep")).toBeGreaterThanOrEqual(0);
     // The second time the cached index is loaded directly.
-    expect(planIndex({ configured: catalog, cacheDir: join(dir, "cache") })).toMatchObject({ kind: "build", path: plan.kind === "build" ? plan.path : "" });
+    expect(planIndex({ configured: catalog, cacheDir: join(dir, "cache") })).toMatchObject({
+      kind: "build",
+      path: plan.kind === "build" ? plan.path : "",
+    });
     expect(new IndexProvider(plan, () => {}).get().size).toBe(index.size);
   });
 
@@ -76,7 +79,10 @@ describe("where the index comes from", () => {
       expect(running(pid)).toBe(true);
       provider.close();
       expect(await waitFor(() => !running(pid), 5000)).toBe(true);
-      await expect(provider.ready(50)).rejects.toMatchObject({ message: "index build failed (exit 1)", hint: expect.stringMatching(/stopped/) });
+      await expect(provider.ready(50)).rejects.toMatchObject({
+        message: "index build failed (exit 1)",
+        hint: expect.stringMatching(/stopped/),
+      });
       expect(readdirSync(join(dir, "tmp"))).toEqual([]);
     } finally {
       for (const [key, value] of Object.entries(saved)) {
@@ -100,7 +106,20 @@ describe("where the index comes from", () => {
       ["old", Buffer.concat([Buffer.from("NIXSHEDX\x13\x00\x00\x00"), Buffer.from('{"formatVersion":1}')]), /index format 1/],
       ["corrupt", Buffer.concat([Buffer.from("NIXSHEDX\x05\x00\x00\x00"), Buffer.from('{"formatVersion":1}')]), /corrupt/],
       ["truncated", good.subarray(0, 2000), /truncated/],
-      ["forged", headed({ formatVersion: INDEX_FORMAT_VERSION, packageCount: 1, source: "f", builtAt: "", platforms: [], platformSets: [], families: [], sections: "all" }), /forged: index header: sections: /],
+      [
+        "forged",
+        headed({
+          formatVersion: INDEX_FORMAT_VERSION,
+          packageCount: 1,
+          source: "f",
+          builtAt: "",
+          platforms: [],
+          platformSets: [],
+          families: [],
+          sections: "all",
+        }),
+        /forged: index header: sections: /,
+      ],
     ];
     const openFiles = () => readdirSync("/proc/self/fd").length;
     const before = openFiles();

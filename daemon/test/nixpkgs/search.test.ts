@@ -1,4 +1,4 @@
-import { mkdtempSync, } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -32,9 +32,25 @@ describe("catalog parsing", () => {
   });
 
   it("reads a package whose fields have the wrong types as if they were absent, never taking them as text", () => {
-    const forged = { odd: { name: 7, version: "1.0", pname: ["x"], outputs: "man", meta: { license: [{ spdxId: 5, shortName: "MIT" }], mainProgram: {}, description: 3 } } };
+    const forged = {
+      odd: {
+        name: 7,
+        version: "1.0",
+        pname: ["x"],
+        outputs: "man",
+        meta: { license: [{ spdxId: 5, shortName: "MIT" }], mainProgram: {}, description: 3 },
+      },
+    };
     expect(parseCatalog(JSON.stringify(forged), "forged")).toEqual([
-      expect.objectContaining({ attr: "odd", pname: "odd", version: "1.0", license: "MIT", mainProgram: "", description: "", hasManPages: false }),
+      expect.objectContaining({
+        attr: "odd",
+        pname: "odd",
+        version: "1.0",
+        license: "MIT",
+        mainProgram: "",
+        description: "",
+        hasManPages: false,
+      }),
     ]);
   });
 

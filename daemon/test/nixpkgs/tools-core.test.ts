@@ -13,7 +13,15 @@ import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/too
 
 describe("tool names", () => {
   it("are valid MCP names that decode back to the attribute", () => {
-    for (const attr of ["ripgrep", "python313Packages.requests", "poppler_utils", "yq-go", "a.b_c.d__e", "haskellPackages.foo'", "nodePackages.@angular/cli"]) {
+    for (const attr of [
+      "ripgrep",
+      "python313Packages.requests",
+      "poppler_utils",
+      "yq-go",
+      "a.b_c.d__e",
+      "haskellPackages.foo'",
+      "nodePackages.@angular/cli",
+    ]) {
       const name = toolNameFor(attr, new Set());
       expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       expect(decodeAttr(name.slice("nixpkgs_".length))).toBe(attr);
@@ -32,7 +40,12 @@ describe("tool names", () => {
 });
 
 describe("program choice", () => {
-  const realised = (programs: string[], mainProgram: string | null = null, pname = "pkg") => ({ artifact: "/x", programs, mainProgram, pname });
+  const realised = (programs: string[], mainProgram: string | null = null, pname = "pkg") => ({
+    artifact: "/x",
+    programs,
+    mainProgram,
+    pname,
+  });
 
   it("takes the one asked for, else mainProgram, else the package's name, else the only one", () => {
     expect(chooseProgram("p", realised(["a", "b"], "a"), "b")).toBe("b");
@@ -69,12 +82,21 @@ describe("the runner's per-call limits", () => {
   });
 
   it("let a call at the limits through to realising the package", async () => {
-    await expect(runner.execute({ attr: "jq", stdin: "x".repeat(2048), timeoutSeconds: 5 })).rejects.toThrow(/no nixpkgs to realise packages from/);
+    await expect(runner.execute({ attr: "jq", stdin: "x".repeat(2048), timeoutSeconds: 5 })).rejects.toThrow(
+      /no nixpkgs to realise packages from/,
+    );
   });
 
   it("cap nixpkgs.run_timeout_seconds at sandbox.max_timeout_seconds rather than refuse a call that asked for no limit", async () => {
     const capped = configSchema.parse({ sandbox: { max_timeout_seconds: 5 }, nixpkgs: { run_timeout_seconds: 60 } });
-    const capping = new PackageRunner({ config: capped, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), budget, index: () => undefined });
+    const capping = new PackageRunner({
+      config: capped,
+      discovered: {},
+      projectRoot: tmpdir(),
+      cacheDir: tmpdir(),
+      budget,
+      index: () => undefined,
+    });
     await expect(capping.execute({ attr: "jq" })).rejects.toThrow(/no nixpkgs to realise packages from/);
     await expect(capping.execute({ attr: "jq", timeoutSeconds: 60 })).rejects.toThrow(/above the limit of 5/);
   });
@@ -121,7 +143,8 @@ describe("stemming", () => {
       ["conversion", "convert"],
       ["documentation", "document"],
       ["encryption", "encrypt"],
-    ]) expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
+    ])
+      expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
   });
 });

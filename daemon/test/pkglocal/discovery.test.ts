@@ -36,7 +36,9 @@ describe("Python environment discovery", () => {
     const venv = mkdtempSync(join(tmpdir(), "pkglocal-venv-"));
     fakeVenv(venv, "requests", "2.31.0");
     const found = scan(root, { VIRTUAL_ENV: venv });
-    expect(found.environments.map((environment) => [environment.kind, environment.path, environment.pythonVersion])).toEqual([["virtual_env", venv, "3.11.2"]]);
+    expect(found.environments.map((environment) => [environment.kind, environment.path, environment.pythonVersion])).toEqual([
+      ["virtual_env", venv, "3.11.2"],
+    ]);
     expect(found.packages.map((pkg) => `${pkg.name}@${pkg.version}`)).toEqual(["requests@2.31.0"]);
   });
 
@@ -81,10 +83,15 @@ describe("Python environment discovery", () => {
     const envs = mkdtempSync(join(tmpdir(), "pkglocal-poetry-envs-"));
     mkdirSync(join(config, "pypoetry"));
     writeFileSync(join(config, "pypoetry/config.toml"), `[virtualenvs]\npath = "${envs}"\n`);
-    const hash = python("import base64,hashlib,sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode()[:8])", root);
+    const hash = python(
+      "import base64,hashlib,sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode()[:8])",
+      root,
+    );
     fakeVenv(join(envs, `svc-${hash}-py3.12`), "svc-dep");
     const found = scan(root, { XDG_CONFIG_HOME: config });
-    expect(found.environments.map((environment) => [environment.kind, environment.path])).toEqual([["poetry", join(envs, `svc-${hash}-py3.12`)]]);
+    expect(found.environments.map((environment) => [environment.kind, environment.path])).toEqual([
+      ["poetry", join(envs, `svc-${hash}-py3.12`)],
+    ]);
   });
 
   it("finds pipenv's virtualenv by its hashed name", () => {
@@ -102,7 +109,10 @@ describe("Python environment discovery", () => {
   it("finds hatch's environments under its data directory", () => {
     const root = project({ "pyproject.toml": '[project]\nname = "demo"\n[tool.hatch.envs.default]\n' });
     const data = mkdtempSync(join(tmpdir(), "pkglocal-hatch-"));
-    const checksum = python("import base64,hashlib,sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode()[:8])", root);
+    const checksum = python(
+      "import base64,hashlib,sys; print(base64.urlsafe_b64encode(hashlib.sha256(sys.argv[1].encode()).digest()).decode()[:8])",
+      root,
+    );
     fakeVenv(join(data, "env/virtual/demo", checksum, "demo"), "hatch-dep");
     fakeVenv(join(data, "env/virtual/demo", checksum, "test"), "pytest");
     const found = scan(root, { HATCH_DATA_DIR: data });
@@ -145,12 +155,15 @@ describe("Python environment discovery", () => {
         ln -s \${numpy}/lib/python3.11/site-packages/numpy $site/numpy
         ln -s \${numpy}/lib/python3.11/site-packages/numpy-1.26.4.dist-info $site/numpy-1.26.4.dist-info
       ''`;
-    const env = execFileSync("nix-build", ["--option", "substituters", "", "--no-out-link", "-E", expression], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+    const env = execFileSync("nix-build", ["--option", "substituters", "", "--no-out-link", "-E", expression], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    }).trim();
     expect(env.startsWith("/nix/store/")).toBe(true);
     const found = scan(project(), { PATH: `${env}/bin:/usr/bin:/bin` });
-    expect(found.environments.map((environment) => [environment.kind, environment.manager, environment.path, environment.pythonVersion])).toEqual([
-      ["nix", "nix", env, "3.11"],
-    ]);
+    expect(
+      found.environments.map((environment) => [environment.kind, environment.manager, environment.path, environment.pythonVersion]),
+    ).toEqual([["nix", "nix", env, "3.11"]]);
     const numpy = found.packages.find((pkg) => pkg.name === "numpy")!;
     expect(numpy.version).toBe("1.26.4");
     expect(numpy.importNames).toEqual(["numpy"]);
@@ -159,7 +172,9 @@ describe("Python environment discovery", () => {
     // A dev shell names each package's own site-packages on PYTHONPATH instead.
     const numpySite = realpathSync(join(env, "lib/python3.11/site-packages/numpy/.."));
     const shell = scan(project(), { PYTHONPATH: `${numpySite}:/somewhere/else` });
-    expect(shell.environments.map((environment) => [environment.kind, environment.manager, environment.packagesDir])).toEqual([["pythonpath", "nix", numpySite]]);
+    expect(shell.environments.map((environment) => [environment.kind, environment.manager, environment.packagesDir])).toEqual([
+      ["pythonpath", "nix", numpySite],
+    ]);
     expect(shell.packages.map((pkg) => `${pkg.name}@${pkg.version}`)).toEqual(["numpy@1.26.4"]);
   });
 

@@ -107,7 +107,10 @@ function distInfo(site, name, version, files, extra = {}) {
   const info = `${name.replace(/-/g, "_")}-${version}.dist-info`;
   const record = [...Object.keys(files), ...["METADATA", "RECORD", ...Object.keys(extra)].map((file) => `${info}/${file}`)];
   for (const [path, text] of Object.entries(files)) write(join(site, path), text);
-  write(join(site, info, "METADATA"), `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\nSummary: ${name} for tests\n\n# ${name}\n\nThe README of ${name}.\n`);
+  write(
+    join(site, info, "METADATA"),
+    `Metadata-Version: 2.1\nName: ${name}\nVersion: ${version}\nSummary: ${name} for tests\n\n# ${name}\n\nThe README of ${name}.\n`,
+  );
   write(join(site, info, "RECORD"), `${record.map((path) => `${path},,`).join("\n")}\n`);
   for (const [file, text] of Object.entries(extra)) write(join(site, info, file), text);
 }
@@ -125,9 +128,18 @@ export function venvProject() {
     const site = join(dir, SITE);
     write(join(dir, "requirements.txt"), "Pillow==10.0.0\n");
     write(join(dir, "secret.txt"), "outside every package\n");
-    distInfo(site, "Pillow", "10.0.0", { "PIL/__init__.py": '"""Pillow."""\n__version__ = "10.0.0"\n', "PIL/Image.py": "def open(fp):\n    pass\n" }, { "top_level.txt": "PIL\n" });
+    distInfo(
+      site,
+      "Pillow",
+      "10.0.0",
+      { "PIL/__init__.py": '"""Pillow."""\n__version__ = "10.0.0"\n', "PIL/Image.py": "def open(fp):\n    pass\n" },
+      { "top_level.txt": "PIL\n" },
+    );
     symlinkSync(join(dir, "secret.txt"), join(site, "PIL", "leak.py"));
-    distInfo(site, "fastthing", "1.2.3", { "fastthing.cpython-311-x86_64-linux-gnu.so": "\0ELF", "fastthing.pyi": "def go() -> None: ...\n" });
+    distInfo(site, "fastthing", "1.2.3", {
+      "fastthing.cpython-311-x86_64-linux-gnu.so": "\0ELF",
+      "fastthing.pyi": "def go() -> None: ...\n",
+    });
     distInfo(site, "protobuf", "4.25.1", { "google/protobuf/__init__.py": "", "google/protobuf/message.py": "class Message: ...\n" });
     distInfo(site, "googleapis-common-protos", "1.62.0", { "google/api/__init__.py": "", "google/api/http_pb2.py": "" });
     write(join(dir, "src/mylib/__init__.py"), "def hello():\n    return 'hi'\n");
@@ -143,10 +155,19 @@ export function venvProject() {
       { "direct_url.json": JSON.stringify({ url: `file://${dir}`, dir_info: { editable: true } }) },
     );
     write(join(dir, "tools/src/toolkit/__init__.py"), "VERSION = '2.0.0'\n");
-    distInfo(site, "toolkit", "2.0.0", { "_toolkit.pth": `${join(dir, "tools/src")}\n` }, { "direct_url.json": JSON.stringify({ url: `file://${join(dir, "tools")}`, dir_info: { editable: true } }) });
+    distInfo(
+      site,
+      "toolkit",
+      "2.0.0",
+      { "_toolkit.pth": `${join(dir, "tools/src")}\n` },
+      { "direct_url.json": JSON.stringify({ url: `file://${join(dir, "tools")}`, dir_info: { editable: true } }) },
+    );
     write(join(site, "oldpkg-0.9-py3.11.egg-info/PKG-INFO"), "Metadata-Version: 1.1\nName: oldpkg\nVersion: 0.9\nSummary: an egg\n");
     write(join(site, "oldpkg-0.9-py3.11.egg-info/top_level.txt"), "oldpkg\n");
-    write(join(site, "oldpkg-0.9-py3.11.egg-info/installed-files.txt"), "../oldpkg/__init__.py\n../oldpkg/core.py\nPKG-INFO\ntop_level.txt\n");
+    write(
+      join(site, "oldpkg-0.9-py3.11.egg-info/installed-files.txt"),
+      "../oldpkg/__init__.py\n../oldpkg/core.py\nPKG-INFO\ntop_level.txt\n",
+    );
     write(join(site, "oldpkg/__init__.py"), "");
     write(join(site, "oldpkg/core.py"), "x = 1\n");
   });
@@ -168,7 +189,10 @@ export function largeVenvProject() {
     for (let index = 0; index < LARGE_VENV_SPEC.distributions; index++) {
       const module = `bench_pkg_${index}`;
       const files = Object.fromEntries(
-        Array.from({ length: LARGE_VENV_SPEC.modules }, (_, file) => [`${module}/${file === 0 ? "__init__" : `part${file}`}.py`, `def f${file}():\n    return ${file}\n`]),
+        Array.from({ length: LARGE_VENV_SPEC.modules }, (_, file) => [
+          `${module}/${file === 0 ? "__init__" : `part${file}`}.py`,
+          `def f${file}():\n    return ${file}\n`,
+        ]),
       );
       distInfo(site, `bench-pkg-${index}`, `1.${index}.0`, files, { "top_level.txt": `${module}\n` });
     }

@@ -36,7 +36,10 @@ describe("a venv", () => {
 
   it("agrees with importlib's packages_distributions for regular packages", () => {
     const script = "import importlib.metadata as m, json; print(json.dumps(m.packages_distributions()))";
-    const truth = JSON.parse(execFileSync(join(project, ".venv/bin/python"), ["-c", script], { encoding: "utf8" })) as Record<string, string[]>;
+    const truth = JSON.parse(execFileSync(join(project, ".venv/bin/python"), ["-c", script], { encoding: "utf8" })) as Record<
+      string,
+      string[]
+    >;
     for (const name of ["PIL", "pip", "setuptools", "pkg_resources", "oldpkg"]) {
       const owner = packages.find((pkg) => pkg.importNames?.includes(name));
       expect(owner?.name, name).toBe(truth[name]![0]);
@@ -68,7 +71,9 @@ describe("a venv", () => {
 
   it("points editable installs where Python itself imports them from", () => {
     for (const name of ["mylib", "toolkit"]) {
-      const origin = execFileSync(join(project, ".venv/bin/python"), ["-c", `import ${name}; print(${name}.__file__)`], { encoding: "utf8" }).trim();
+      const origin = execFileSync(join(project, ".venv/bin/python"), ["-c", `import ${name}; print(${name}.__file__)`], {
+        encoding: "utf8",
+      }).trim();
       expect(origin.startsWith(`${byName(name).root}/`), origin).toBe(true);
     }
   });

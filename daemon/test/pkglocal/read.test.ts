@@ -119,7 +119,8 @@ describe("hostile metadata", () => {
     write(join(site, "wide.pth"), "/\n");
     dist("wide", { RECORD: "wide.pth,,\n", "direct_url.json": JSON.stringify({ url: "file:///", dir_info: { editable: true } }) });
     const cacheDir = mkdtempSync(join(tmpdir(), "pkglocal-cache-"));
-    const packages = new PackageIndex({ projectRoot: root, cacheDir, env: {}, pythonEnvs: ["site-packages"], nodeModules: [] }).scan().packages;
+    const packages = new PackageIndex({ projectRoot: root, cacheDir, env: {}, pythonEnvs: ["site-packages"], nodeModules: [] }).scan()
+      .packages;
     const named = (name: string) => packages.find((pkg) => pkg.name === name)!;
     expect(named("evil").members).toEqual(["evil.py", "evil-1.0.dist-info"]);
     expect(named("topless").members).toEqual(["topless-1.0.dist-info"]);
@@ -135,7 +136,12 @@ describe("paging", () => {
   beforeAll(() => ({ trap } = trapProject()));
 
   it("returns the asked lines and the file's length when it got to the end", async () => {
-    expect(await read(trap, "index.js", { startLine: 10, endLine: 12 })).toEqual({ binary: false, text: "line 10\nline 11\nline 12\n", startLine: 10, endLine: 12 });
+    expect(await read(trap, "index.js", { startLine: 10, endLine: 12 })).toEqual({
+      binary: false,
+      text: "line 10\nline 11\nline 12\n",
+      startLine: 10,
+      endLine: 12,
+    });
     const tail = await read(trap, "index.js", { startLine: 99 });
     expect(tail).toMatchObject({ text: "line 99\nline 100\n", endLine: 100, totalLines: 100 });
   });

@@ -9,7 +9,15 @@ import { startServer, textOf, type ServerHandle } from "../support/mcp-client.js
 import { npmProject, venvProject } from "./fixtures.mjs";
 
 interface ScanResult {
-  packages: { name: string; version: string; language: string; manager: string; location: string; import_names?: string[]; entry?: { types?: string } }[];
+  packages: {
+    name: string;
+    version: string;
+    language: string;
+    manager: string;
+    location: string;
+    import_names?: string[];
+    entry?: { types?: string };
+  }[];
   total: number;
   environments: { language: string; kind: string; manager: string; packages: number }[];
   missing: string[];
@@ -46,7 +54,9 @@ describe("on an npm project", () => {
     const listed = new Set(scan.packages.map((pkg) => `${pkg.name}@${pkg.version}`));
     for (const [path, entry] of installed) expect(listed.has(`${path.split("node_modules/").pop()}@${entry.version}`), path).toBe(true);
     expect(scan.total).toBe(listed.size);
-    expect(scan.environments).toEqual([{ language: "node", kind: "node_modules", manager: "npm", path: ".", packages_dir: "node_modules", packages: scan.total }]);
+    expect(scan.environments).toEqual([
+      { language: "node", kind: "node_modules", manager: "npm", path: ".", packages_dir: "node_modules", packages: scan.total },
+    ]);
     expect(textOf(result)).toContain("\n  ms 2.0.0  debug/node_modules/ms\n");
     expect(readdirSync(join(cache, "nixshed/pkglocal"))).toHaveLength(1);
     expect(existsSync(join(project, ".pkg-local-cache"))).toBe(false);

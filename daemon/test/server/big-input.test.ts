@@ -30,7 +30,9 @@ describe("big input", () => {
 
   it("answers a request over the message limit with an error naming the limit, and goes on serving", async () => {
     const content = "x".repeat(DEFAULT_MAX_MESSAGE_BYTES + 1024);
-    await expect(server.call("write_content", { items: [{ path: "huge.txt", content }] })).rejects.toThrow(/over this server's limit of \d+ bytes per message/);
+    await expect(server.call("write_content", { items: [{ path: "huge.txt", content }] })).rejects.toThrow(
+      /over this server's limit of \d+ bytes per message/,
+    );
     expect(server.stderr()).toMatch(/refused a \d+-byte message/);
     expect(textOf(await server.call("list_files", {}))).toContain("newlines.txt");
   });

@@ -9,20 +9,29 @@ import { CLI } from "../support/mcp-client.js";
 
 const line = (message: object) => `${JSON.stringify({ jsonrpc: "2.0", ...message })}\n`;
 
-async function session(project: string, cache: string): Promise<{ id: unknown; result?: { tools?: unknown[]; protocolVersion?: string } }[]> {
+async function session(
+  project: string,
+  cache: string,
+): Promise<{ id: unknown; result?: { tools?: unknown[]; protocolVersion?: string } }[]> {
   const child = spawn(process.execPath, [CLI, "serve", "--project", project], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, XDG_CACHE_HOME: cache },
     stdio: ["pipe", "pipe", "ignore"],
   });
-  const initialize = line({ id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } } });
+  const initialize = line({
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "0" } },
+  });
   child.stdin.write(initialize.slice(0, 40));
   await new Promise((resolve) => setTimeout(resolve, 50));
   child.stdin.write(initialize.slice(40) + line({ method: "notifications/initialized" }) + line({ id: 2, method: "tools/list" }));
   let out = "";
-  await new Promise<void>((resolve) => child.stdout.on("data", (chunk: Buffer) => {
-        out += chunk;
-        if (out.includes('"id":2')) resolve();
-      }));
+  await new Promise<void>((resolve) =>
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk;
+      if (out.includes('"id":2')) resolve();
+    }),
+  );
   // Anything more (a second initialize reply) would come right behind.
   await new Promise((resolve) => setTimeout(resolve, 200));
   child.kill();
@@ -39,7 +48,10 @@ describe("early initialize over stdio", () => {
     for (const start of ["cold", "warm"]) {
       const replies = await session(project, cache);
       expect(existsSync(join(cache, "nixshed", "initialize")), start).toBe(true);
-      expect(replies.map((reply) => reply.id), start).toEqual([1, 2]);
+      expect(
+        replies.map((reply) => reply.id),
+        start,
+      ).toEqual([1, 2]);
       expect(replies[0]!.result!.protocolVersion).toBe("2025-06-18");
       expect(replies[1]!.result!.tools!.length).toBeGreaterThan(0);
     }

@@ -63,7 +63,9 @@ describe("the fs tools over MCP", () => {
     const server = await start();
     const result = await server.call("read_content", { paths: ["src/main.ts"] });
     expect(result.isError).toBeFalsy();
-    expect(result.structuredContent).toEqual({ items: [{ path: "src/main.ts", content: "export const answer = 42;\n", start_line: 1, end_line: 1, total_lines: 1 }] });
+    expect(result.structuredContent).toEqual({
+      items: [{ path: "src/main.ts", content: "export const answer = 42;\n", start_line: 1, end_line: 1, total_lines: 1 }],
+    });
     expect(textOf(result)).toBe("==> src/main.ts (lines 1-1 of 1) <==\nexport const answer = 42;\n");
     const search = await server.call("search_files", { pattern: "answer" });
     expect(textOf(search)).toBe("src/main.ts\n1:export const answer = 42;");
@@ -75,7 +77,12 @@ describe("the fs tools over MCP", () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/not found\. The closest lines are:\n1: export const answer = 42;\ncopy old_text exactly/);
     const mixed = await server.call("read_content", { paths: ["missing-1", "src/main.ts", "missing-2", "src"] });
-    expect((mixed.structuredContent as { items: { error?: string }[] }).items.map((item) => item.error !== undefined)).toEqual([true, false, true, true]);
+    expect((mixed.structuredContent as { items: { error?: string }[] }).items.map((item) => item.error !== undefined)).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
     const outside = await server.call("list_files", { path: join(base, "elsewhere") });
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toContain("outside every served root");
@@ -142,7 +149,13 @@ describe("first guesses an agent makes", () => {
 
   it("edit_file takes oldText/newText as well as old_text/new_text", async () => {
     const server = await start();
-    const result = await server.call("edit_file", { path: "src/main.ts", edits: [{ oldText: "42", newText: "43" }, { old_text: "answer", new_text: "reply" }] });
+    const result = await server.call("edit_file", {
+      path: "src/main.ts",
+      edits: [
+        { oldText: "42", newText: "43" },
+        { old_text: "answer", new_text: "reply" },
+      ],
+    });
     expect(result.isError, textOf(result)).toBeFalsy();
     expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toBe("export const reply = 43;\n");
     const incomplete = await server.call("edit_file", { path: "src/main.ts", edits: [{ oldText: "43" }] });
@@ -219,7 +232,12 @@ describe("cancellation and limits", () => {
 
   it("fs.max_write_bytes refuses a larger write_content item, naming the limit, and writes the others", async () => {
     const server = await start(["--set", "fs.max_write_bytes=2048"]);
-    const result = await server.call("write_content", { items: [{ path: "big.txt", content: "x".repeat(2049) }, { path: "fits.txt", content: "x".repeat(2048) }] });
+    const result = await server.call("write_content", {
+      items: [
+        { path: "big.txt", content: "x".repeat(2049) },
+        { path: "fits.txt", content: "x".repeat(2048) },
+      ],
+    });
     expect(textOf(result)).toMatch(/^error: big\.txt: content is 2049 bytes, over the 2048-byte limit \(fs\.max_write_bytes\)/);
     expect(existsSync(join(project, "big.txt"))).toBe(false);
     expect(existsSync(join(project, "fits.txt"))).toBe(true);
@@ -247,13 +265,21 @@ describe("cancellation and limits", () => {
 describe("startup", () => {
   it("answers initialize the same from a cold and a warm start, logging to stderr only", async () => {
     const first = await start(["--log-level", "debug"]);
-    const cold = { instructions: first.client.getInstructions(), version: first.client.getServerVersion(), capabilities: first.client.getServerCapabilities() };
+    const cold = {
+      instructions: first.client.getInstructions(),
+      version: first.client.getServerVersion(),
+      capabilities: first.client.getServerCapabilities(),
+    };
     await first.call("stat_items", { paths: ["."] });
     expect(first.stderr()).toContain("serving over stdio");
     await first.close();
     const second = await start(["--log-level", "debug"]);
     await second.call("stat_items", { paths: ["."] });
-    expect({ instructions: second.client.getInstructions(), version: second.client.getServerVersion(), capabilities: second.client.getServerCapabilities() }).toEqual(cold);
+    expect({
+      instructions: second.client.getInstructions(),
+      version: second.client.getServerVersion(),
+      capabilities: second.client.getServerCapabilities(),
+    }).toEqual(cold);
     expect(cold.version?.name).toBe("nixshed");
     expect(cold.capabilities?.tools).toBeDefined();
     expect(cold.instructions!.split("\n").length).toBeLessThanOrEqual(8);

@@ -35,5 +35,4 @@ describe("early initialize reply", () => {
   it.each(["2025-06-18", "2024-11-05", "1999-01-01"])("equals the SDK's reply to protocol version %s", async (version) => {
     expect(JSON.stringify(initializeResult(version, "hello"))).toBe(JSON.stringify(await sdkReply(version)));
   });
-
 });

@@ -32,14 +32,21 @@ describe("fitResponse", () => {
   it("keeps head and tail of a long text, names the omitted lines and a page of them, and keeps the whole text", async () => {
     const text = lines(300_000);
     let whole = "";
-    const result = await fitResponse({ content: [{ type: "text", text }], structuredContent: { stdout: text, exit: 0 } }, BUDGET, async (all) => {
-      whole = all;
-      return { path: "/kept/1-run.txt" };
-    });
+    const result = await fitResponse(
+      { content: [{ type: "text", text }], structuredContent: { stdout: text, exit: 0 } },
+      BUDGET,
+      async (all) => {
+        whole = all;
+        return { path: "/kept/1-run.txt" };
+      },
+    );
     expect(whole).toBe(text);
     expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
     const cut = textOf(result);
-    const marker = /\n\[… lines (\d+)-(\d+) of 300000 omitted \((\d+) bytes\); the whole text is in \/kept\/1-run\.txt: read_content it with start_line (\d+), end_line (\d+) …\]\n/.exec(cut);
+    const marker =
+      /\n\[… lines (\d+)-(\d+) of 300000 omitted \((\d+) bytes\); the whole text is in \/kept\/1-run\.txt: read_content it with start_line (\d+), end_line (\d+) …\]\n/.exec(
+        cut,
+      );
     expect(marker).not.toBeNull();
     const [first, last, omitted, start, end] = marker!.slice(1).map(Number) as [number, number, number, number, number];
     expect(cut.startsWith(`1\n2\n`)).toBe(true);
@@ -49,7 +56,10 @@ describe("fitResponse", () => {
     expect(omitted).toBe(Buffer.byteLength(lines(last)) - Buffer.byteLength(lines(first - 1)));
     expect(start).toBe(first);
     // The suggested page is about half the budget of the whole text.
-    const page = text.split("\n").slice(start - 1, end).join("\n");
+    const page = text
+      .split("\n")
+      .slice(start - 1, end)
+      .join("\n");
     expect(page.length).toBeGreaterThan(BUDGET / 4);
     expect(page.length).toBeLessThanOrEqual(BUDGET / 2);
     // Structured content carries the facts and a short head and tail, not the payload again.
@@ -75,7 +85,11 @@ describe("fitResponse", () => {
   it("cuts big structured content to its shape: short strings, first items, same keys", async () => {
     const row = (i: number) => ({ path: `dir/file-${i}.txt`, text: "y".repeat(400), tags: ["a", "b"], n: i });
     const structured = { total: 5000, rows: Array.from({ length: 5000 }, (_, i) => row(i)), note: "n".repeat(100_000) };
-    const result = await fitResponse({ content: [{ type: "text", text: "5000 rows" }], structuredContent: structured }, BUDGET, keptAt("/kept/2"));
+    const result = await fitResponse(
+      { content: [{ type: "text", text: "5000 rows" }], structuredContent: structured },
+      BUDGET,
+      keptAt("/kept/2"),
+    );
     expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
     const cut = result.structuredContent as typeof structured;
     expect(cut.total).toBe(5000);
@@ -86,7 +100,9 @@ describe("fitResponse", () => {
   });
 
   it("says so when the whole text could not be kept", async () => {
-    const result = await fitResponse({ content: [{ type: "text", text: lines(100_000) }], isError: true }, BUDGET, async () => ({ error: "disk full" }));
+    const result = await fitResponse({ content: [{ type: "text", text: lines(100_000) }], isError: true }, BUDGET, async () => ({
+      error: "disk full",
+    }));
     expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/omitted \(\d+ bytes\); the whole text was not kept \(disk full\) …\]/);
@@ -122,7 +138,11 @@ describe("registerTool", () => {
       },
       render: ({ items }) => items.map((item) => item.content).join("\n"),
     });
-    registerTool(server, tool, createLogger("error", () => {}));
+    registerTool(
+      server,
+      tool,
+      createLogger("error", () => {}),
+    );
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "c", version: "0" });

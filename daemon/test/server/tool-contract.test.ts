@@ -29,4 +29,3 @@ describe("every group's tools", () => {
     }
   });
 });
-

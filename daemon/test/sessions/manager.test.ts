@@ -26,7 +26,9 @@ afterEach(async () => {
 describe("SessionManager", () => {
   it("explains a kernel that cannot start, with what it said", async () => {
     const sessions = manager({ launcher: hostLauncher(["bash", "-c", "echo 'no kernel here' >&2; exit 125"]) });
-    await expect(sessions.run("s", python, call("pass"))).rejects.toThrow(/python session kernel of 'py' exited with code 125: no kernel here/);
+    await expect(sessions.run("s", python, call("pass"))).rejects.toThrow(
+      /python session kernel of 'py' exited with code 125: no kernel here/,
+    );
   });
 
   it("names the session's env when a call asks for another", async () => {
@@ -48,7 +50,9 @@ describe("SessionManager", () => {
     await vi.waitFor(() => expect(sessions.list()).toEqual([]));
     const next = await sessions.run("s", python, call("print('v' in globals())"));
     expect(next.stdout).toBe("False\n");
-    expect(next.notices).toEqual(["Fresh session: 's' was closed after 1 s without calls (sandbox.sessions.idle_timeout_seconds); its state is gone."]);
+    expect(next.notices).toEqual([
+      "Fresh session: 's' was closed after 1 s without calls (sandbox.sessions.idle_timeout_seconds); its state is gone.",
+    ]);
   });
 
   it("knows a session's env while it lives and after the daemon closed it on its own, not after close_session", async () => {
@@ -72,7 +76,9 @@ describe("SessionManager", () => {
     const queued = sessions.run("s", shell, call("echo never"));
     await vi.waitFor(() => expect(existsSync(started)).toBe(true));
     await sessions.close("s");
-    expect((await running).notices).toEqual(["Session 's' was closed while this call ran (close_session, a session limit or shutdown); its state is gone."]);
+    expect((await running).notices).toEqual([
+      "Session 's' was closed while this call ran (close_session, a session limit or shutdown); its state is gone.",
+    ]);
     await expect(queued).rejects.toThrow("session 's' was closed while this call waited");
   });
 
@@ -82,12 +88,16 @@ describe("SessionManager", () => {
     await new Promise((resolve) => setTimeout(resolve, 400));
     const next = await sessions.run("s", python, call("print('again')"));
     expect(next.stdout).toBe("again\n");
-    expect(next.notices).toEqual(["Fresh session: the previous one ended between calls (the session's python exited with code 9); its state is gone."]);
+    expect(next.notices).toEqual([
+      "Fresh session: the previous one ended between calls (the session's python exited with code 9); its state is gone.",
+    ]);
   });
 
   it("stops a kernel that breaks the reply protocol and says so", async () => {
     const sessions = manager({ launcher: hostLauncher(["bash", "-c", "echo 'not a reply' >&4; sleep 30"]) });
-    await expect(sessions.run("s", python, call("pass"))).rejects.toThrow(/kernel of 'py' was stopped: session kernel sent a malformed reply: "not a reply"/);
+    await expect(sessions.run("s", python, call("pass"))).rejects.toThrow(
+      /kernel of 'py' was stopped: session kernel sent a malformed reply: "not a reply"/,
+    );
   });
 
   it("refuses new calls once shutting down", async () => {

@@ -192,13 +192,15 @@ export class EgressProxy {
   private record(decision: EgressDecision, method: string): void {
     this.decisions.push(decision);
     const jail = this.options.label ? ` (${this.options.label})` : "";
-    const line = decision.allowed && !decision.reason ? "allowed" : decision.allowed ? `failed: ${decision.reason}` : `blocked: ${decision.reason}`;
+    const line =
+      decision.allowed && !decision.reason ? "allowed" : decision.allowed ? `failed: ${decision.reason}` : `blocked: ${decision.reason}`;
     this.options.log?.info(`egress${jail}: ${method} ${decision.destination} ${line}`);
   }
 
   private refuse(client: Socket, refusal: Refusal): void {
     const body = `nixshed egress proxy: ${refusal.message}\n`;
-    const reason = { 400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large", 502: "Bad Gateway" }[refusal.status] ?? "Error";
+    const reason =
+      { 400: "Bad Request", 403: "Forbidden", 431: "Request Header Fields Too Large", 502: "Bad Gateway" }[refusal.status] ?? "Error";
     client.end(
       `HTTP/1.1 ${refusal.status} ${reason}\r\nContent-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
     );
@@ -261,7 +263,10 @@ function parseHead(text: string): Request {
   }
   const url = /^http:\/\/([^/?#]+)([^#]*)/i.exec(target);
   if (!url) {
-    throw new Refusal(400, /^https:/i.test(target) ? "https goes through CONNECT" : "send an absolute http:// URL or CONNECT (this is a proxy)");
+    throw new Refusal(
+      400,
+      /^https:/i.test(target) ? "https goes through CONNECT" : "send an absolute http:// URL or CONNECT (this is a proxy)",
+    );
   }
   const authority = url[1]!.replace(/^[^@]*@/, "");
   const { host, port } = splitAuthority(authority, 80);

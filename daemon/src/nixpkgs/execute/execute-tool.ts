@@ -22,7 +22,11 @@ function toOutput(execution: Execution): RunOutput {
 }
 
 function renderRun(output: RunOutput): string {
-  const facts = [`${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"}`, `${output.duration_ms} ms`, ...programFacts(output, TIMED_OUT)];
+  const facts = [
+    `${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"}`,
+    `${output.duration_ms} ms`,
+    ...programFacts(output, TIMED_OUT),
+  ];
   return renderStreams([facts.join(" · ")], output);
 }
 
@@ -30,12 +34,19 @@ export const EXECUTE = "nixpkgs_execute";
 
 /** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
 export function executeDescription(everyday: string): string {
-  const intro = "Run a nixpkgs package's program once in a jail (built on first use), in the project (/project; relative paths are its files). args: an array, no shell.";
+  const intro =
+    "Run a nixpkgs package's program once in a jail (built on first use), in the project (/project; relative paths are its files). args: an array, no shell.";
   return everyday ? `${intro} Everyday packages, no search needed (… = pass program):\n${everyday}` : intro;
 }
 
 /** `permissions`: those of every package it may run (the defaults and each configured one), for its annotations. */
-export function executeTool(runner: PackageRunner, tools: NixpkgsToolSet, maxStdinBytes: number, everyday: string, permissions: RunPermissions[]) {
+export function executeTool(
+  runner: PackageRunner,
+  tools: NixpkgsToolSet,
+  maxStdinBytes: number,
+  everyday: string,
+  permissions: RunPermissions[],
+) {
   return defineTool({
     name: EXECUTE,
     title: "Run a nixpkgs package once",

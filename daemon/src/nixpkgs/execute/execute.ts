@@ -104,7 +104,9 @@ export class PackageRunner {
   /** "no package `x` in this nixpkgs; did you mean …", from the index when it is at hand. */
   private missing(attr: string): NixpkgsError {
     const index = this.ctx.index();
-    const close = index ? searchIndex(index, attr, { limit: 5, platform: "any", includeBroken: true, includeUnfree: true }).map((r) => r.attr) : [];
+    const close = index
+      ? searchIndex(index, attr, { limit: 5, platform: "any", includeBroken: true, includeUnfree: true }).map((r) => r.attr)
+      : [];
     return close.length > 0
       ? new NixpkgsError(`no package \`${attr}\` in this nixpkgs; did you mean ${close.join(", ")}?`)
       : new NixpkgsError(`no package \`${attr}\` in this nixpkgs`, "Find the attribute with nixpkgs_search.");
@@ -116,21 +118,23 @@ export class PackageRunner {
     this.checkAttr(request.attr);
     // The artifact is built for what the policy grants.
     const permissions = accessOf(policy);
-    const realised = this.ahead(request.attr, permissions) ?? await realise(
-      { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions, mounts: jailMounts(config.nixpkgs.extra_mounts) },
-      {
-        cacheDir: this.ctx.cacheDir,
-        warn: this.ctx.warn,
-        timeoutMs: config.nixpkgs.build_timeout_seconds * 1000,
-        nixOptions: config.nixpkgs.nix_options,
-        signal: call.signal,
-        progress: call.progress,
-      },
-    ).catch((error: unknown) => {
-      if (!(error instanceof NixCommandError)) throw error;
-      this.ctx.debug?.(`nixpkgs: ${error.message}; nix said:\n${error.trace}`);
-      throw error.kind === "missing" ? this.missing(request.attr) : error;
-    });
+    const realised =
+      this.ahead(request.attr, permissions) ??
+      (await realise(
+        { attr: request.attr, source: this.source(), lib: this.lib(), ...permissions, mounts: jailMounts(config.nixpkgs.extra_mounts) },
+        {
+          cacheDir: this.ctx.cacheDir,
+          warn: this.ctx.warn,
+          timeoutMs: config.nixpkgs.build_timeout_seconds * 1000,
+          nixOptions: config.nixpkgs.nix_options,
+          signal: call.signal,
+          progress: call.progress,
+        },
+      ).catch((error: unknown) => {
+        if (!(error instanceof NixCommandError)) throw error;
+        this.ctx.debug?.(`nixpkgs: ${error.message}; nix said:\n${error.trace}`);
+        throw error.kind === "missing" ? this.missing(request.attr) : error;
+      }));
     const program = chooseProgram(request.attr, realised, request.program);
     const result = await runInJail({
       artifact: realised.artifact,
@@ -164,7 +168,9 @@ export class PackageRunner {
     const configured = this.ctx.config.nixpkgs.source;
     if (configured) {
       const looksLikePath = configured.startsWith("/") || configured.startsWith(".");
-      return looksLikePath ? { path: isAbsolute(configured) ? configured : resolve(this.ctx.projectRoot, configured) } : { flake: configured };
+      return looksLikePath
+        ? { path: isAbsolute(configured) ? configured : resolve(this.ctx.projectRoot, configured) }
+        : { flake: configured };
     }
     if (this.ctx.discovered.source) return { path: this.ctx.discovered.source };
     throw new NixpkgsError(
@@ -176,6 +182,9 @@ export class PackageRunner {
   private lib(): string {
     if (this.ctx.discovered.lib) return this.ctx.discovered.lib;
     if (existsSync(`${SOURCE_LIB}/mkEnvironment.nix`)) return SOURCE_LIB;
-    throw new NixpkgsError("nixshed's Nix library is not available", "Serve a metadata path made by lib.mkMetadata (it carries the library).");
+    throw new NixpkgsError(
+      "nixshed's Nix library is not available",
+      "Serve a metadata path made by lib.mkMetadata (it carries the library).",
+    );
   }
 }

@@ -16,6 +16,7 @@ export function chooseProgram(attr: string, realised: Realised, requested?: stri
   if (realised.mainProgram && programs.includes(realised.mainProgram)) return realised.mainProgram;
   if (programs.includes(realised.pname)) return realised.pname;
   if (programs.length === 1) return programs[0]!;
-  if (programs.length === 0) throw new NixpkgsError(`${attr} installs no programs in bin/`, "It may be a library: use it from a sandbox instead.");
+  if (programs.length === 0)
+    throw new NixpkgsError(`${attr} installs no programs in bin/`, "It may be a library: use it from a sandbox instead.");
   throw new NixpkgsError(`${attr} has several programs and no main one`, `Pass program, one of: ${listing()}.`);
 }

@@ -116,7 +116,10 @@ export const ATTR_PATH = /^[A-Za-z0-9_'+-]+(\.[A-Za-z0-9_'+-]+)*$/;
 /** An attribute path as its components: `python3Packages.requests` → ["python3Packages", "requests"]. */
 export function attrPath(attr: string): string[] {
   if (!ATTR_PATH.test(attr)) {
-    throw new NixpkgsError(`'${attr}' is not a nixpkgs attribute path`, "Use the attr a nixpkgs_search result names, e.g. ripgrep or python3Packages.requests.");
+    throw new NixpkgsError(
+      `'${attr}' is not a nixpkgs attribute path`,
+      "Use the attr a nixpkgs_search result names, e.g. ripgrep or python3Packages.requests.",
+    );
   }
   return attr.split(".");
 }
@@ -178,7 +181,8 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   try {
     realised = fromStore(entry, root);
   } catch (error) {
-    if (error instanceof NotInStore) throw new NixpkgsError(`${request.attr}: ${error.message}`, "The nixpkgs evaluated to something outside the Nix store.");
+    if (error instanceof NotInStore)
+      throw new NixpkgsError(`${request.attr}: ${error.message}`, "The nixpkgs evaluated to something outside the Nix store.");
     throw error;
   }
   realisedHere.add(key);
@@ -297,7 +301,9 @@ function runNix(
       clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       if (stopped === "timeout") {
-        reject(new NixpkgsError(`${what}: build timeout reached`, "Raise nixpkgs.build_timeout_seconds, or try again: finished parts are kept."));
+        reject(
+          new NixpkgsError(`${what}: build timeout reached`, "Raise nixpkgs.build_timeout_seconds, or try again: finished parts are kept."),
+        );
       } else if (stopped === "cancelled") {
         reject(new NixpkgsError(`${what}: cancelled`));
       } else if (code !== 0) {

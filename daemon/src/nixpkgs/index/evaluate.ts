@@ -22,8 +22,24 @@ export interface EvaluateOptions {
 }
 
 export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options: EvaluateOptions = {}): Promise<void> {
-  const args = ["-f", nixpkgs, "-qaP", "--json", "--meta", "--readonly-mode", "--arg", "config", NIX_ENV_CONFIG, ...NIX_FLAGS, ...SAFE_EVALUATION];
-  const child = spawn("nix-env", args, { stdio: ["ignore", "pipe", "pipe"], signal: options.signal, env: { ...process.env, NIX_PATH: "" } });
+  const args = [
+    "-f",
+    nixpkgs,
+    "-qaP",
+    "--json",
+    "--meta",
+    "--readonly-mode",
+    "--arg",
+    "config",
+    NIX_ENV_CONFIG,
+    ...NIX_FLAGS,
+    ...SAFE_EVALUATION,
+  ];
+  const child = spawn("nix-env", args, {
+    stdio: ["ignore", "pipe", "pipe"],
+    signal: options.signal,
+    env: { ...process.env, NIX_PATH: "" },
+  });
   const out = createWriteStream(outFile);
   child.stdout.pipe(out);
   let stderr = "";
@@ -31,16 +47,21 @@ export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options:
     stderr = (stderr + chunk.toString()).slice(-4000);
   });
   const started = Date.now();
-  const ticker = setInterval(() => options.progress?.(`evaluating ${nixpkgs} with nix-env (${Math.round((Date.now() - started) / 1000)} s)`), 5000);
+  const ticker = setInterval(
+    () => options.progress?.(`evaluating ${nixpkgs} with nix-env (${Math.round((Date.now() - started) / 1000)} s)`),
+    5000,
+  );
   try {
     const code = await new Promise<number | null>((resolve, reject) => {
       child.once("error", (error) => reject(error));
       child.once("close", (exitCode) => resolve(exitCode));
     });
     await new Promise<void>((resolve) => (out.writableFinished ? resolve() : out.once("finish", () => resolve())));
-    if (code !== 0) throw new NixpkgsError(`nix-env could not evaluate ${nixpkgs} (exit ${code})`, stderr.trim().split("\n").slice(-5).join("\n"));
+    if (code !== 0)
+      throw new NixpkgsError(`nix-env could not evaluate ${nixpkgs} (exit ${code})`, stderr.trim().split("\n").slice(-5).join("\n"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new NixpkgsError("nix-env not found", "Install Nix, or pass a prebuilt index.");
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new NixpkgsError("nix-env not found", "Install Nix, or pass a prebuilt index.");
     if (options.signal?.aborted) throw new NixpkgsError(`evaluating ${nixpkgs} stopped`);
     throw error;
   } finally {

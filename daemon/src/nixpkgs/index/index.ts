@@ -68,8 +68,13 @@ export class NixpkgsIndex {
   }
 
   record(id: number): PackageRecord {
-    const fields = this.readDetails(this.detailOffsets[id]!, this.detailOffsets[id + 1]!).toString("utf8").split("\0");
-    return { attr: this.attr(id), ...(Object.fromEntries(DETAIL_FIELDS.map((field, i) => [field, fields[i] ?? ""])) as Record<(typeof DETAIL_FIELDS)[number], string>) };
+    const fields = this.readDetails(this.detailOffsets[id]!, this.detailOffsets[id + 1]!)
+      .toString("utf8")
+      .split("\0");
+    return {
+      attr: this.attr(id),
+      ...(Object.fromEntries(DETAIL_FIELDS.map((field, i) => [field, fields[i] ?? ""])) as Record<(typeof DETAIL_FIELDS)[number], string>),
+    };
   }
 
   /** The attribute path's length in bytes. */

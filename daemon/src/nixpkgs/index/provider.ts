@@ -32,7 +32,8 @@ export interface IndexSources {
 export function planIndex(sources: IndexSources): IndexPlan {
   for (const given of [sources.configured, sources.discovered]) {
     if (!given) continue;
-    if (!existsSync(given)) throw new NixpkgsError(`nixpkgs index ${given} does not exist`, "Fix nixpkgs.index or build one with `nixshed index build`.");
+    if (!existsSync(given))
+      throw new NixpkgsError(`nixpkgs index ${given} does not exist`, "Fix nixpkgs.index or build one with `nixshed index build`.");
     if (startsLikeIndex(given)) return { kind: "load", path: given };
     return { kind: "build", input: { file: given }, path: cachedIndexPath(sources.cacheDir, fileKey(given)) };
   }
@@ -118,7 +119,10 @@ export class IndexProvider {
     }
     this.building ??= this.startBuild(plan);
     const seconds = Math.round((Date.now() - this.building.startedAt) / 1000);
-    throw new NixpkgsError(`index building (${seconds} s so far): ${this.building.message}`, "The nixpkgs index is built once and cached; try again shortly.");
+    throw new NixpkgsError(
+      `index building (${seconds} s so far): ${this.building.message}`,
+      "The nixpkgs index is built once and cached; try again shortly.",
+    );
   }
 
   /**
@@ -201,7 +205,11 @@ export class IndexProvider {
 }
 
 /** The index sources a configuration and the discovered metadata name. */
-export function indexSources(nixpkgs: { index: string; source: string }, discovered: { index?: string; source?: string }, cacheDir: string): IndexSources {
+export function indexSources(
+  nixpkgs: { index: string; source: string },
+  discovered: { index?: string; source?: string },
+  cacheDir: string,
+): IndexSources {
   const sourceIsPath = nixpkgs.source.startsWith("/") || nixpkgs.source.startsWith(".");
   return {
     configured: nixpkgs.index,

@@ -33,7 +33,8 @@ export async function buildIndexFrom(
     writeIndex(out, bytes);
     return { packages: entries.length, bytes: bytes.length };
   } catch (error) {
-    if (error instanceof CatalogError) throw new NixpkgsError(error.message, "Expected packages.json[.br] or `nix-env -qaP --json --meta` output.");
+    if (error instanceof CatalogError)
+      throw new NixpkgsError(error.message, "Expected packages.json[.br] or `nix-env -qaP --json --meta` output.");
     throw error;
   } finally {
     if (scratch) rmSync(scratch, { recursive: true, force: true });

@@ -10,8 +10,7 @@ export function searchTool(provider: IndexProvider) {
   return defineTool({
     name: "nixpkgs_search",
     title: "Search nixpkgs",
-    description:
-      "Find nixpkgs packages by name, program or purpose ('rg', 'python requests', 'resize images').",
+    description: "Find nixpkgs packages by name, program or purpose ('rg', 'python requests', 'resize images').",
     input: {
       query: z.string().describe("Package or program name, or what it does"),
       limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe("Results (default 10)"),

@@ -149,7 +149,9 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
   const wholeKeys = new Set(keysOf(text));
-  const subjectKeys = new Set(subjectWords.length < words.length ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
+  const subjectKeys = new Set(
+    subjectWords.length < words.length ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : [],
+  );
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   return {
@@ -249,7 +251,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const id of touched.drain()) {
     const flags = index.flags[id]!;
     const hidden =
-      (!options.includeBroken && flags & FLAG.broken) || (!options.includeUnfree && flags & FLAG.unfree) || (mask && !mask[index.platformSet[id]!]);
+      (!options.includeBroken && flags & FLAG.broken) ||
+      (!options.includeUnfree && flags & FLAG.unfree) ||
+      (mask && !mask[index.platformSet[id]!]);
     if (!hidden) {
       const inFamily = familyIds.has(index.family[id]!);
       const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemWeight) : ecosystem[id]!;
@@ -328,7 +332,8 @@ function scoreWord(
     if (form.length >= 2) for (const term of index.names.withPrefix(form, PREFIX_EXPANSION)) partial(term, WEIGHT.namePrefix);
     if (form.length >= 3) {
       const reversed = [...form].reverse().join("");
-      for (const entry of index.namesReversed.withPrefix(reversed, PREFIX_EXPANSION)) partial(index.namesReversed.postings(entry)[0]!, WEIGHT.nameSuffix);
+      for (const entry of index.namesReversed.withPrefix(reversed, PREFIX_EXPANSION))
+        partial(index.namesReversed.postings(entry)[0]!, WEIGHT.nameSuffix);
     }
   }
 

@@ -30,7 +30,9 @@ export function squashName(name: string): string {
 
 /** Lower-case words of free text, known phrases joined ("language server" → "lsp"). */
 export function textWords(text: string): string[] {
-  return joinPhrases(text).split(/[^a-z0-9+#]+/).filter((word) => word.length > 0);
+  return joinPhrases(text)
+    .split(/[^a-z0-9+#]+/)
+    .filter((word) => word.length > 0);
 }
 
 /** Stemmed words of free text, stopwords dropped. */

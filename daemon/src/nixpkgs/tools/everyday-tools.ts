@@ -36,5 +36,7 @@ export function everydaySet(
 
 /** "data: jq yq-go miller … · files: coreutils… …": attributes by purpose; "…" marks a package of several programs, of which a call names one. */
 export function describeEveryday(set: EverydaySet): string {
-  return set.groups.map((group) => `${group.purpose}: ${group.tools.map((tool) => `${tool.attr}${tool.several ? "…" : ""}`).join(" ")}`).join(" · ");
+  return set.groups
+    .map((group) => `${group.purpose}: ${group.tools.map((tool) => `${tool.attr}${tool.several ? "…" : ""}`).join(" ")}`)
+    .join(" · ");
 }

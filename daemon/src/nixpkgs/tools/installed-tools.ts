@@ -57,7 +57,9 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
         ...(args.timeout_seconds ? { timeoutSeconds: args.timeout_seconds } : {}),
       };
       // An everyday tool already runs the package's usual program.
-      const same = tools.packageTools().find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
+      const same = tools
+        .packageTools()
+        .find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
       const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
       if (same) return { name: same.name, package: same.attr, already_installed: true, note };
       const tool = { name: tools.freeName(args.package), ...wanted };
@@ -66,7 +68,8 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       tools.addPackage(tool);
       return { name: tool.name, package: tool.attr, already_installed: false, note };
     },
-    render: (result) => `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.package}. ${result.note}`,
+    render: (result) =>
+      `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.package}. ${result.note}`,
   });
 }
 
@@ -82,7 +85,12 @@ export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry
       if (!registry.get(args.name)) {
         const hint = tools.packageTool(args.name)?.common
           ? "It is an everyday tool from config nixpkgs.common_tools; change the config to drop it."
-          : `Installed: ${registry.all().map((tool) => tool.name).join(", ") || "none"}.`;
+          : `Installed: ${
+              registry
+                .all()
+                .map((tool) => tool.name)
+                .join(", ") || "none"
+            }.`;
         throw new NixpkgsError(`no installed tool '${args.name}'`, hint);
       }
       registry.remove(args.name);

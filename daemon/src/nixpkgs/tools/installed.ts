@@ -14,7 +14,10 @@ import { ATTR_PATH } from "../execute/realise.js";
 const installedToolSchema = z.object({
   name: z.string().regex(/^nixpkgs_[A-Za-z0-9_-]{1,56}$/, "not a tool name nixpkgs_install_tool gives"),
   attr: z.string().regex(ATTR_PATH, "not a nixpkgs attribute path"),
-  program: z.string().regex(/^[^/\0]+$/, "a program is a name in the package's bin/, not a path").optional(),
+  program: z
+    .string()
+    .regex(/^[^/\0]+$/, "a program is a name in the package's bin/, not a path")
+    .optional(),
   description: z.string().max(500).optional(),
   defaultArgs: z.array(z.string()).optional(),
   timeoutSeconds: z.number().int().min(1).optional(),
@@ -31,7 +34,10 @@ export class InstalledRegistry {
   /** Why the file on disk could not be read, when it exists but could not be: then it is never overwritten. */
   private unreadable: string | undefined;
 
-  constructor(stateDir: string, private readonly warn: (message: string) => void) {
+  constructor(
+    stateDir: string,
+    private readonly warn: (message: string) => void,
+  ) {
     this.path = join(stateDir, "nixpkgs", "installed-tools.json");
     this.load();
   }
@@ -57,7 +63,8 @@ export class InstalledRegistry {
   }
 
   private refuseIfUnreadable(): void {
-    if (this.unreadable) throw new ExpectedError(`${this.unreadable} at startup, so it is left as it is`, "Fix the file's permissions and restart nixshed.");
+    if (this.unreadable)
+      throw new ExpectedError(`${this.unreadable} at startup, so it is left as it is`, "Fix the file's permissions and restart nixshed.");
   }
 
   private load(): void {

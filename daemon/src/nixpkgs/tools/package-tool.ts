@@ -24,7 +24,10 @@ type BriefOutput = z.infer<z.ZodObject<typeof briefOutput>>;
 const toolArgs = (program: string | undefined) => ({
   args: z.array(z.string()).optional().describe("Arguments"),
   stdin: z.string().optional().describe("Standard input"),
-  program: z.string().optional().describe(`Another program of the package (default ${program ?? "its main one"})`),
+  program: z
+    .string()
+    .optional()
+    .describe(`Another program of the package (default ${program ?? "its main one"})`),
 });
 
 function toBrief(execution: Execution): BriefOutput {

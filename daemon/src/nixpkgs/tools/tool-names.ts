@@ -27,7 +27,8 @@ export function decodeAttr(encoded: string): string {
 /** The tool name for an attribute, unique among `taken`. */
 export function toolNameFor(attr: string, taken: ReadonlySet<string>): string {
   let base = `${TOOL_PREFIX}${encodeAttr(attr)}`;
-  if (base.length > MAX_TOOL_NAME) base = `${base.slice(0, MAX_TOOL_NAME - 9)}-${createHash("sha256").update(attr).digest("hex").slice(0, 8)}`;
+  if (base.length > MAX_TOOL_NAME)
+    base = `${base.slice(0, MAX_TOOL_NAME - 9)}-${createHash("sha256").update(attr).digest("hex").slice(0, 8)}`;
   if (!taken.has(base)) return base;
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;

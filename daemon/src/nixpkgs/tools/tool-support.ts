@@ -22,4 +22,5 @@ export function runAnnotations(permissions: RunPermissions[]): ToolAnnotations {
 
 export const TIMED_OUT = "timed out: killed with everything it started";
 
-export const progressOf = (call: ToolCallContext) => (done: number, total: number | undefined, message: string) => void call.progress(done, total, message);
+export const progressOf = (call: ToolCallContext) => (done: number, total: number | undefined, message: string) =>
+  void call.progress(done, total, message);

@@ -1,4 +1,3 @@
-
 import { join } from "node:path";
 import { type PackageJson, readPackageJson } from "./package-json.js";
 import { listEntries } from "../quiet-fs.js";

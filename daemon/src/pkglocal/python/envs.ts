@@ -34,18 +34,28 @@ export function discoverPython({ projectRoot, env, configured }: DiscoveryInput)
   const inProject = (path: string) => (isAbsolute(path) ? path : resolve(projectRoot, path));
   const localManager = projectManager(projectRoot);
 
-  look("pkglocal.python_envs", configured.map((path) => ({ kind: "config", path: inProject(path) })));
+  look(
+    "pkglocal.python_envs",
+    configured.map((path) => ({ kind: "config", path: inProject(path) })),
+  );
   look("$VIRTUAL_ENV", env.VIRTUAL_ENV ? [{ kind: "virtual_env", path: env.VIRTUAL_ENV }] : []);
   const uvEnv = env.UV_PROJECT_ENVIRONMENT;
   if (uvEnv) look("$UV_PROJECT_ENVIRONMENT", [{ kind: "uv", path: inProject(uvEnv), manager: "uv" }]);
-  look(".venv, venv", [".venv", "venv"].map((dir) => ({ kind: localManager ?? "venv", path: join(projectRoot, dir), manager: localManager })));
+  look(
+    ".venv, venv",
+    [".venv", "venv"].map((dir) => ({ kind: localManager ?? "venv", path: join(projectRoot, dir), manager: localManager })),
+  );
   // A uv or poetry workspace member shares the workspace root's .venv: the nearest one above.
   if (![".venv", "venv"].some((dir) => isDirectory(join(projectRoot, dir)))) {
     const above = ancestorsOf(projectRoot).find((dir) => isDirectory(join(dir, ".venv")));
-    look(".venv above the project", above ? [{ kind: projectManager(above) ?? "venv", path: join(above, ".venv"), manager: projectManager(above) }] : []);
+    look(
+      ".venv above the project",
+      above ? [{ kind: projectManager(above) ?? "venv", path: join(above, ".venv"), manager: projectManager(above) }] : [],
+    );
   }
   const pyproject = readPyproject(projectRoot);
-  if (pyproject.poetry || existsSync(join(projectRoot, "poetry.lock"))) look("poetry's virtualenvs", poetryEnvs(projectRoot, env, pyproject.name));
+  if (pyproject.poetry || existsSync(join(projectRoot, "poetry.lock")))
+    look("poetry's virtualenvs", poetryEnvs(projectRoot, env, pyproject.name));
   if (existsSync(join(projectRoot, "Pipfile"))) look("pipenv's virtualenvs", pipenvEnvs(projectRoot, env));
   if (pyproject.hatch) look("hatch's environments", hatchEnvs(projectRoot, env, pyproject));
   look("Nix Python environments on PATH", nixEnvsOnPath(env.PATH ?? ""));
@@ -61,7 +71,9 @@ export function discoverPython({ projectRoot, env, configured }: DiscoveryInput)
       environments.push(environment);
     }
   }
-  const inputs = ["pyproject.toml", "hatch.toml", "poetry.lock", "Pipfile", "Pipfile.lock", "uv.lock"].map((name) => join(projectRoot, name));
+  const inputs = ["pyproject.toml", "hatch.toml", "poetry.lock", "Pipfile", "Pipfile.lock", "uv.lock"].map((name) =>
+    join(projectRoot, name),
+  );
   return { environments, lookedFor, inputs };
 }
 
@@ -88,7 +100,6 @@ function nixEnvsOnPath(path: string): Candidate[] {
   }
   return found;
 }
-
 
 function sitePackagesOnPath(env: NodeJS.ProcessEnv): Candidate[] {
   return [env.PYTHONPATH, env.NIX_PYTHONPATH]

@@ -43,7 +43,10 @@ export function scanSitePackages(sitePackages: string, manager: string): Package
   return packages;
 }
 
-function record(meta: CoreMetadata | undefined, fields: Omit<PackageRecord, "name" | "version" | "language" | "summary">): PackageRecord | undefined {
+function record(
+  meta: CoreMetadata | undefined,
+  fields: Omit<PackageRecord, "name" | "version" | "language" | "summary">,
+): PackageRecord | undefined {
   if (!meta?.name || !meta.version) return undefined;
   return { name: meta.name, version: meta.version, language: "python", summary: meta.summary, ...fields };
 }
@@ -100,12 +103,12 @@ function importable(root: string, importNames: string[]): string[] {
 /** Importable names directly under a source directory: packages (with __init__.py) and modules. */
 function packagesIn(dir: string): string[] {
   return (listEntries(dir) ?? [])
-      .filter((each) =>
-        each.isDirectory()
-          ? existsSync(join(dir, each.name, "__init__.py"))
-          : /^[A-Za-z_]\w*\.py$/.test(each.name) && !["setup.py", "conftest.py", "noxfile.py"].includes(each.name),
-      )
-      .map((each) => each.name.replace(/\.py$/, ""));
+    .filter((each) =>
+      each.isDirectory()
+        ? existsSync(join(dir, each.name, "__init__.py"))
+        : /^[A-Za-z_]\w*\.py$/.test(each.name) && !["setup.py", "conftest.py", "noxfile.py"].includes(each.name),
+    )
+    .map((each) => each.name.replace(/\.py$/, ""));
 }
 
 function withEntry(members: string[], entry: string): string[] {
@@ -119,7 +122,9 @@ function eggInfo(sitePackages: string, entry: string, manager: string): PackageR
   const meta = readCoreMetadata(join(path, "PKG-INFO"));
   const topLevel = readLines(join(path, "top_level.txt")) ?? [];
   // installed-files.txt names files relative to the egg-info directory: ../pkg/__init__.py, PKG-INFO.
-  const installed = (readLines(join(path, "installed-files.txt")) ?? []).map((line) => (line.startsWith("../") ? line.slice(3) : `${entry}/${line}`));
+  const installed = (readLines(join(path, "installed-files.txt")) ?? []).map((line) =>
+    line.startsWith("../") ? line.slice(3) : `${entry}/${line}`,
+  );
   const { entries, paths } = recordTopLevel(installed);
   const layout = recordLayout(entries, paths);
   const members = entries.length > 0 ? layout.members : importable(sitePackages, topLevel);
@@ -137,7 +142,7 @@ function eggLink(sitePackages: string, entry: string, manager: string): PackageR
   if (text === undefined) return undefined;
   const source = text.split(/\r?\n/, 1)[0]!.trim();
   const root = source.startsWith("/") ? source : join(dirname(join(sitePackages, entry)), source);
-  const info = (listNames(root).find((name) => name.endsWith(".egg-info")));
+  const info = listNames(root).find((name) => name.endsWith(".egg-info"));
   if (!info) return undefined;
   const meta = readCoreMetadata(join(root, info, "PKG-INFO"));
   const importNames = readLines(join(root, info, "top_level.txt")) ?? packagesIn(root);

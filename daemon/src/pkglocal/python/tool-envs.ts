@@ -40,7 +40,9 @@ function readToml<T>(file: string): T | undefined {
 }
 
 export function readPyproject(projectRoot: string): PyprojectFacts {
-  const data = readToml<{ project?: { name?: unknown }; tool?: { poetry?: { name?: unknown }; hatch?: HatchEnvs } }>(join(projectRoot, "pyproject.toml"));
+  const data = readToml<{ project?: { name?: unknown }; tool?: { poetry?: { name?: unknown }; hatch?: HatchEnvs } }>(
+    join(projectRoot, "pyproject.toml"),
+  );
   const hatchToml = readToml<HatchEnvs>(join(projectRoot, "hatch.toml"));
   const name = data?.tool?.poetry?.name ?? data?.project?.name;
   const hatchPaths = [data?.tool?.hatch, hatchToml]
@@ -66,7 +68,10 @@ const xdg = (env: NodeJS.ProcessEnv, name: string, fallback: string) =>
 /** Poetry: <virtualenvs.path>/<name>-<sha256(project dir)[:8]>-py<X.Y>. */
 export function poetryEnvs(projectRoot: string, env: NodeJS.ProcessEnv, name = basename(projectRoot)): Candidate[] {
   const dir = poetryVirtualenvsPath(projectRoot, env);
-  const sanitized = name.toLowerCase().replace(/[ $`!*@"\\\r\n\t]/g, "_").slice(0, 42);
+  const sanitized = name
+    .toLowerCase()
+    .replace(/[ $`!*@"\\\r\n\t]/g, "_")
+    .slice(0, 42);
   const prefix = `${sanitized}-${urlsafeHash(projectRoot)}-py`;
   return listNames(dir)
     .filter((entry) => entry.startsWith(prefix))
@@ -91,7 +96,9 @@ export function pipenvEnvs(projectRoot: string, env: NodeJS.ProcessEnv): Candida
     return [{ kind: "pipenv", path: join(pipenvHome(env), env.PIPENV_CUSTOM_VENV_NAME), manager: "pipenv" }];
   }
   const home = pipenvHome(env);
-  const sanitized = basename(projectRoot).replace(/[ &$`!*@"()[\]\\\r\n\t]/g, "_").slice(0, 42);
+  const sanitized = basename(projectRoot)
+    .replace(/[ &$`!*@"()[\]\\\r\n\t]/g, "_")
+    .slice(0, 42);
   const expected = `${sanitized}-${urlsafeHash(join(projectRoot, "Pipfile"), 6)}`;
   return listNames(home)
     .filter((entry) => entry === expected || (entry.startsWith(`${sanitized}-`) && projectFileNames(join(home, entry), projectRoot)))

@@ -143,7 +143,9 @@ export class Kernel {
       };
       this.awaiting = { id, resolve: onReply };
     });
-    const finished = Promise.all([replied, this.stdout.begin(marker, stdout), this.stderr.begin(marker, stderr)]).then(() => "finished" as const);
+    const finished = Promise.all([replied, this.stdout.begin(marker, stdout), this.stderr.begin(marker, stderr)]).then(
+      () => "finished" as const,
+    );
     this.requests.write(encodeRequest({ id, marker, code: Buffer.from(call.code), stdin: Buffer.from(call.stdin ?? "") }));
 
     let timedOut = false;

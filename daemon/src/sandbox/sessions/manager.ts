@@ -98,7 +98,10 @@ export class SessionManager {
       );
     }
     const oldest = idle.reduce((a, b) => (b.lastUsedAt < a.lastUsedAt ? b : a));
-    void this.closeSession(oldest, `closed to make room for session '${forId}' (at most ${maxSessions} sessions; it was the least recently used)`);
+    void this.closeSession(
+      oldest,
+      `closed to make room for session '${forId}' (at most ${maxSessions} sessions; it was the least recently used)`,
+    );
   }
 
   private reap(): void {
@@ -107,7 +110,10 @@ export class SessionManager {
     for (const session of this.sessions.values()) {
       if (session.busy) continue;
       if (now - session.createdAt >= maxLifetimeMs) {
-        void this.closeSession(session, `closed at the end of its maximum lifetime of ${maxLifetimeMs / 1000} s (sandbox.sessions.max_lifetime_seconds)`);
+        void this.closeSession(
+          session,
+          `closed at the end of its maximum lifetime of ${maxLifetimeMs / 1000} s (sandbox.sessions.max_lifetime_seconds)`,
+        );
       } else if (now - session.lastUsedAt >= idleTimeoutMs) {
         void this.closeSession(session, `closed after ${idleTimeoutMs / 1000} s without calls (sandbox.sessions.idle_timeout_seconds)`);
       }

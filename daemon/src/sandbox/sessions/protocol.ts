@@ -21,9 +21,7 @@ export interface KernelRequest {
   stdin: Buffer;
 }
 
-export type KernelReply =
-  | { kind: "ready"; pid: number }
-  | { kind: "done"; id: number; exitCode: number; interrupted: boolean };
+export type KernelReply = { kind: "ready"; pid: number } | { kind: "done"; id: number; exitCode: number; interrupted: boolean };
 
 export function newMarker(): string {
   return `__nixshed_end_${randomBytes(16).toString("hex")}__`;

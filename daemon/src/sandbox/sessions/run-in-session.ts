@@ -6,7 +6,13 @@ import { environmentJail, type RunContext, type RunRequest } from "../run.js";
 import type { SessionManager } from "./manager.js";
 import type { SessionResult } from "./session.js";
 
-export function runInSession(sessions: SessionManager, id: string, env: Environment, request: RunRequest, context: RunContext): Promise<SessionResult> {
+export function runInSession(
+  sessions: SessionManager,
+  id: string,
+  env: Environment,
+  request: RunRequest,
+  context: RunContext,
+): Promise<SessionResult> {
   const { timeoutMs, maxOutputBytes } = environmentJail(env, context, request);
   // The request frame ends code and stdin with a NUL byte; bash reads up to it.
   if (request.code.includes("\0") || (env.interpreter === "bash" && request.stdin?.includes("\0"))) {

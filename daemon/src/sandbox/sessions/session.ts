@@ -97,20 +97,28 @@ export class Session {
 
   private async executeHolding(call: KernelCall): Promise<SessionResult> {
     if (this.closed) {
-      throw new SandboxError(`session '${this.id}' was closed while this call waited`, "Run the code again: a new call starts a fresh session.");
+      throw new SandboxError(
+        `session '${this.id}' was closed while this call waited`,
+        "Run the code again: a new call starts a fresh session.",
+      );
     }
     const notices: string[] = [];
     if (this.pendingNotice) notices.push(this.pendingNotice);
     this.pendingNotice = undefined;
     if (this.kernel?.ended !== undefined) {
-      notices.push(`Fresh session: the previous one ended between calls (the session's ${this.env.interpreter} ${this.kernel.ended}); its state is gone.`);
+      notices.push(
+        `Fresh session: the previous one ended between calls (the session's ${this.env.interpreter} ${this.kernel.ended}); its state is gone.`,
+      );
       this.kernel = undefined;
     }
     if (!this.kernel) {
       try {
         this.kernel = await Kernel.start(this.deps.launcher, this.env, call.maxOutputBytes);
       } catch (error) {
-        throw new SandboxError(`session '${this.id}': ${(error as Error).message}`, "Run `nixshed doctor` to check the environment's artifact.");
+        throw new SandboxError(
+          `session '${this.id}': ${(error as Error).message}`,
+          "Run `nixshed doctor` to check the environment's artifact.",
+        );
       }
       if (this.kernel.notice) notices.push(`This session's jail: ${this.kernel.notice}.`);
     }
