@@ -63,7 +63,7 @@ const accessOf = (policy: JailPolicy): { network: NetworkSetting; projectAccess:
 });
 
 /** The checked-out repository's nix/lib, for running from a source tree without a metadata path. */
-const SOURCE_LIB = fileURLToPath(new URL("../../../nix/lib", import.meta.url));
+const SOURCE_LIB = fileURLToPath(new URL("../../../../nix/lib", import.meta.url));
 
 export class PackageRunner {
   constructor(private readonly ctx: ExecuteContext) {}

@@ -81,7 +81,7 @@ function hash(text: string): string {
 }
 
 /** The built CLI beside this module (daemon/dist/cli/main.js). */
-const OWN_CLI = fileURLToPath(new URL("../cli/main.js", import.meta.url));
+const OWN_CLI = fileURLToPath(new URL("../../cli/main.js", import.meta.url));
 
 /** The daemon's handle on the index: loads it when first needed, building it in the background if it must. */
 export class IndexProvider {
