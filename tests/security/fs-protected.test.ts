@@ -11,7 +11,7 @@ import { Confinement, makeRoot } from "../../daemon/src/fs/confine.js";
 import { editFile } from "../../daemon/src/fs/edit.js";
 import { deleteItems, moveItems } from "../../daemon/src/fs/manage.js";
 import { createDirectories, writeContent } from "../../daemon/src/fs/write.js";
-import { startServer, textOf } from "../../daemon/test/support/mcp-client.js";
+import { startServer, textOf, ONLY_FS } from "../../daemon/test/support/mcp-client.js";
 
 const never = new AbortController().signal;
 let project: string;
@@ -107,18 +107,7 @@ describe("protected paths over MCP", () => {
   it("are refused with an error result, and protected_paths from trusted config adds to them", async () => {
     const server = await startServer({
       cwd: project,
-      args: [
-        "--project",
-        project,
-        "--set",
-        "sandbox.enabled=false",
-        "--set",
-        "nixpkgs.enabled=false",
-        "--set",
-        "pkglocal.enabled=false",
-        "--set",
-        'protected_paths=[".git/hooks", "secrets"]',
-      ],
+      args: ["--project", project, ...ONLY_FS, "--set", 'protected_paths=[".git/hooks", "secrets"]'],
     });
     try {
       const hook = await server.call("write_content", { items: [{ path: ".git/hooks/pre-commit", content: "x" }] });

@@ -16,7 +16,7 @@ import { readContent } from "../../daemon/src/fs/read.js";
 import { searchFiles } from "../../daemon/src/fs/search.js";
 import { statItems } from "../../daemon/src/fs/stat.js";
 import { createDirectories, writeContent } from "../../daemon/src/fs/write.js";
-import { startServer, textOf } from "../../daemon/test/support/mcp-client.js";
+import { startServer, textOf, ONLY_FS } from "../../daemon/test/support/mcp-client.js";
 
 const never = new AbortController().signal;
 const SECRET = "OUTSIDE-SECRET";
@@ -176,20 +176,7 @@ describe("fs tools against a symlink swapper", () => {
     current = a;
     const server = await startServer({
       cwd: a.project,
-      args: [
-        "--project",
-        a.project,
-        "--set",
-        "fs.allow_move=true",
-        "--set",
-        "fs.allow_delete=true",
-        "--set",
-        "sandbox.enabled=false",
-        "--set",
-        "nixpkgs.enabled=false",
-        "--set",
-        "pkglocal.enabled=false",
-      ],
+      args: ["--project", a.project, "--set", "fs.allow_move=true", "--set", "fs.allow_delete=true", ...ONLY_FS],
     });
     try {
       await startRacer(a);

@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_MAX_MESSAGE_BYTES, idOfOversized } from "../../src/mcp/early-stdio.js";
-import { type ServerHandle, startServer, textOf } from "../support/mcp-client.js";
+import { type ServerHandle, startServer, textOf, ONLY_FS } from "../support/mcp-client.js";
 
 let project: string;
 let server: ServerHandle;
@@ -15,7 +15,7 @@ beforeAll(async () => {
   project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-big-")));
   server = await startServer({
     cwd: project,
-    args: ["--project", project, "--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"],
+    args: ["--project", project, ...ONLY_FS],
   });
 });
 afterAll(() => server.close());

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startServer, textOf, type ServerHandle, type StartOptions } from "../support/mcp-client.js";
+import { startServer, textOf, type ServerHandle, type StartOptions, ONLY_FS } from "../support/mcp-client.js";
 
 const READ_TOOLS = ["list_files", "read_content", "search_files", "stat_items"];
 const WRITE_TOOLS = ["create_directories", "edit_file", "write_content"];
@@ -27,8 +27,6 @@ afterEach(async () => {
   await handle?.close();
   handle = undefined;
 });
-
-const ONLY_FS = ["--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"];
 
 async function start(args: string[] = [], options: StartOptions = {}): Promise<ServerHandle> {
   handle = await startServer({

@@ -7,6 +7,9 @@ import { fileURLToPath } from "node:url";
 
 export const CLI = fileURLToPath(new URL("../../dist/cli/main.js", import.meta.url));
 
+/** Flags for a server that serves the filesystem tools alone. */
+export const ONLY_FS = ["--set", "sandbox.enabled=false", "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"];
+
 export interface ServerHandle {
   client: Client;
   /** Calls a tool and returns its result, whether it succeeded or not. */
