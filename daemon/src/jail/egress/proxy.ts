@@ -37,7 +37,15 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** Headers meant for the proxy (or the hop), not passed on to the server. */
 const HOP_HEADERS = new Set(["proxy-connection", "proxy-authorization", "connection", "keep-alive"]);
 
-const systemResolver: Resolver = async (host) => (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+/**
+ * The system's resolver, except for "localhost" and its subdomains: RFC 6761 (6.3) reserves them for
+ * loopback, so they are answered here, the same on every machine and never sent to a DNS server
+ * (a minimal root may have no /etc/hosts entry for them at all).
+ */
+const systemResolver: Resolver = async (host) => {
+  if (/^(.+\.)?localhost\.?$/i.test(host)) return ["127.0.0.1", "::1"];
+  return (await lookup(host, { all: true, verbatim: true })).map((entry) => entry.address);
+};
 
 interface Request {
   method: string;
