@@ -23,27 +23,27 @@ describe("network in nixshed.lib", () => {
   it("records a list of destinations in the metadata; an empty list is no network", () => {
     expect(
       evaluate(
-        `(${sandbox(`[ "pypi.org" "*.githubusercontent.com" "api.example.com:8443" "127.0.0.1:5432" "[::1]:80" ]`)}).metadata.network`,
+        `(${sandbox(`[ "example.org" "*.example.net" "api.example.com:8443" "127.0.0.1:5432" "[::1]:80" ]`)}).metadata.network`,
       ),
-    ).toEqual(["pypi.org", "*.githubusercontent.com", "api.example.com:8443", "127.0.0.1:5432", "[::1]:80"]);
+    ).toEqual(["example.org", "*.example.net", "api.example.com:8443", "127.0.0.1:5432", "[::1]:80"]);
     expect(evaluate(`(${sandbox("[ ]")}).metadata.network`)).toBe(false);
   });
 
   it("refuses what is not a destination, naming it", () => {
-    expect(() => evaluate(`(${sandbox(`[ "pypi.org" "https://pypi.org/simple" ]`)}).metadata`)).toThrow(
-      /environment "net": network: "https:\/\/pypi.org\/simple" is not a destination/,
+    expect(() => evaluate(`(${sandbox(`[ "example.org" "https://example.org/simple" ]`)}).metadata`)).toThrow(
+      /environment "net": network: "https:\/\/example.org\/simple" is not a destination/,
     );
-    expect(() => evaluate(`(${sandbox(`"pypi.org"`)}).metadata`)).toThrow(
-      /network must be true, false or a list of destinations, not "pypi.org"/,
+    expect(() => evaluate(`(${sandbox(`"example.org"`)}).metadata`)).toThrow(
+      /network must be true, false or a list of destinations, not "example.org"/,
     );
   });
 
   it("fromToml passes a list through", () => {
     const dir = mkdtempSync(join(tmpdir(), "nixshed-toml-"));
-    writeFileSync(join(dir, "nixshed.toml"), `[environments.fetch]\npreset = "shell"\nnetwork = ["pypi.org", "files.pythonhosted.org"]\n`);
+    writeFileSync(join(dir, "nixshed.toml"), `[environments.fetch]\npreset = "shell"\nnetwork = ["example.org", "files.example.org"]\n`);
     expect(evaluate(`(nixshed.lib.fromToml pkgs ${dir}/nixshed.toml).fetch.metadata.network`)).toEqual([
-      "pypi.org",
-      "files.pythonhosted.org",
+      "example.org",
+      "files.example.org",
     ]);
   });
 });

@@ -126,7 +126,7 @@ describe("nixpkgs_execute with a per-package list", () => {
 
 describe("nixshed doctor", () => {
   it("shows each environment's network setting and the packages'", () => {
-    const doctor = spawnSync(process.execPath, [CLI, "doctor", "--json", "--project", project, "--set", `nixpkgs.network=["pypi.org"]`], {
+    const doctor = spawnSync(process.execPath, [CLI, "doctor", "--json", "--project", project, "--set", `nixpkgs.network=["example.org"]`], {
       env: { PATH: process.env.PATH, HOME: net.configHome, XDG_CONFIG_HOME: net.configHome },
       encoding: "utf8",
     });
@@ -135,7 +135,7 @@ describe("nixshed doctor", () => {
     );
     expect(checks.map((check) => check.detail)).toEqual([
       `net: network to 127.0.0.1:${net.ports.listed} localhost:${net.ports.unlisted}`,
-      "nixpkgs packages: network to pypi.org",
+      "nixpkgs packages: network to example.org",
     ]);
   }, 60_000);
 });

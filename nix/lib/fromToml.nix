@@ -6,7 +6,7 @@
 #   description = "…"
 #   packages = ["sqlite", "python3Packages.pandas"]   # nixpkgs attribute paths
 #   timeout_seconds = 60         # memory_mb, max_processes, workspace_mb, network, project_access
-#   network = ["pypi.org"]       # false, true or destinations reached through the egress proxy
+#   network = ["example.org"]       # false, true or destinations reached through the egress proxy
 #
 # Returns { <name> = artifact; }. Other tables of the file are ignored; a wrong key is an error.
 pkgs: file:

@@ -3,7 +3,7 @@
 #   mkEnvironment {
 #     pkgs, name, description ? "", interpreter,   # "bash" | "python" | "node"
 #     packages ? [ ], timeoutSeconds ? 30, memoryMb ? 512, maxProcesses ? 256, workspaceMb ? 256,
-#     network ? false,  # true, false, or destinations: [ "pypi.org" "*.githubusercontent.com" "127.0.0.1:5432" ]
+#     network ? false,  # true, false, or destinations: [ "example.org" "*.example.net" "127.0.0.1:5432" ]
 #     projectAccess ? "ro",                         # "none" | "ro" | "rw"
 #     mounts ? [ ],   # "/host/path" (read-only) or { source; target ? source; writable ? false; optional ? false; }
 #     env ? { },      # variables set inside the jail

@@ -38,7 +38,7 @@ let
     else if !builtins.isList network then fail "network must be true, false or a list of destinations, not ${builtins.toJSON network}"
     else
       let wrong = builtins.filter (d: !isDestination d) network;
-      in check (wrong == [ ]) "network: ${builtins.toJSON (builtins.head wrong)} is not a destination: write a host name, \"*.\" and a domain, or an IP address, each with an optional :port (e.g. \"pypi.org\", \"*.githubusercontent.com\", \"api.example.com:8443\", \"127.0.0.1:5432\")";
+      in check (wrong == [ ]) "network: ${builtins.toJSON (builtins.head wrong)} is not a destination: write a host name, \"*.\" and a domain, or an IP address, each with an optional :port (e.g. \"example.org\", \"*.example.net\", \"api.example.com:8443\", \"127.0.0.1:5432\")";
   absolute = m: check (builtins.substring 0 1 m.source == "/" && builtins.substring 0 1 m.target == "/") "mount ${m.source} -> ${m.target}: both must be absolute paths";
   reserved = m: check (!(builtins.elem m.target [ "/" "/nix" "/nix/store" "/proc" "/dev" "/workspace" "/tmp" "/project" "/etc" "/run" "/run/nixshed" ])) "mount target ${m.target} is managed by the jail itself";
   checks =

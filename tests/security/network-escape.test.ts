@@ -67,7 +67,7 @@ attempt("private name", lambda: fetch("http://localhost:${ports.unlisted}/privat
 attempt("metadata", lambda: fetch("http://169.254.169.254/latest/meta-data/"))
 attempt("direct", direct)
 attempt("udp", udp)
-attempt("dns lookup", lambda: socket.getaddrinfo("pypi.org", 443))
+attempt("dns lookup", lambda: socket.getaddrinfo("example.org", 443))
 attempt("dns packet", dns_packet)
 `;
 

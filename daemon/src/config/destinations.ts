@@ -1,5 +1,5 @@
 // A network allow-list: the destinations a jail may reach through the egress proxy. An entry is a
-// host name ("pypi.org"), every subdomain of one ("*.githubusercontent.com") or an IP address
+// host name ("example.org"), every subdomain of one ("*.example.net") or an IP address
 // ("127.0.0.1", "[::1]"), each with an optional port ("api.example.com:8443"); without a port every
 // port of that host is allowed. The same words are checked by the config schema, and by
 // nix/lib/validate.nix for environments.
@@ -17,7 +17,7 @@ export interface Destination {
 }
 
 const LABEL = /^(?!-)[a-z0-9_-]{1,63}(?<!-)$/;
-const EXAMPLES = 'e.g. "pypi.org", "*.githubusercontent.com", "api.example.com:8443", "127.0.0.1:5432" or "[::1]:8080"';
+const EXAMPLES = 'e.g. "example.org", "*.example.net", "api.example.com:8443", "127.0.0.1:5432" or "[::1]:8080"';
 
 function isName(host: string): boolean {
   return host.length <= 253 && host.split(".").every((label) => LABEL.test(label)) && !/^[0-9.]+$/.test(host);

@@ -21,7 +21,7 @@ export function allowListOf(setting: NetworkSetting): string[] | undefined {
 /** Whether a jail with this setting reaches anything outside itself. */
 export const reachesOut = (setting: NetworkSetting): boolean => setting === true || allowListOf(setting) !== undefined;
 
-/** In a few words: "offline", "network", or "network to pypi.org *.githubusercontent.com (+3 more)". */
+/** In a few words: "offline", "network", or "network to example.org *.example.net (+3 more)". */
 export function describeNetwork(setting: NetworkSetting, shown = 4): string {
   const list = allowListOf(setting);
   if (!list) return setting === true ? "network" : "offline";

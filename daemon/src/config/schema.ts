@@ -105,7 +105,7 @@ const nixpkgsSchema = z
     network: networkSchema
       .default(false)
       .describe(
-        'Network for executed packages unless permissions say otherwise: false, true, or destinations, e.g. ["pypi.org", "*.githubusercontent.com", "127.0.0.1:5432"]',
+        'Network for executed packages unless permissions say otherwise: false, true, or destinations, e.g. ["example.org", "*.example.net", "127.0.0.1:5432"]',
       ),
     permissions: z.record(z.string(), permissionSchema).default({}).describe("Per-attribute overrides"),
     common_tools: z

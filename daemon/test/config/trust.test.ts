@@ -55,11 +55,11 @@ describe("trust classification", () => {
   });
 
   it("lets a network allow-list only shrink: false < fewer destinations < true", () => {
-    const listed = configSchema.parse({ nixpkgs: { network: ["pypi.org", "*.githubusercontent.com"] } });
+    const listed = configSchema.parse({ nixpkgs: { network: ["example.org", "*.example.net"] } });
     const open = configSchema.parse({ nixpkgs: { network: true } });
     const ignored = (network: unknown, base: typeof trusted) => narrowProjectValues({ nixpkgs: { network } }, base, "/p").ignored.length;
-    expect([ignored(["pypi.org"], listed), ignored(false, listed), ignored([], listed)]).toEqual([0, 0, 0]);
-    expect([ignored(["evil.example"], listed), ignored(true, listed), ignored(["pypi.org"], trusted)]).toEqual([1, 1, 1]);
+    expect([ignored(["example.org"], listed), ignored(false, listed), ignored([], listed)]).toEqual([0, 0, 0]);
+    expect([ignored(["evil.example"], listed), ignored(true, listed), ignored(["example.org"], trusted)]).toEqual([1, 1, 1]);
     expect(ignored(["anything.example"], open)).toBe(0);
   });
 

@@ -172,7 +172,7 @@ describe("egress proxy", () => {
   it("answers what is not a proxy request with an error and keeps serving", async () => {
     const proxy = await proxyFor([`127.0.0.1:${listed.port}`]);
     expect(await exchange(proxy, "GET / HTTP/1.1\r\nHost: x\r\n\r\n")).toMatch(/^HTTP\/1\.1 400[\s\S]*absolute http:\/\/ URL or CONNECT/);
-    expect(await exchange(proxy, "GET https://pypi.org/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 400[\s\S]*CONNECT/);
+    expect(await exchange(proxy, "GET https://example.org/ HTTP/1.1\r\n\r\n")).toMatch(/^HTTP\/1\.1 400[\s\S]*CONNECT/);
     expect(await exchange(proxy, "hello\r\n\r\n")).toMatch(/^HTTP\/1\.1 400/);
     expect(await exchange(proxy, `CONNECT x:1 HTTP/1.1\r\n${"X: y\r\n".repeat(20_000)}\r\n`)).toMatch(/^HTTP\/1\.1 431/);
     expect(await tunnel(proxy, `127.0.0.1:${listed.port}`)).toContain("listed GET /through");

@@ -49,7 +49,7 @@ const table: [caller: string, declared: Declared, settings: Config, asks: { time
   ],
   ["run, env with network", environment("ro", true), config(), {}, { network: true }],
   ["run, env with an empty allow-list: no network", environment("ro", []), config(), {}, { network: false }],
-  ["run, env with an allow-list", environment("ro", ["pypi.org"]), config(), {}, { network: { allow: ["pypi.org"] } }],
+  ["run, env with an allow-list", environment("ro", ["example.org"]), config(), {}, { network: { allow: ["example.org"] } }],
   ["session kernel (no call): the env's default timeout", environment("rw"), config(), {}, { cwd: "/project", timeoutMs: 30_000 }],
   [
     "trusted cap: sandbox.project_access = ro over an rw env",

@@ -251,7 +251,7 @@ function splice(a: Socket, b: Socket): void {
   a.resume();
 }
 
-/** host:port of an authority ("pypi.org:443", "[::1]:8080"); a missing port is `defaultPort`. */
+/** host:port of an authority ("example.org:443", "[::1]:8080"); a missing port is `defaultPort`. */
 function splitAuthority(authority: string, defaultPort?: number): { host: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:[\]]+)(?::(\d{1,5}))?$/.exec(authority);
   const port = match?.[2] !== undefined ? Number(match[2]) : defaultPort;
