@@ -22,9 +22,7 @@ const sandbox = (network: string) =>
 describe("network in nixshed.lib", () => {
   it("records a list of destinations in the metadata; an empty list is no network", () => {
     expect(
-      evaluate(
-        `(${sandbox(`[ "example.org" "*.example.net" "api.example.com:8443" "127.0.0.1:5432" "[::1]:80" ]`)}).metadata.network`,
-      ),
+      evaluate(`(${sandbox(`[ "example.org" "*.example.net" "api.example.com:8443" "127.0.0.1:5432" "[::1]:80" ]`)}).metadata.network`),
     ).toEqual(["example.org", "*.example.net", "api.example.com:8443", "127.0.0.1:5432", "[::1]:80"]);
     expect(evaluate(`(${sandbox("[ ]")}).metadata.network`)).toBe(false);
   });

@@ -126,10 +126,14 @@ describe("nixpkgs_execute with a per-package list", () => {
 
 describe("nixshed doctor", () => {
   it("shows each environment's network setting and the packages'", () => {
-    const doctor = spawnSync(process.execPath, [CLI, "doctor", "--json", "--project", project, "--set", `nixpkgs.network=["example.org"]`], {
-      env: { PATH: process.env.PATH, HOME: net.configHome, XDG_CONFIG_HOME: net.configHome },
-      encoding: "utf8",
-    });
+    const doctor = spawnSync(
+      process.execPath,
+      [CLI, "doctor", "--json", "--project", project, "--set", `nixpkgs.network=["example.org"]`],
+      {
+        env: { PATH: process.env.PATH, HOME: net.configHome, XDG_CONFIG_HOME: net.configHome },
+        encoding: "utf8",
+      },
+    );
     const checks = (JSON.parse(doctor.stdout) as { checks: { name: string; detail: string }[] }).checks.filter(
       (check) => check.name === "network",
     );
