@@ -58,7 +58,12 @@ describe("the limit mechanism, decided by bin/run alone", () => {
     expect(asNobody({ PATH: without, XDG_RUNTIME_DIR: runtime })).toBe("rlimit");
   });
 
-  it("is unknown, not guessed, without an environment to ask", async () => {
+  it("is unknown, not guessed, without an environment to ask or from one outside the store", async () => {
     expect((await probeHost(undefined)).limits).toMatchObject({ ok: false, detail: expect.stringContaining("no environment") });
+    const planted = mkdtempSync(join(tmpdir(), "nixshed-planted-"));
+    mkdirSync(join(planted, "bin"));
+    writeFileSync(join(planted, "bin", "run"), "#!/bin/sh\necho cgroup1\n", { mode: 0o755 });
+    await expect(jailLimits(planted)).rejects.toThrow(/not in the Nix store/);
+    expect((await probeHost(planted)).limits).toMatchObject({ ok: false, detail: expect.stringContaining("not in the Nix store") });
   });
 });
