@@ -46,10 +46,10 @@ describe("the real catalog", () => {
     expect(rate, misses).toBeGreaterThanOrEqual(0.928);
   });
 
-  it(`finds the right package in the top 5 for at least 80.5% of ${DEV.queries.length} task, name, language-tool and library queries`, () => {
-    expect(DEV.queries.length).toBeGreaterThanOrEqual(150);
+  it(`finds the right package in the top 5 for at least 72% of ${DEV.queries.length} task, name, language-tool and library queries`, () => {
+    expect(DEV.queries.length).toBeGreaterThanOrEqual(280);
     const { rate, misses } = topFiveRate(DEV);
-    expect(rate, misses).toBeGreaterThanOrEqual(0.805);
+    expect(rate, misses).toBeGreaterThanOrEqual(0.72);
   });
 
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {
