@@ -87,10 +87,13 @@ const NICHE_FAMILIES = new Set([
   "azure-cli-extensions",
 ]);
 
+/** Families of families: kernels, Android SDK parts and editor extensions, one family per publisher. */
+const NICHE_PREFIXES = ["linuxKernel", "androidenv", "vscode-extensions"];
+
 /** How likely an agent means a member of this family when it does not name it: a score factor. */
 export function familyFactor(family: string): number {
   if (family === "") return 1;
-  if (NICHE_FAMILIES.has(family) || family.startsWith("linuxKernel") || family.startsWith("androidenv")) return 0.3;
-  if (family === "pythonPackages" || family === "nodePackages" || family === "perlPackages") return 0.7;
+  if (NICHE_FAMILIES.has(family) || NICHE_PREFIXES.some((prefix) => family.startsWith(prefix))) return 0.3;
+  if (family === "pythonPackages" || family === "perlPackages") return 0.7;
   return 0.5;
 }

@@ -190,11 +190,17 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     whole[id] = wholeKeys.has(leaf) || subjectKeys.has(leaf) ? 1 : WEIGHT.otherWholeName;
   };
   let wholeFound = false;
+  const severalWords = /\s/.test(text);
+  const topLevel = index.header.families.indexOf("");
   for (const key of wholeKeys) {
     const term = index.exact.find(key);
     if (term < 0) continue;
     wholeFound = true;
-    index.exact.postings(term).forEach(markWhole);
+    for (const id of index.exact.postings(term)) {
+      // Several words that happen to spell a library's name ("command runner") ask for a tool, not that library.
+      if (severalWords && index.family[id] !== topLevel && !familyIds.has(index.family[id]!)) continue;
+      markWhole(id);
+    }
   }
   // "python requests" is requests among Python's packages; "python formatter" is not the package named formatter.
   for (const key of subjectKeys) {
