@@ -6,7 +6,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?"],
   ["cli", "command[ -]?lines?"],
   ["linter", "static (?:code )?analy[sz](?:is|er|ers)", "static checkers?", "lint(?:ing)? tool"],
-  ["formatter", "pretty[ -]?printers?", "prettifiers?", "beautifiers?", "code style fixer"],
+  ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer"],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
   ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],
   ["ocr", "optical character recognition"],
@@ -23,6 +23,10 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["javascript", "js"],
   ["database", "db"],
   ["pdf", "portable document format"],
+  ["aws", "amazon web services"],
+  ["barcode", "bar codes?"],
+  ["email", "e-mail"],
+  ["mitm", "man[ -]in[ -]the[ -]middle"],
 ];
 
 const PATTERNS = PHRASES.map(([short, ...spellings]) => [new RegExp(`\\b(?:${spellings.join("|")})\\b`, "g"), short] as const);
