@@ -66,6 +66,27 @@ export const NIX_ENV_CATALOG = {
     version: "1",
     meta: { description: "Language Server Protocol implementation for Rust" },
   },
+  // Haskell's language server, and a Haskell library whose name spells "haskell lsp".
+  "haskell-language-server": {
+    name: "haskell-language-server-2.11",
+    pname: "haskell-language-server",
+    version: "2.11",
+    meta: { description: "Language server for Haskell" },
+  },
+  "haskellPackages.haskell-lsp": {
+    name: "haskell-lsp-0.24",
+    pname: "haskell-lsp",
+    version: "0.24",
+    meta: { description: "Types of an old protocol" },
+  },
+  // A program for a task, and a Python library whose name is the task's two words.
+  "task-tool": { name: "task-tool-3.1", pname: "task-tool", version: "3.1", meta: { description: "Command runner for projects" } },
+  "python313Packages.command-runner": {
+    name: "python3.13-command-runner-0.1",
+    pname: "python3.13-command-runner",
+    version: "0.1",
+    meta: { description: "Run commands" },
+  },
   // A converter whose own description never says "slides"; the packages that name it do.
   docconv: { name: "docconv-3", pname: "docconv", version: "3", meta: { description: "Conversion between documentation formats" } },
   "docconv-beamer": {

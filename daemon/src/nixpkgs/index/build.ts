@@ -10,7 +10,7 @@ import { COMMON_ATTRS, KNOWN_PROGRAMS } from "../tools/common-tools.js";
 import { findMentions } from "./mentions.js";
 import { establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
-import { nameWords, normalizeName, squashName, textTerms } from "../search/text.js";
+import { nameWords, normalizeName, squashName, textTerms, textWords } from "../search/text.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16 } as const;
@@ -97,6 +97,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       if (!name) continue;
       post(names, squashName(name), id);
       for (const word of nameWords(name)) post(names, word, id);
+      // Phrases in names too: typescript-language-server is found by "lsp", as its description would be.
+      for (const word of textWords(nameWords(name).join(" "))) post(names, word, id);
     }
     for (const term of new Set(textTerms(entry.description))) post(descriptions, term, id);
 

@@ -149,9 +149,9 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
   const wholeKeys = new Set(keysOf(text));
-  const subjectKeys = new Set(
-    subjectWords.length < words.length ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : [],
-  );
+  // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
+  const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
+  const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   return {
@@ -197,8 +197,10 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     if (term < 0) continue;
     wholeFound = true;
     for (const id of index.exact.postings(term)) {
-      // Several words that happen to spell a library's name ("command runner") ask for a tool, not that library.
-      if (severalWords && index.family[id] !== topLevel && !familyIds.has(index.family[id]!)) continue;
+      // Several words that happen to spell a library's name ask for a tool, not that library: "command runner"
+      // (python313Packages.command-runner), or "haskell lsp" (haskellPackages.haskell-lsp) even with its ecosystem named.
+      const libraryMeant = familyIds.has(index.family[id]!) && subjectOfTool.length === 0;
+      if (severalWords && index.family[id] !== topLevel && !libraryMeant) continue;
       markWhole(id);
     }
   }
