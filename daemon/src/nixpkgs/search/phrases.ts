@@ -5,8 +5,8 @@
 const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?"],
   ["cli", "command[ -]?lines?"],
-  ["linter", "static (?:code )?analy[sz](?:is|er|ers)", "static checkers?", "lint(?:ing)? tool"],
-  ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer"],
+  ["linter", "static (?:code )?analy[sz](?:is|er|ers)", "static checkers?", "lint(?:ing)? tool", "(?:style|code) checkers?"],
+  ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer", "beautify", "prettify"],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
   ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],
   ["ocr", "optical character recognition"],
@@ -24,6 +24,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["database", "db"],
   ["pdf", "portable document format"],
   ["aws", "amazon web services"],
+  ["rst", "restructured ?text"],
   ["barcode", "bar codes?"],
   ["email", "e-mail"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],
