@@ -3,10 +3,11 @@
 // hundred small ones whose descriptions use the same words. Each factor below was kept only when it
 // raised MRR on both the dev and the held-out agent queries (npm run bench -- search).
 import type { CatalogEntry } from "./catalog.js";
+import { splitAttr } from "./package-sets.js";
 
 /**
  * From the package itself: more maintainers, man pages, several versions kept, a site of its own,
- * a released version; a package without a description rarely is meant.
+ * a released version, a name of its own; a package without a description rarely is meant.
  */
 export function establishment(entry: CatalogEntry, variants: number): number {
   return (
@@ -15,8 +16,20 @@ export function establishment(entry: CatalogEntry, variants: number): number {
     (entry.hasManPages ? 1.25 : 1) *
     (1 + 0.08 * Math.min(variants - 1, 3)) *
     (hasOwnSite(entry.homepage) ? 1.25 : 1) *
-    releaseFactor(entry.version)
+    releaseFactor(entry.version) *
+    nameShapeFactor(splitAttr(entry.attr).leaf)
   );
+}
+
+/**
+ * The shape of its name: the established tool has a short one of its own ("jq", "pandoc", "tcpdump");
+ * an add-on or a variant has parts ("python-lsp-black", "wireshark-cli"), each a little less likely
+ * meant (version suffixes such as "_0_26_0" are no parts).
+ */
+function nameShapeFactor(leaf: string): number {
+  const parts = leaf.split(/[-_]/).filter((part) => /[a-z]/i.test(part)).length;
+  const short = leaf.replace(/[^a-z0-9]/gi, "").length <= 6;
+  return 0.82 ** Math.min(Math.max(parts - 1, 0), 3) * (short ? 1.1 : 1);
 }
 
 /** From other packages: how many name it (mentions.ts), per doubling, up to a cap. */

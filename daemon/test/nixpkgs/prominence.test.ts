@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import type { CatalogEntry } from "../../src/nixpkgs/index/catalog.js";
+import { establishment } from "../../src/nixpkgs/index/prominence.js";
+
+const entry = (fields: Partial<CatalogEntry>): CatalogEntry => ({
+  attr: "sometool",
+  pname: "sometool",
+  version: "0.4.2",
+  description: "Does something",
+  homepage: "https://github.com/someone/sometool",
+  license: "",
+  mainProgram: "",
+  platforms: null,
+  maintainers: 1,
+  hasManPages: false,
+  broken: false,
+  unfree: false,
+  insecure: false,
+  ...fields,
+});
+const plain = establishment(entry({}), 1);
+
+describe("how established a package looks", () => {
+  it("rises with a site of its own, not with a page on a code host or registry", () => {
+    expect(establishment(entry({ homepage: "https://sometool.example.org/" }), 1)).toBeGreaterThan(plain);
+    expect(establishment(entry({ homepage: "https://someone.github.io/sometool" }), 1)).toBe(plain);
+    expect(establishment(entry({ homepage: "https://pypi.org/project/sometool" }), 1)).toBe(plain);
+  });
+
+  it("rises with a 1.0 release and falls for an unreleased snapshot", () => {
+    expect(establishment(entry({ version: "3.1" }), 1)).toBeGreaterThan(plain);
+    expect(establishment(entry({ version: "0-unstable-2025-01-01" }), 1)).toBeLessThan(plain);
+  });
+
+  it("prefers a short name of its own to an add-on's name of several parts, and ignores version suffixes", () => {
+    expect(establishment(entry({ attr: "tool" }), 1)).toBeGreaterThan(plain);
+    expect(establishment(entry({ attr: "sometool-lsp-plugin" }), 1)).toBeLessThan(plain);
+    expect(establishment(entry({ attr: "sometool_0_26_0" }), 1)).toBe(plain);
+  });
+});
