@@ -52,6 +52,14 @@ afterAll(async () => {
   net?.close();
 });
 
+/** Python that tries the listed listener's port directly and resolves a name itself: one line each. */
+const directAndDns = (port: number) => `import socket
+try: socket.create_connection(("127.0.0.1", ${port}), timeout=5)
+except Exception as e: print("direct refused:", type(e).__name__)
+try: socket.getaddrinfo("example.org", 443)
+except Exception as e: print("dns refused:", type(e).__name__)
+`;
+
 describe("an environment with a list of destinations", () => {
   it("is described with its destinations", async () => {
     const { tools } = await server.client.listTools();
@@ -96,6 +104,21 @@ describe("an environment with a list of destinations", () => {
     const quiet = output(await server.call("run", { env: "net", session: "web", code: "print('no network used')" }));
     expect(quiet.network).toBeUndefined();
 
+    // Around the proxy: a direct connection, a DNS lookup; each call counts only its own.
+    const around = output(await server.call("run", { env: "net", session: "web", code: directAndDns(net.ports.listed) }));
+    expect(around.stdout).toMatch(/^direct refused: ConnectionRefusedError\ndns refused: gaierror\n$/);
+    expect(around.network?.blocked).toEqual([
+      {
+        destination: "direct connection",
+        reason: expect.stringMatching(/^1 refused: the jail reaches the network only through its proxy/),
+      },
+      { destination: "DNS or UDP", reason: expect.stringMatching(/^\d+ datagram\(s\) dropped: no DNS or UDP leaves the jail/) },
+    ]);
+    const again = output(
+      await server.call("run", { env: "net", session: "web", code: directAndDns(net.ports.listed).split("\n").slice(0, 3).join("\n") }),
+    );
+    expect(again.network?.blocked.map((entry) => entry.reason)).toEqual([expect.stringMatching(/^1 refused/)]);
+
     // A timeout interrupts the code (SIGINT to the jail's processes) but not the relay.
     await server.call("run", { env: "net", session: "web", code: "import time; time.sleep(30)", timeout_seconds: 1 });
     expect(output(await server.call("run", { env: "net", session: "web", code: curlFetch(`${url.listed}after`) })).stdout).toBe(
@@ -115,6 +138,21 @@ describe("nixpkgs_execute with a per-package list", () => {
     expect(refused.network?.blocked).toEqual([
       { destination: `127.0.0.1:${net.ports.unlisted}`, reason: "not on the jail's network allow-list" },
     ]);
+  }, 600_000);
+
+  it("reports a direct connection around the proxy", async () => {
+    const direct = output(await server.call("nixpkgs_execute", { package: "curl", args: ["-sS", "--noproxy", "*", url.listed] }));
+    expect(direct.stderr).toMatch(/Connection refused|Couldn.t connect/);
+    expect(direct.network).toEqual({
+      allowed: [],
+      blocked: [
+        {
+          destination: "direct connection",
+          reason: expect.stringMatching(/^1 refused: the jail reaches the network only through its proxy/),
+        },
+      ],
+    });
+    expect(net.arrivals.filter((arrival) => arrival.includes("/direct"))).toEqual([]);
   }, 600_000);
 
   it("gives a package without a list no network at all", async () => {

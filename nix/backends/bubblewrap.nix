@@ -62,15 +62,52 @@ let
     }
     // lib.optionalAttrs (!listsLoopback) { NO_PROXY = "localhost,127.0.0.1,::1"; no_proxy = "localhost,127.0.0.1,::1"; }
   );
+  # What the jail's kernel counted of the ways around the proxy (connections refused by a closed
+  # port, datagrams to nowhere, DNS included, and addresses with no route), read inside the jail
+  # from its own network namespace and sent to the proxy as a line "<when> <refused> <datagrams>
+  # <no route>" on a connection that starts "NIXSHED-COUNTERS" (daemon/src/jail/egress/counters.ts):
+  # a session answers each newline the daemon sends; a run sends one line when its program is done.
+  socket = "/run/nixshed/egress.sock";
+  counters = pkgs.writeShellScript "nixshed-egress-counters" ''
+    declare -A count
+    snapshot() {
+      local -a head values
+      local i key value
+      while read -r -a head && read -r -a values; do
+        for ((i = 1; i < ''${#head[@]}; i++)); do count[''${head[0]}''${head[i]}]=''${values[i]}; done
+      done </proc/net/snmp
+      while read -r key value; do count[$key]=$value; done </proc/net/snmp6
+      printf '%s %s %s %s\n' "$1" "''${count[Tcp:AttemptFails]:-0}" \
+        "$((''${count[Udp:NoPorts]:-0} + ''${count[Udp6NoPorts]:-0}))" \
+        "$((''${count[Ip:OutNoRoutes]:-0} + ''${count[Ip6OutNoRoutes]:-0}))"
+    }
+    # A session's interrupt (SIGINT to the jail's processes) is for its code, not for this.
+    trap "" INT
+    printf 'NIXSHED-COUNTERS\r\n\r\n'
+    if [ "$1" = final ]; then snapshot final; exit; fi
+    while read -r _; do snapshot now; done
+  '';
+  # bin/run and bin/session-run start it with their entry ("run", "session-run") before the program.
   # The relay is ready when its socket shows in /proc/net/tcp: 127.0.0.1:3128 in hex, state 0A (LISTEN).
   relay = pkgs.writeShellScript "nixshed-egress-relay" ''
-    ${pkgs.socat}/bin/socat -b 65536 TCP-LISTEN:${proxyPort},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:/run/nixshed/egress.sock \
+    socat=${pkgs.socat}/bin/socat
+    entry=$1
+    shift
+    "$socat" -b 65536 TCP-LISTEN:${proxyPort},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${socket} \
       </dev/null >/dev/null 2>&1 3>&- 4>&- &
+    # A session's counters answer the daemon at the end of each call, for as long as the session lives.
+    [ "$entry" = run ] || "$socat" UNIX-CONNECT:${socket} EXEC:${counters} </dev/null >/dev/null 2>&1 3>&- 4>&- &
     # The program starts once the relay listens (looking costs no process start); 5 s at most.
     deadline=$((''${EPOCHREALTIME/[.,]/} + 5000000))
     while ((''${EPOCHREALTIME/[.,]/} < deadline)); do
       while read -r _ local _ state _; do
-        [ "$local" = 0100007F:0C38 ] && [ "$state" = 0A ] && exec "$@"
+        [ "$local" = 0100007F:0C38 ] && [ "$state" = 0A ] || continue
+        [ "$entry" = run ] || exec "$@"
+        # A run's counters go once its program is done; socat ends when the daemon has read them.
+        "$@"
+        status=$?
+        "$socat" -t 2 UNIX-CONNECT:${socket} EXEC:"${counters} final" </dev/null >/dev/null 2>&1
+        exit "$status"
       done </proc/net/tcp
     done
     echo "nixshed jail: the network relay did not start" >&2
@@ -124,7 +161,7 @@ let
 
   closure = pkgs.closureInfo {
     # getBin: PATH names the bin outputs (makeBinPath), which a package's default output may not reference.
-    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional online pkgs.cacert ++ lib.optional egress relay ++ [ agent ];
+    rootPaths = packages ++ map lib.getBin packages ++ builtins.attrValues etc ++ lib.optional online pkgs.cacert ++ lib.optionals egress [ relay counters ] ++ [ agent ];
   };
 
   constants = entry: ''

@@ -86,11 +86,12 @@ esac
 
 # A network allow-list (the artifact has a relay): the daemon's egress proxy for this jail,
 # NIXSHED_JAIL_EGRESS_SOCKET, is bound at /run/nixshed/egress.sock and the relay starts before the
-# program. Without the socket (by hand) the jail has no network at all.
+# program (told which entry it serves: a run's counters of refused ways out are sent when it is done,
+# a session's at each call's end). Without the socket (by hand) the jail has no network at all.
 if [ -n "$relay" ] && [ -n "${NIXSHED_JAIL_EGRESS_SOCKET-}" ]; then
   [ -S "$NIXSHED_JAIL_EGRESS_SOCKET" ] || fail "NIXSHED_JAIL_EGRESS_SOCKET: $NIXSHED_JAIL_EGRESS_SOCKET is not a socket"
   dynamic+=(--bind "$NIXSHED_JAIL_EGRESS_SOCKET" /run/nixshed/egress.sock)
-  command=("$relay" "${command[@]}")
+  command=("$relay" "$entry" "${command[@]}")
 fi
 
 limits=rlimit

@@ -2,8 +2,9 @@
 // host listener by address and another only by a name that resolves to loopback, every way out
 // but the listed one is refused (the unlisted listener, the listed address in another spelling, a
 // listed name resolving to loopback, a metadata-service address, a direct connection, a UDP packet,
-// a DNS query), the proxy's refusals are reported in the structured result and the others fail in
-// the program; nothing reaches a host listener but the listed one. A list set by an untrusted
+// a DNS query), each is reported in the structured result (the proxy's refusals with the
+// destination, the others as the jail's kernel counted them) and fails in the program; nothing
+// reaches a host listener but the listed one. A list set by an untrusted
 // project file is ignored: the jail stays without network.
 import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -102,6 +103,13 @@ describe("a jailed attacker with an allow-list", () => {
         reason: expect.stringMatching(/^resolves to 127\.0\.0\.1 \(a loopback address\).*which is not listed/),
       },
       { destination: "169.254.169.254:80", reason: "not on the jail's network allow-list" },
+      // Around the proxy, counted by the jail's kernel: the direct connection; the UDP packet, the DNS
+      // lookup (A and AAAA, to the jail's own 127.0.0.1:53) and the DNS packet.
+      {
+        destination: "direct connection",
+        reason: expect.stringMatching(/^1 refused: the jail reaches the network only through its proxy/),
+      },
+      { destination: "DNS or UDP", reason: expect.stringMatching(/^([4-9]|\d\d+) datagram\(s\) dropped: no DNS or UDP leaves the jail/) },
     ]);
 
     // Around the proxy: the jail's own network namespace has nothing but its loopback.

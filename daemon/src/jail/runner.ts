@@ -271,7 +271,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
         cancelled,
         truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
         ...(limit ? { limitHit: limit } : {}),
-        ...egressSince(jail.egress),
+        ...(await egressSince(jail.egress)),
       };
     } finally {
       clearTimeout(timer);

@@ -5,6 +5,7 @@ import type { Logger } from "../../log.js";
 import { AllowList } from "../../config/destinations.js";
 import { EgressProxy } from "./proxy.js";
 import { summarise, type EgressReport } from "./report.js";
+import { type Counts, countsSince, NO_COUNTS } from "./counters.js";
 import { allowListOf, type NetworkSetting } from "../../config/network.js";
 
 /** The variable bin/run reads the proxy's socket from (nix/backends/jail.bash). */
@@ -16,11 +17,27 @@ export function openEgress(network: NetworkSetting | undefined, log?: Logger, la
   return list ? EgressProxy.open({ allow: new AllowList(list), log, label }) : undefined;
 }
 
-/** Where the decisions of one call start. */
-export const egressMark = (proxy: EgressProxy | undefined): number => proxy?.decisions.length ?? 0;
+/** Where one call starts: the proxy's decisions and the jail's counts so far. */
+export interface EgressMark {
+  decisions: number;
+  counts: Counts;
+}
 
-/** The `network` field of a result: what the proxy decided since `mark`, when it decided anything. */
-export function egressSince(proxy: EgressProxy | undefined, mark = 0): { network?: EgressReport } {
-  const report = proxy && summarise(proxy.decisions.slice(mark));
+export const egressMark = (proxy: EgressProxy | undefined): EgressMark => ({
+  decisions: proxy?.decisions.length ?? 0,
+  counts: proxy?.counters.latest ?? NO_COUNTS,
+});
+
+/**
+ * The `network` field of a result: what the proxy decided and the jail counted since `mark`, when
+ * anything. A run's jail has sent its counts by the time it ended; a session's is asked first.
+ */
+export async function egressSince(
+  proxy: EgressProxy | undefined,
+  mark: EgressMark = { decisions: 0, counts: NO_COUNTS },
+): Promise<{ network?: EgressReport }> {
+  if (!proxy) return {};
+  await proxy.counters.refresh();
+  const report = summarise(proxy.decisions.slice(mark.decisions), countsSince(mark.counts, proxy.counters.latest));
   return report ? { network: report } : {};
 }

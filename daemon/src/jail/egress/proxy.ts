@@ -14,6 +14,7 @@ import { join } from "node:path";
 import type { Logger } from "../../log.js";
 import { nonPublicKind } from "../../config/addresses.js";
 import { type AllowList, normalHost } from "../../config/destinations.js";
+import { COUNTERS_HEAD, JailCounters } from "./counters.js";
 import type { EgressDecision } from "./report.js";
 
 /** Resolves a host name to its addresses (the daemon's resolver; tests inject their own). */
@@ -68,6 +69,8 @@ class Refusal extends Error {
 
 export class EgressProxy {
   readonly decisions: EgressDecision[] = [];
+  /** What the jail counted of the ways around this proxy. */
+  readonly counters = new JailCounters();
   private readonly sockets = new Set<Socket>();
   private readonly resolve: Resolver;
 
@@ -126,6 +129,7 @@ export class EgressProxy {
       client.off("data", onData);
       client.pause();
       if (end < 0 || end > MAX_HEAD_BYTES) return this.refuse(client, new Refusal(431, "request head too large"));
+      if (buffered.toString("latin1", 0, end + 4) === COUNTERS_HEAD) return this.counters.attach(client, buffered.subarray(end + 4));
       void this.serve(client, buffered.subarray(0, end + 4), buffered.subarray(end + 4));
     };
     client.on("data", onData);

@@ -185,7 +185,7 @@ export class Kernel {
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,
-      ...egressSince(this.launched.egress, egressFrom),
+      ...(await egressSince(this.launched.egress, egressFrom)),
     };
     if (outcome === "finished") {
       return {
