@@ -107,6 +107,51 @@ describe("a long answer", () => {
   });
 });
 
+/** The spool a stream's first line names: where all of it is kept. */
+function spoolOf(stream: string): { dropped: number; written: number; path: string } {
+  const found = /^\[(\d+) bytes dropped from the middle; all (\d+) bytes are in (\S+)\]$/m.exec(stream);
+  if (!found) throw new Error(`no spool named in: ${stream.slice(0, 300)}`);
+  return { dropped: Number(found[1]), written: Number(found[2]), path: found[3]! };
+}
+
+describe("output beyond what a call keeps in memory (sandbox.max_output_bytes)", () => {
+  // seq 1 3000000 writes 22,888,896 bytes: over five times the 4 MiB a stream keeps in memory.
+  const SEQ_BYTES = 22_888_896;
+
+  it("run: under 32 KB with its head and tail, and every line in a file it names first", async () => {
+    const result = await server.call("run", { env: "shell", code: "seq 1 3000000" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const text = textOf(result);
+    expect(text).toMatch(/stdout: \d+ bytes dropped from the middle/);
+    expect(text.endsWith("2999999\n3000000\n")).toBe(true);
+    const spool = spoolOf(text);
+    expect(spool.written).toBe(SEQ_BYTES);
+    expect(spool.path.startsWith(join(cache, "results"))).toBe(true);
+    const whole = readFileSync(spool.path, "utf8");
+    expect(whole.length).toBe(SEQ_BYTES);
+    expect(whole.startsWith("1\n2\n3\n")).toBe(true);
+    expect(whole).toContain("\n1500000\n1500001\n");
+    expect(whole.endsWith("\n3000000\n")).toBe(true);
+    // The agent pages it with read_content (read-only, like every kept text).
+    const page = await server.call("read_content", { path: spool.path, start_line: 1500000, end_line: 1500002 });
+    expect(textOf(page)).toContain("1500000\n1500001\n1500002");
+  });
+
+  it("a session call and stderr likewise", async () => {
+    const result = await server.call("run", {
+      env: "python",
+      session: "spooled",
+      code: "import sys\nfor i in range(1_000_000): sys.stderr.write(f'{i:07d}\\n')",
+    });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const { stderr } = result.structuredContent as { stderr: string };
+    const spool = spoolOf(stderr);
+    expect(spool.written).toBe(8_000_000);
+    const whole = readFileSync(spool.path, "utf8");
+    expect(whole.slice(4_000_000, 4_000_016)).toBe("0500000\n0500001\n");
+  });
+});
+
 describe("every tool's worst case", () => {
   const long = (i: number) => `many/${"n".repeat(150)}-${i}.txt`;
   const paths = Array.from({ length: 100 }, (_, i) => long(i));

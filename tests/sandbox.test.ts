@@ -85,7 +85,7 @@ describe("run", () => {
     expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
   });
 
-  it("caps each stream at 4 MiB by default, keeping head and tail in the whole text of the cut answer", async () => {
+  it("caps each stream at 4 MiB in memory by default, keeping head and tail in the cut answer and all of it in a file", async () => {
     const result = await server.call("run", {
       env: "shell",
       code: "echo START; head -c 5000000 /dev/zero | tr '\\0' y; echo; echo END >&2",
@@ -93,8 +93,10 @@ describe("run", () => {
     expect(result.structuredContent).toMatchObject({ exit_code: 0, truncated: { stdout: 5_000_007 - 4_194_304, stderr: 0 } });
     const kept = /^the whole text is in (\S+)$/.exec(String(result._meta?.["nixshed/cut"]));
     expect(readFileSync(kept![1]!, "utf8")).toMatch(
-      /^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\nSTART\ny+\n\[… 805703 bytes dropped …\]\ny+\n\n--- stderr\nEND\n$/,
+      /^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\n\[805703 bytes dropped from the middle; all 5000007 bytes are in \S+\]\nSTART\ny+\n\[… 805703 bytes dropped …\]\ny+\n\n--- stderr\nEND\n$/,
     );
+    const spool = /all 5000007 bytes are in (\S+)\]/.exec(readFileSync(kept![1]!, "utf8"))![1]!;
+    expect(readFileSync(spool, "utf8")).toBe(`START\n${"y".repeat(5_000_000)}\n`);
   });
 
   it("rejects an unknown environment, listing the valid ones", async () => {

@@ -44,7 +44,11 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
   const { responses } = loaded.config;
   // The whole text of a cut answer is kept only where an agent can read it: through the fs tools.
   const results = loaded.config.fs.enabled
-    ? await ResultStore.open(loaded.cacheDir, { files: responses.keep_files, seconds: responses.keep_seconds }).catch((error: Error) => {
+    ? await ResultStore.open(loaded.cacheDir, {
+        files: responses.keep_files,
+        seconds: responses.keep_seconds,
+        bytes: responses.keep_bytes,
+      }).catch((error: Error) => {
         log.warn(`responses: cut answers will not be kept in full: ${error.message}`);
         return undefined;
       })

@@ -71,6 +71,10 @@ const responsesSchema = z
       .describe("Budget of one tool call's whole answer (text plus structured content); a longer one keeps its head and tail"),
     keep_files: z.number().int().min(1).max(10000).default(100).describe("Whole texts of cut answers kept for read_content (newest first)"),
     keep_seconds: seconds(604800).default(86400).describe("How long the whole text of a cut answer is kept"),
+    keep_bytes: bytes
+      .min(4 * 1024 * 1024)
+      .default(268435456)
+      .describe("What the whole texts and output streams kept may take on disk in all; one stream at most a quarter"),
   })
   .prefault({});
 

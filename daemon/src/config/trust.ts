@@ -110,6 +110,7 @@ export const TRUST_RULES: Record<string, Rule> = {
   "responses.max_bytes": atMost,
   "responses.keep_files": atMost,
   "responses.keep_seconds": atMost,
+  "responses.keep_bytes": atMost,
 
   "fs.enabled": only(false),
   "fs.read_only": only(true),

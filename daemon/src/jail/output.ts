@@ -13,6 +13,24 @@ import { join } from "node:path";
 /** One read's buffer: what a socket read delivers at most. */
 export const READ_BUFFER_BYTES = 64 * 1024;
 
+/**
+ * Where a stream goes whole once it outgrows what is kept in memory: a file the agent can page.
+ * Opened only then, so output that fits costs nothing more.
+ */
+export interface SpoolFile {
+  readonly path: string;
+  /** Appends the bytes, or as many as its cap allows; after a failure it takes nothing more. */
+  write(bytes: Uint8Array): void;
+  /** Bytes written. */
+  readonly written: number;
+  /** Why it stopped taking bytes (its cap, a write error), if it did. */
+  readonly stopped?: string;
+  close(): void;
+}
+
+/** Opens the spool of one stream of one call; undefined when none can be had. */
+export type OpenSpool = (stream: "stdout" | "stderr") => SpoolFile | undefined;
+
 export class CappedOutput {
   /** Where reads land (net's onread buffer); take() keeps what it needs of them. */
   readonly readArea: Buffer;
@@ -27,10 +45,14 @@ export class CappedOutput {
   private tailEnd = 0;
   private tailBytes = 0;
   private dropped = 0;
+  private spool?: SpoolFile;
+  private spoolTried = false;
 
   constructor(
     readonly maxBytes: number,
     readBytes = READ_BUFFER_BYTES,
+    /** Opens the file the whole stream goes to once it no longer fits head and tail. */
+    private readonly openSpool?: () => SpoolFile | undefined,
   ) {
     this.headLimit = Math.ceil(maxBytes / 2);
     this.tailLimit = maxBytes - this.headLimit;
@@ -42,6 +64,8 @@ export class CappedOutput {
 
   /** Keeps what it must of readArea[0, length). */
   take(length: number): void {
+    if (this.spool) this.spool.write(this.readArea.subarray(0, length));
+    else if (!this.spoolTried && this.headBytes + this.tailBytes + length > this.maxBytes) this.startSpool(length);
     let start = 0;
     const toHead = Math.min(length, this.headLimit - this.headBytes);
     if (toHead > 0) {
@@ -65,6 +89,22 @@ export class CappedOutput {
     this.tailEnd = (this.tailEnd + size) % this.tailLimit;
   }
 
+  /** The stream is about to lose its middle: everything so far (all still kept) goes first, then the read. */
+  private startSpool(length: number): void {
+    this.spoolTried = true;
+    this.spool = this.openSpool?.();
+    if (!this.spool) return;
+    const [head, tail] = this.kept();
+    this.spool.write(head);
+    this.spool.write(tail);
+    this.spool.write(this.readArea.subarray(0, length));
+  }
+
+  /** Ends the spool (if any); call once the stream has ended. */
+  close(): void {
+    this.spool?.close();
+  }
+
   /** Keeps what it must of a chunk that did not arrive in readArea. */
   push(chunk: Buffer): void {
     for (let offset = 0; offset < chunk.length; offset += this.readArea.length) {
@@ -79,8 +119,15 @@ export class CappedOutput {
     return this.dropped;
   }
 
-  /** The kept text; a marker says where and how much was dropped. Binary output is described. */
-  text(): string {
+  /** Where the whole stream is, in words, once its middle was dropped (undefined before, or without a spool). */
+  get whole(): string | undefined {
+    if (!this.spool || this.dropped === 0) return undefined;
+    const { path, written, stopped } = this.spool;
+    return stopped ? `its first ${written} bytes are in ${path} (${stopped})` : `all ${written} bytes are in ${path}`;
+  }
+
+  /** The head and the tail as kept, oldest first. */
+  private kept(): [Buffer, Buffer] {
     const head = this.storage.subarray(this.headStart, this.headStart + this.headBytes);
     const oldest = (this.tailEnd - this.tailBytes + this.tailLimit) % (this.tailLimit || 1);
     const tail =
@@ -90,9 +137,19 @@ export class CappedOutput {
             this.storage.subarray(this.tailStart + oldest, this.tailStart + this.tailLimit),
             this.storage.subarray(this.tailStart, this.tailStart + this.tailEnd),
           ]);
-    if (looksBinary(head) || looksBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped);
+    return [head, tail];
+  }
+
+  /** The kept text; a marker says where and how much was dropped, and where it all is. Binary output is described. */
+  text(): string {
+    const [head, tail] = this.kept();
+    const whole = this.whole;
+    if (looksBinary(head) || looksBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped, whole);
     const text = (bytes: Buffer) => bytes.toString("utf8");
-    return this.dropped > 0 ? `${text(head)}\n[… ${this.dropped} bytes dropped …]\n${text(tail)}` : text(head) + text(tail);
+    if (this.dropped === 0) return text(head) + text(tail);
+    // Where it all is goes first, where a cut answer still shows it.
+    const where = whole ? `[${this.dropped} bytes dropped from the middle; ${whole}]\n` : "";
+    return `${where}${text(head)}\n[… ${this.dropped} bytes dropped …]\n${text(tail)}`;
   }
 }
 
@@ -113,9 +170,9 @@ function looksBinary(bytes: Buffer): boolean {
   return control * 10 > bytes.length;
 }
 
-function describeBinary(head: Buffer, total: number): string {
+function describeBinary(head: Buffer, total: number, whole?: string): string {
   const sample = head.subarray(0, 32).toString("hex").replace(/(..)/g, "$1 ").trim();
-  return `[binary output: ${total} bytes, starting ${sample}. Write it to a file and inspect it with file, xxd or od.]`;
+  return `[binary output: ${total} bytes, starting ${sample}${whole ? `; ${whole}` : ""}. Write it to a file and inspect it with file, xxd or od.]`;
 }
 
 let socketDir: string | undefined;
@@ -139,6 +196,7 @@ export interface SocketReader {
   close(): void;
 }
 
+/** A socket reader whose close() also ends the output's spool. */
 export interface Capture extends SocketReader {
   output: CappedOutput;
 }
@@ -169,8 +227,16 @@ export async function openSocketReader(area: Buffer, onRead: (bytes: number) => 
   return { writer, finished, close: () => reader.destroy() };
 }
 
-/** A socket pair whose reads are kept, head and tail, in `output`. */
-export async function openCapture(maxBytes: number): Promise<Capture> {
-  const output = new CappedOutput(maxBytes);
-  return { output, ...(await openSocketReader(output.readArea, (bytes) => output.take(bytes))) };
+/** A socket pair whose reads are kept, head and tail, in `output` (and whole in a spool, once they outgrow it). */
+export async function openCapture(maxBytes: number, openSpool?: () => SpoolFile | undefined): Promise<Capture> {
+  const output = new CappedOutput(maxBytes, READ_BUFFER_BYTES, openSpool);
+  const reader = await openSocketReader(output.readArea, (bytes) => output.take(bytes));
+  return {
+    output,
+    ...reader,
+    close() {
+      reader.close();
+      output.close();
+    },
+  };
 }

@@ -16,7 +16,7 @@ import type { EgressProxy } from "./egress/proxy.js";
 import type { EgressReport } from "./egress/report.js";
 import { guardProject } from "./protection.js";
 import type { Logger } from "../log.js";
-import { openCapture } from "./output.js";
+import { type OpenSpool, openCapture } from "./output.js";
 import { requireStorePath } from "../files/store.js";
 
 export type LimitHit = "memory" | "processes";
@@ -38,6 +38,8 @@ export interface JailCall {
   onWait?: (ahead: number, running: number) => void;
   /** Where the egress proxy (a network allow-list) logs its decisions. */
   log?: Logger;
+  /** Where a stream goes whole once it outgrows the policy's maxOutputBytes. */
+  spool?: OpenSpool;
 }
 
 export interface JailResult {
@@ -225,7 +227,9 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   let jail: PreparedJail | undefined;
   try {
     jail = prepareJail(policy, process.env, { log: call.log, label: jailLabel(call.artifact) });
-    const [stdout, stderr] = await Promise.all([openCapture(policy.maxOutputBytes), openCapture(policy.maxOutputBytes)]);
+    const { spool } = call;
+    const capture = (stream: "stdout" | "stderr") => openCapture(policy.maxOutputBytes, spool && (() => spool(stream)));
+    const [stdout, stderr] = await Promise.all([capture("stdout"), capture("stderr")]);
     const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
     if (call.code !== undefined) {
       jail.env.NIXSHED_JAIL_CODE_FD = String(CODE_FD);

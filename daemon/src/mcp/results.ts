@@ -1,16 +1,22 @@
 // The whole text of every answer that was cut to the response budget (response-budget.ts), kept
 // where the agent can page it with read_content: one private directory per server process under the
 // cache dir (outside the project, so nothing lands in the repository and no jail sees it), which the
-// fs tools serve read-only. The newest `files` are kept for `seconds`; the directory goes when the
-// process exits, and those of processes that died without cleaning up go by age.
-import { mkdirSync, rmSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
+// fs tools serve read-only. Beside them, the whole output streams of jailed programs that outgrew
+// what a call keeps in memory (spools, written as the bytes arrive). The newest `files` are kept for
+// `seconds`, all of them within `bytes`; the directory goes when the process exits, and those of
+// processes that died without cleaning up go by age.
+import { closeSync, constants, existsSync, mkdirSync, openSync, readdirSync, rmSync, statSync, writeSync } from "node:fs";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { unlessAbsent } from "../files/absence.js";
+import type { OpenSpool, SpoolFile } from "../jail/output.js";
 import type { Kept } from "./response-budget.js";
 
 export interface ResultStoreLimits {
   files: number;
   seconds: number;
+  /** What the directory may hold in all; one spool stops at it. */
+  bytes: number;
 }
 
 export class ResultStore {
@@ -25,7 +31,7 @@ export class ResultStore {
   static async open(cacheDir: string, limits: ResultStoreLimits): Promise<ResultStore> {
     const parent = join(cacheDir, "results");
     await mkdir(parent, { recursive: true, mode: 0o700 });
-    await removeOlder(parent, Date.now() - limits.seconds * 1000, true);
+    removeOlderDirectories(parent, Date.now() - limits.seconds * 1000);
     const dir = await mkdtemp(join(parent, `${process.pid}-`));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     return new ResultStore(dir, limits);
@@ -33,37 +39,99 @@ export class ResultStore {
 
   /** Writes `text` as a new file named after the tool; says where, or why it could not. */
   async keep(tool: string, text: string): Promise<Kept> {
-    const path = join(this.dir, `${String(++this.count).padStart(4, "0")}-${tool}.txt`);
+    const path = this.nextPath(`${tool}.txt`);
     try {
-      // Recreated if the age limit of another process's cleanup took it while this one idled.
-      mkdirSync(this.dir, { recursive: true, mode: 0o700 });
       await writeFile(path, text, { flag: "wx", mode: 0o600 });
-      await this.prune();
+      this.prune(path);
       return { path };
     } catch (error) {
       return { error: (error as Error).message };
     }
   }
 
-  /** Beyond the newest `files`, and anything older than `seconds`, is removed. */
-  private async prune(): Promise<void> {
-    const names = (await readdir(this.dir)).sort();
-    await Promise.all(
-      names.slice(0, Math.max(0, names.length - this.limits.files)).map((name) => rm(join(this.dir, name), { force: true })),
-    );
-    await removeOlder(this.dir, Date.now() - this.limits.seconds * 1000, false);
+  /** Spools for the output streams of one call of `tool` (see SpoolFile). */
+  spooler(tool: string): OpenSpool {
+    return (stream) => {
+      const path = this.nextPath(`${tool}-${stream}.txt`);
+      try {
+        // O_EXCL and O_NOFOLLOW: a new file of our own in our private directory, never a link's target.
+        const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+        // A quarter of the whole: a call's two streams and its cut answer never push each other out.
+        return new Spool(path, fd, Math.floor(this.limits.bytes / 4), () => this.prune(path));
+      } catch {
+        // Without a file the answer says only how much was dropped, as it would with no store at all.
+        return undefined;
+      }
+    };
+  }
+
+  /** A fresh name in the directory (recreated if another process's age limit took it while this one idled). */
+  private nextPath(name: string): string {
+    mkdirSync(this.dir, { recursive: true, mode: 0o700 });
+    return join(this.dir, `${String(++this.count).padStart(4, "0")}-${name}`);
+  }
+
+  /**
+   * Beyond the newest `files`, anything older than `seconds`, and the oldest beyond `bytes` in all
+   * are removed; never `newest`, the file just written. Synchronous: the directory holds at most
+   * `files` entries, and a call's answer should not wait on, or race with, another's pruning.
+   */
+  private prune(newest: string): void {
+    const tooOld = Date.now() - this.limits.seconds * 1000;
+    let kept = 0;
+    let total = 0;
+    // Gone meanwhile (another server's age limit) is nothing to prune; nextPath makes it again.
+    const names = existsSync(this.dir) ? readdirSync(this.dir) : [];
+    for (const name of names.sort().reverse()) {
+      const path = join(this.dir, name);
+      const info = unlessAbsent(() => statSync(path), undefined);
+      if (!info) continue;
+      total += info.size;
+      const doomed = ++kept > this.limits.files || info.mtimeMs < tooOld || total > this.limits.bytes;
+      if (doomed && path !== newest) rmSync(path, { force: true });
+    }
   }
 }
 
-/** Removes the entries of `dir` last changed before `before` (directories only when `directories`). */
-async function removeOlder(dir: string, before: number, directories: boolean): Promise<void> {
-  for (const name of await readdir(dir)) {
+/** A stream written whole as it arrives, up to `cap` bytes. */
+class Spool implements SpoolFile {
+  written = 0;
+  stopped?: string;
+
+  constructor(
+    readonly path: string,
+    private fd: number | undefined,
+    private readonly cap: number,
+    private readonly onClose: () => void,
+  ) {}
+
+  write(bytes: Uint8Array): void {
+    if (this.fd === undefined || this.stopped) return;
+    const room = this.cap - this.written;
+    const piece = bytes.subarray(0, Math.max(0, room));
+    try {
+      for (let done = 0; done < piece.length; ) done += writeSync(this.fd, piece, done);
+      this.written += piece.length;
+    } catch (error) {
+      this.stopped = `not kept beyond: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
+      return;
+    }
+    if (piece.length < bytes.length) this.stopped = `a stream keeps at most ${this.cap} bytes, a quarter of responses.keep_bytes`;
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    this.onClose();
+  }
+}
+
+/** Removes the directories in `dir` last changed before `before` (those of servers that died without cleaning up). */
+function removeOlderDirectories(dir: string, before: number): void {
+  for (const name of readdirSync(dir)) {
     const path = join(dir, name);
-    // Gone meanwhile (another server pruning) is fine; anything else is reported.
-    const info = await stat(path).catch((error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") return undefined;
-      throw error;
-    });
-    if (info && info.isDirectory() === directories && info.mtimeMs < before) await rm(path, { recursive: true, force: true });
+    const info = unlessAbsent(() => statSync(path), undefined);
+    if (info?.isDirectory() && info.mtimeMs < before) rmSync(path, { recursive: true, force: true });
   }
 }

@@ -90,6 +90,7 @@ export const nixpkgsCapability: Capability = {
       },
       debug: (message) => ctx.log.debug(message),
       log: ctx.log,
+      spooler: ctx.results && ((tool) => ctx.results!.spooler(tool)),
     });
     const settings = ctx.config.nixpkgs;
     const permissions = (attr: string) => runner.permissions(attr);

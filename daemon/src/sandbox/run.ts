@@ -3,6 +3,7 @@
 // environment under the daemon's configuration.
 import type { JailBudget } from "../jail/budget.js";
 import type { Logger } from "../log.js";
+import type { OpenSpool } from "../jail/output.js";
 import { decideJail, type JailPolicy, type JailSettings } from "../jail/policy.js";
 import { runInJail, type JailResult } from "../jail/runner.js";
 import type { Environment } from "../discovery/types.js";
@@ -22,6 +23,8 @@ export interface RunContext {
   onWait?: (ahead: number, running: number) => void;
   /** Where the egress proxy of an environment with an allow-list logs its decisions. */
   log?: Logger;
+  /** Where an output stream goes whole once it outgrows the jail's cap. */
+  spool?: OpenSpool;
 }
 
 /** The jail policy for an environment, for one call (request) or a session's kernel (no request). */
@@ -45,5 +48,6 @@ export async function runCode(env: Environment, request: RunRequest, context: Ru
     budget: context.budget,
     onWait: context.onWait,
     log: context.log,
+    spool: context.spool,
   });
 }

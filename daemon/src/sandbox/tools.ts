@@ -96,7 +96,7 @@ ${listing}`,
         const env = pickEnvironment(environments, args.env ?? (args.session === undefined ? undefined : sessions.envOf(args.session)));
         const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
         const onWait = (ahead: number, running: number) => void call.progress(0, undefined, waitMessage(ahead, running));
-        const context = { ...jailContext, signal: call.signal, onWait, log: ctx.log };
+        const context = { ...jailContext, signal: call.signal, onWait, log: ctx.log, spool: ctx.results?.spooler("run") };
         if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
         return toOutput(await runCode(env, request, context));
       },

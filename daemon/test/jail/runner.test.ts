@@ -154,3 +154,71 @@ describe("CappedOutput", () => {
     expect(out.text()).toBe("abc\n[… 4 bytes dropped …]\nhij");
   });
 });
+
+describe("CappedOutput with a spool", () => {
+  /** A spool in memory, capped like the real one. */
+  function memorySpool(cap = Number.POSITIVE_INFINITY) {
+    const chunks: Buffer[] = [];
+    let opened = 0;
+    const spool = {
+      path: "/results/0001-run-stdout.txt",
+      written: 0,
+      stopped: undefined as string | undefined,
+      write(bytes: Uint8Array) {
+        const piece = Buffer.from(bytes.subarray(0, Math.max(0, cap - spool.written)));
+        chunks.push(piece);
+        spool.written += piece.length;
+        if (piece.length < bytes.length) spool.stopped = "its cap";
+      },
+      close() {},
+    };
+    return {
+      open: () => {
+        opened++;
+        return spool;
+      },
+      whole: () => Buffer.concat(chunks).toString(),
+      opened: () => opened,
+    };
+  }
+
+  it("opens none while the output fits", () => {
+    const spool = memorySpool();
+    const out = new CappedOutput(10, 4, spool.open);
+    out.push(Buffer.from("0123456789"));
+    expect(spool.opened()).toBe(0);
+    expect(out.text()).toBe("0123456789");
+  });
+
+  it("gets every byte, in order, for any chunking once the middle is dropped; the text names it first", () => {
+    const spool = memorySpool();
+    const out = new CappedOutput(8, 4, spool.open);
+    const all = Array.from({ length: 50 }, (_, i) => String.fromCharCode(97 + (i % 26)).repeat(1 + (i % 7))).join("");
+    for (let at = 0; at < all.length; at += 3) out.push(Buffer.from(all.slice(at, at + 3)));
+    expect(spool.opened()).toBe(1);
+    expect(spool.whole()).toBe(all);
+    expect(out.text()).toBe(
+      `[${all.length - 8} bytes dropped from the middle; all ${all.length} bytes are in /results/0001-run-stdout.txt]\n` +
+        `${all.slice(0, 4)}\n[… ${all.length - 8} bytes dropped …]\n${all.slice(-4)}`,
+    );
+  });
+
+  it("says how much it holds when its cap stopped it", () => {
+    const spool = memorySpool(20);
+    const out = new CappedOutput(8, 4, spool.open);
+    out.push(Buffer.from("x".repeat(100)));
+    expect(spool.whole()).toBe("x".repeat(20));
+    expect(out.text()).toMatch(/^\[92 bytes dropped from the middle; its first 20 bytes are in \S+ \(its cap\)\]\n/);
+  });
+
+  it("is tried once: without one, the text says only what was dropped", () => {
+    let tries = 0;
+    const out = new CappedOutput(4, 4, () => {
+      tries++;
+      return undefined;
+    });
+    for (let i = 0; i < 10; i++) out.push(Buffer.from("abcd"));
+    expect(tries).toBe(1);
+    expect(out.text()).toBe("ab\n[… 36 bytes dropped …]\ncd");
+  });
+});

@@ -5,6 +5,7 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { NetworkSetting } from "../../config/network.js";
 import { waitMessage, type JailBudget } from "../../jail/budget.js";
+import type { OpenSpool } from "../../jail/output.js";
 import { checkTimeoutAsk, decideJail, jailSettings, networkSetting, packageDeclared, type JailPolicy } from "../../jail/policy.js";
 import { runInJail, type JailResult } from "../../jail/runner.js";
 import type { Logger } from "../../log.js";
@@ -49,6 +50,8 @@ export interface ExecuteContext {
   debug?(message: string): void;
   /** Told what is refused on the way (a realise-cache entry that is not a store path). */
   warn?: (message: string) => void;
+  /** Where a program's output streams go whole once they outgrow the jail's cap. */
+  spooler?(tool: string): OpenSpool;
 }
 
 /** Mounts as one comparable string, whichever way each was written. */
@@ -145,6 +148,7 @@ export class PackageRunner {
       budget: this.ctx.budget,
       onWait: (ahead, running) => call.progress?.(0, undefined, waitMessage(ahead, running)),
       log: this.ctx.log,
+      spool: this.ctx.spooler?.("nixpkgs_execute"),
     });
     return { ...result, attr: request.attr, program };
   }

@@ -7,7 +7,7 @@ import { constants } from "node:os";
 import type { Writable } from "node:stream";
 import { egressMark, egressSince } from "../../jail/egress/jail-egress.js";
 import { DRAIN_MS, limitHitIn, type JailResult } from "../../jail/runner.js";
-import { CappedOutput } from "../../jail/output.js";
+import { CappedOutput, type OpenSpool, READ_BUFFER_BYTES } from "../../jail/output.js";
 import type { Environment } from "../../discovery/types.js";
 import { kernelStdio, type KernelLauncher, type LaunchedKernel } from "./launcher.js";
 import { MarkedStream } from "./marked-stream.js";
@@ -23,6 +23,8 @@ export interface KernelCall {
   stdin?: string;
   timeoutMs: number;
   maxOutputBytes: number;
+  /** Where a stream goes whole once it outgrows maxOutputBytes. */
+  spool?: OpenSpool;
   signal?: AbortSignal;
   /** Told while the call waits for a free jail (see Session). */
   onWait?: (ahead: number, running: number) => void;
@@ -133,8 +135,8 @@ export class Kernel {
     const egressFrom = egressMark(this.launched.egress);
     const id = ++this.nextId;
     const marker = newMarker();
-    const stdout = new CappedOutput(call.maxOutputBytes);
-    const stderr = new CappedOutput(call.maxOutputBytes);
+    const stdout = new CappedOutput(call.maxOutputBytes, READ_BUFFER_BYTES, call.spool && (() => call.spool?.("stdout")));
+    const stderr = new CappedOutput(call.maxOutputBytes, READ_BUFFER_BYTES, call.spool && (() => call.spool?.("stderr")));
     let reply: Done | undefined;
     const replied = new Promise<void>((resolve) => {
       const onReply = (done: Done) => {
@@ -220,6 +222,8 @@ export class Kernel {
 }
 
 function texts(stdout: CappedOutput, stderr: CappedOutput) {
+  stdout.close();
+  stderr.close();
   return {
     stdout: stdout.text(),
     stderr: stderr.text(),

@@ -26,6 +26,7 @@ export function runInSession(
     stdin: request.stdin,
     timeoutMs,
     maxOutputBytes,
+    spool: context.spool,
     signal: context.signal,
     onWait: context.onWait,
   });

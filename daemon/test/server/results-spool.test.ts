@@ -1,0 +1,58 @@
+// The results store's spools: a stream written whole as it arrives, private to the server, never
+// through a link, each up to a quarter of responses.keep_bytes, and the oldest kept texts going
+// first when the whole store would hold more than that.
+import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ResultStore } from "../../src/mcp/results.js";
+
+const MiB = 1024 * 1024;
+const open = (bytes = 4 * MiB) => ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-spool-")), { files: 100, seconds: 3600, bytes });
+
+describe("a spool", () => {
+  it("is a new private file that takes the bytes as they come", async () => {
+    const store = await open();
+    const spool = store.spooler("run")("stdout");
+    spool!.write(Buffer.from("one\n"));
+    spool!.write(Buffer.from("two\n"));
+    spool!.close();
+    expect(spool!.path.startsWith(store.dir)).toBe(true);
+    expect(readFileSync(spool!.path, "utf8")).toBe("one\ntwo\n");
+    expect(statSync(spool!.path).mode & 0o777).toBe(0o600);
+    expect(spool!.stopped).toBeUndefined();
+  });
+
+  it("stops at a quarter of the store's bytes and says so", async () => {
+    const store = await open(4 * MiB);
+    const spool = store.spooler("run")("stderr")!;
+    for (let i = 0; i < 3; i++) spool.write(Buffer.alloc(512 * 1024, 0x61));
+    spool.close();
+    expect(spool.written).toBe(MiB);
+    expect(statSync(spool.path).size).toBe(MiB);
+    expect(spool.stopped).toMatch(/a quarter of responses\.keep_bytes/);
+  });
+
+  it("is never written through a link planted at its name", async () => {
+    const store = await open();
+    const target = join(mkdtempSync(join(tmpdir(), "nixshed-spool-target-")), "victim");
+    // The store numbers its files; plant links at the next few names.
+    for (let n = 1; n <= 3; n++) symlinkSync(target, join(store.dir, `${String(n).padStart(4, "0")}-run-stdout.txt`));
+    expect(store.spooler("run")("stdout")).toBeUndefined();
+    expect(existsSync(target)).toBe(false);
+  });
+});
+
+describe("the store's bytes", () => {
+  it("keep the newest files when spools would outgrow them", async () => {
+    const store = await open(4 * MiB);
+    for (let i = 0; i < 6; i++) {
+      const spool = store.spooler("run")("stdout")!;
+      spool.write(Buffer.alloc(MiB, 0x62));
+      spool.close();
+    }
+
+    const left = readdirSync(store.dir).sort();
+    expect(left).toEqual(["0003-run-stdout.txt", "0004-run-stdout.txt", "0005-run-stdout.txt", "0006-run-stdout.txt"]);
+  });
+});
