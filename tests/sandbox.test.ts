@@ -42,8 +42,9 @@ describe("run", () => {
     const { tools } = await server.client.listTools();
     const tool = tools.find((each) => each.name === "run")!;
     expect(tool.description).toContain("- shell: bash with coreutils");
-    expect(tool.description).toMatch(/- python: Python 3 with requests.*\(python, /);
-    expect(tool.description).toContain("- node: Node.js (node, ");
+    expect(tool.description).toMatch(/- python: Python 3 with requests.*\(python\)/);
+    expect(tool.description).toContain("- node: Node.js (node)");
+    expect(tool.description).toContain("Environments (all /project ro, offline, 30 s, 512 MB):");
     expect((tool.inputSchema.properties!.env as { enum: string[] }).enum.sort()).toEqual(["node", "python", "shell"]);
   });
 

@@ -23,7 +23,7 @@ function build(attr: string): string {
   } catch (error) {
     const stderr = String((error as { stderr?: unknown }).stderr ?? "");
     throw new Error(
-      `building ${attr} failed:\n${stderr.slice(-3000)}\n` + "If the npm hash mismatched: nix/package/update-npm-deps-hash.sh --host",
+      `building ${attr} failed:\n${stderr.slice(-3000)}\nIf the npm hash mismatched: nix/package/update-npm-deps-hash.sh --host`,
     );
   }
 }

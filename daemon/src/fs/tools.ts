@@ -69,10 +69,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       path: pathField.optional().describe("Directory to list (default: the project root)"),
       recursive: z.boolean().optional().describe("List the whole tree (files only) instead of one directory"),
       max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
-      glob: z
-        .string()
-        .optional()
-        .describe("Only paths matching this gitignore-style glob, e.g. '*.ts' or 'src/**/*.json' (implies recursive)"),
+      glob: z.string().optional().describe("Gitignore-style glob, e.g. 'src/**/*.json' (implies recursive)"),
       include_ignored: z.boolean().optional().describe("Also list what .gitignore excludes"),
       include_stats: z.boolean().optional().describe("Add size and mtime to each entry"),
     },
@@ -142,11 +139,11 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const readContentTool = defineTool({
     name: "read_content",
     title: "Read files",
-    description: `Read text files (path or paths), optionally lines start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line says where to continue. Binary files are described, not dumped.`,
+    description: `Read text files (path or paths), whole or start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line continues. Binary files are described, not dumped.`,
     input: {
       path: pathField.optional().describe("One file"),
       paths: pathsField.optional().describe("Several files"),
-      start_line: z.number().int().min(1).optional().describe("First line to return, 1-based (applies to every file)"),
+      start_line: z.number().int().min(1).optional().describe("First line, 1-based (each file)"),
       end_line: z.number().int().min(1).optional().describe("Last line to return, inclusive"),
     },
     output: {
@@ -194,15 +191,15 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const searchFilesTool = defineTool({
     name: "search_files",
     title: "Search file contents",
-    description: "Search file contents (ripgrep; pattern is a regex unless literal: true; .gitignore honoured). Capped at max_results.",
+    description: "Search file contents with ripgrep (regex unless literal: true; .gitignore honoured).",
     input: {
       pattern: z.string().min(1).describe("Regex (Rust syntax), or text with literal"),
       path: pathField.optional().describe("File or directory to search (default: the project root)"),
       glob: z.string().optional().describe("Only files matching this glob, e.g. '*.py' or '!*.min.js'"),
       literal: z.boolean().optional().describe("Pattern is plain text"),
-      case_sensitive: z.boolean().optional().describe("Default: case-insensitive unless the pattern has an uppercase letter"),
+      case_sensitive: z.boolean().optional().describe("Default: smart case (sensitive only with an uppercase letter)"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
-      max_results: z.number().int().min(1).optional().describe(`Matching lines to return (default and most: ${config.max_search_results})`),
+      max_results: z.number().int().min(1).optional().describe(`Matching lines returned (default and most: ${config.max_search_results})`),
     },
     output: {
       matches: z.number().int(),
@@ -290,7 +287,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
           z.preprocess(
             editSpellings,
             z.object({
-              old_text: z.string().describe("Text to replace, copied exactly (whitespace counts); must occur once"),
+              old_text: z.string().describe("Exact text to replace, whitespace included"),
               new_text: z.string().describe("Replacement text"),
             }),
           ),

@@ -19,18 +19,33 @@ export function pickEnvironment(environments: Map<string, Environment>, name: st
 
 const MAIN_PACKAGES = 6;
 
-/** One line per environment: name, description, main packages, project access, network and limits. */
-export function describeEnvironment(env: Environment, cap: ProjectAccess): string {
-  // The description names what matters; the package list only when there is none.
-  const packages = env.packages.map((p) => p.name);
-  const shown = packages.slice(0, MAIN_PACKAGES).join(", ") + (packages.length > MAIN_PACKAGES ? ", …" : "");
+/** Project access, network and limits of an environment, in a few words each. */
+function settings(env: Environment, cap: ProjectAccess): string[] {
   const access = cappedAccess(env.projectAccess, cap);
-  const facts = [
-    env.interpreter,
+  return [
     `/project ${access === "none" ? "absent" : access}`,
     describeNetwork(env.network),
     `${env.limits.timeoutSeconds} s`,
     `${env.limits.memoryMb} MB`,
   ];
-  return `- ${env.name}: ${env.description || shown || "(no description)"} (${facts.join(", ")})`;
+}
+
+/**
+ * The environments for a tool description: a heading, then one line each with name, description
+ * (or main packages), interpreter and the settings that differ. Settings every environment shares
+ * are said once in the heading, since each line costs an agent bytes on every turn.
+ */
+export function describeEnvironments(environments: Iterable<Environment>, cap: ProjectAccess): string {
+  const envs = [...environments];
+  const each = envs.map((env) => settings(env, cap));
+  const [first = [], ...others] = each;
+  const shared = others.length > 0 ? first.filter((fact) => others.every((facts) => facts.includes(fact))) : [];
+  const lines = envs.map((env, i) => {
+    // The description names what matters; the package list only when there is none.
+    const packages = env.packages.map((p) => p.name);
+    const shown = packages.slice(0, MAIN_PACKAGES).join(", ") + (packages.length > MAIN_PACKAGES ? ", …" : "");
+    const facts = [env.interpreter, ...(each[i] ?? []).filter((fact) => !shared.includes(fact))];
+    return `- ${env.name}: ${env.description || shown || "(no description)"} (${facts.join(", ")})`;
+  });
+  return [shared.length > 0 ? `Environments (all ${shared.join(", ")}):` : "Environments:", ...lines].join("\n");
 }

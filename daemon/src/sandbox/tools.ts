@@ -8,7 +8,7 @@ import { jailSettings } from "../jail/policy.js";
 import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
-import { describeEnvironment, pickEnvironment } from "./environments.js";
+import { describeEnvironments, pickEnvironment } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
@@ -61,27 +61,26 @@ export const sandboxCapability: Capability = {
         maxLifetimeMs: limits.max_lifetime_seconds * 1000,
       },
     });
-    const listing = [...environments.values()].map((env) => describeEnvironment(env, cap)).join("\n");
+    const listing = describeEnvironments(environments.values(), cap);
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
       description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in /project (the project); /workspace is empty scratch; nothing persists. A timeout kills all it started; output so far returns.
 With \`session\`, a persistent interpreter of that env keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it (\`notices\` say what was kept). At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
-Environments:
 ${listing}`,
       input: {
         env: z
           .enum(names as [string, ...string[]])
           .optional()
           .describe("The env (a session keeps its own)"),
-        code: z.string().describe("Code for the env's interpreter (bash, python3 or node), any length"),
+        code: z.string().describe("Code for the env's interpreter, any length"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
         session: z
           .string()
           .regex(/^[A-Za-z0-9_.-]{1,64}$/, "a session id is 1-64 letters, digits, '_', '.' or '-'")
           .optional()
-          .describe("Persistent session to run in (any id; created on first use)"),
+          .describe("Persistent session id (created on first use)"),
       },
       output: outputShape,
       // Destructive: an environment may write the project. Open world only when one has network.
