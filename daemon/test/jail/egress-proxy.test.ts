@@ -5,7 +5,8 @@
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { connect, type AddressInfo, type Socket } from "node:net";
+import { createHash } from "node:crypto";
+import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AllowList } from "../../src/config/destinations.js";
@@ -198,5 +199,75 @@ describe("egress proxy", () => {
     await proxy.close();
     await closed;
     expect(existsSync(dirname(proxy.socketPath))).toBe(false);
+  });
+
+  describe("tunnelled bytes", () => {
+    /** A raw TCP server on loopback; `serve` gets each connection. */
+    async function tcpServer(serve: (socket: Socket) => void): Promise<number> {
+      const server = createTcpServer({ allowHalfOpen: true }, serve);
+      server.listen(0, "127.0.0.1");
+      await once(server, "listening");
+      servers.push(server);
+      return (server.address() as AddressInfo).port;
+    }
+    const servers: ReturnType<typeof createTcpServer>[] = [];
+    afterAll(() => {
+      for (const server of servers) server.close();
+    });
+
+    /** Opens a CONNECT tunnel and returns the socket with what came after the proxy's answer. */
+    async function open(proxy: EgressProxy, port: number): Promise<{ socket: Socket; early: Buffer }> {
+      const socket = connect(proxy.socketPath);
+      socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+      let head = Buffer.alloc(0);
+      while (!head.includes("\r\n\r\n")) head = Buffer.concat([head, (await once(socket, "data"))[0] as Buffer]);
+      const end = head.indexOf("\r\n\r\n") + 4;
+      expect(head.subarray(0, end).toString()).toBe("HTTP/1.1 200 Connection established\r\n\r\n");
+      return { socket, early: head.subarray(end) };
+    }
+
+    /** Everything the tunnel still delivers, read slowly (a pause after each chunk) so the proxy must wait for the client. */
+    async function readSlowly(socket: Socket, early: Buffer): Promise<Buffer> {
+      const chunks = [early];
+      socket.on("data", (chunk: Buffer) => {
+        chunks.push(chunk);
+        socket.pause();
+        setImmediate(() => socket.resume());
+      });
+      await once(socket, "end");
+      return Buffer.concat(chunks);
+    }
+
+    const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
+    it("carries megabytes both ways byte for byte, however slowly the client reads", async () => {
+      const port = await tcpServer((socket) => socket.pipe(socket));
+      const proxy = await proxyFor([`127.0.0.1:${port}`]);
+      const sent = Buffer.alloc(8 * 1024 * 1024 + 13);
+      for (let i = 0; i < sent.length; i++) sent[i] = (i * 7 + (i >> 11)) & 0xff;
+      const { socket, early } = await open(proxy, port);
+      socket.end(sent);
+      const received = await readSlowly(socket, early);
+      expect(received.length).toBe(sent.length);
+      expect(sha(received)).toBe(sha(sent));
+    });
+
+    it("passes on what a server says first (as SSH and SMTP servers do), after the proxy's answer", async () => {
+      const port = await tcpServer((socket) => socket.end("SSH-2.0-banner\r\n"));
+      const proxy = await proxyFor([`127.0.0.1:${port}`]);
+      const { socket, early } = await open(proxy, port);
+      expect((await readSlowly(socket, early)).toString()).toBe("SSH-2.0-banner\r\n");
+    });
+
+    it("never sends one connection what an earlier one left in the proxy's read buffer", async () => {
+      let served = 0;
+      const port = await tcpServer((socket) => socket.end(served++ === 0 ? Buffer.alloc(3 * 1024 * 1024, "a") : "bb"));
+      const proxy = await proxyFor([`127.0.0.1:${port}`]);
+      const first = await open(proxy, port);
+      expect((await readSlowly(first.socket, first.early)).length).toBe(3 * 1024 * 1024);
+      await once(first.socket, "close");
+      const second = await open(proxy, port);
+      expect((await readSlowly(second.socket, second.early)).toString()).toBe("bb");
+    });
   });
 });

@@ -142,23 +142,25 @@ export class EgressProxy {
     } catch (error) {
       return this.refuse(client, error as Refusal);
     }
+    const downstream = new Downstream(client);
     let upstream: Socket;
     try {
       const addresses = await this.decide(request);
-      upstream = await this.connectFirst(addresses, request.port);
+      upstream = await this.connectFirst(addresses, request.port, downstream);
     } catch (error) {
+      downstream.release();
       const refusal = error instanceof Refusal ? error : new Refusal(502, (error as Error).message);
       // 502: the list allowed it, the network did not.
       this.record({ destination: request.destination, allowed: refusal.status === 502, reason: refusal.message }, request.method);
       return this.refuse(client, refusal);
     }
     this.record({ destination: request.destination, allowed: true }, request.method);
-    this.track(upstream);
+    this.track(upstream).once("close", () => downstream.release());
     if (client.destroyed) return void upstream.destroy();
     if (request.method === "CONNECT") client.write("HTTP/1.1 200 Connection established\r\n\r\n");
     else upstream.write(request.head!);
     if (rest.length > 0) upstream.write(rest);
-    splice(client, upstream);
+    splice(client, upstream, downstream);
   }
 
   /** The addresses the request may be connected to; throws a Refusal saying why there are none. */
@@ -189,11 +191,11 @@ export class EgressProxy {
     return usable;
   }
 
-  private async connectFirst(addresses: string[], port: number): Promise<Socket> {
+  private async connectFirst(addresses: string[], port: number, downstream: Downstream): Promise<Socket> {
     const failures: string[] = [];
     for (const address of addresses) {
       try {
-        return await connectTo(address, port, this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS);
+        return await connectTo(address, port, this.options.connectTimeoutMs ?? CONNECT_TIMEOUT_MS, downstream);
       } catch (error) {
         failures.push(`${address}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
       }
@@ -222,9 +224,10 @@ export class EgressProxy {
   }
 }
 
-function connectTo(address: string, port: number, timeoutMs: number): Promise<Socket> {
+function connectTo(address: string, port: number, timeoutMs: number, downstream: Downstream): Promise<Socket> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ host: address, port, allowHalfOpen: true, timeout: timeoutMs });
+    const socket = connect({ host: address, port, allowHalfOpen: true, noDelay: true, timeout: timeoutMs, onread: downstream.onread });
+    socket.pause();
     const fail = (error: Error) => {
       socket.destroy();
       reject(error);
@@ -239,20 +242,62 @@ function connectTo(address: string, port: number, timeoutMs: number): Promise<So
   });
 }
 
+/** Bytes read from a server at once: downloads are what jails do most, and big reads are what makes them fast. */
+const DOWNSTREAM_READ_BYTES = 1024 * 1024;
+/** Read buffers of closed connections kept for the next ones (a fresh one costs an mmap per connection). */
+const spareBuffers: Buffer[] = [];
+const MAX_SPARE_BUFFERS = 8;
+
+/**
+ * What comes from the server, on its way to the client. Node would read it in 64 KB chunks of fresh
+ * memory; read into one buffer of this connection's own instead, a 100 MB download through the proxy
+ * runs at about three times the speed (npm run bench -- egress). The buffer is read again only once
+ * the client has taken what it held: until then the server's side is paused.
+ */
+class Downstream {
+  // Only ever sent as far as the last read filled it, so what a previous connection left is never sent.
+  private readonly buffer = spareBuffers.pop() ?? Buffer.allocUnsafe(DOWNSTREAM_READ_BYTES);
+  private upstream?: Socket;
+
+  readonly onread = { buffer: this.buffer, callback: (bytes: number) => this.forward(bytes) };
+
+  constructor(private readonly client: Socket) {}
+
+  /** Gives the buffer back for another connection; the server's socket must be closed. */
+  release(): void {
+    if (spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(this.buffer);
+  }
+
+  /** Starts reading the server's side (connected paused, so nothing is read before the client is answered). */
+  attach(upstream: Socket): void {
+    this.upstream = upstream;
+    upstream.resume();
+  }
+
+  /** Returns false to pause the server's side while the client still holds the buffer's bytes. */
+  private forward(bytes: number): boolean {
+    this.client.write(this.buffer.subarray(0, bytes), () => this.upstream?.resume());
+    return this.client.writableLength === 0;
+  }
+}
+
 /**
  * Copies both ways; each side's end is passed on after its data (half-close kept, so a client that
  * shuts down its sending side still gets the answer). An error on either side ends both.
  */
-function splice(a: Socket, b: Socket): void {
+function splice(client: Socket, upstream: Socket, downstream: Downstream): void {
   const destroyBoth = () => {
-    a.destroy();
-    b.destroy();
+    client.destroy();
+    upstream.destroy();
   };
-  a.on("error", destroyBoth);
-  b.on("error", destroyBoth);
-  a.pipe(b);
-  b.pipe(a);
-  a.resume();
+  client.on("error", destroyBoth);
+  upstream.on("error", destroyBoth);
+  client.pipe(upstream);
+  downstream.attach(upstream);
+  upstream.on("end", () => client.end());
+  // Nobody is left to read the server's answer.
+  client.once("close", () => upstream.destroy());
+  client.resume();
 }
 
 /** host:port of an authority ("example.org:443", "[::1]:8080"); a missing port is `defaultPort`. */
