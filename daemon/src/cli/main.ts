@@ -52,7 +52,20 @@ function flagError(error: NodeJS.ErrnoException, names: string[]): string {
   return `unknown flag ${unknown}${near ? `; did you mean --${near}?` : ""}`;
 }
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * The command moved to the front when the common flags come before it (`nixshed --config x doctor`),
+ * as many tools take them; argv as it is otherwise.
+ */
+function commandFirst(argv: string[]): string[] {
+  if (argv[0] === undefined || !argv[0].startsWith("-")) return argv;
+  const { tokens } = parseArgs({ args: argv, options: commonOptions, allowPositionals: true, strict: false, tokens: true });
+  const command = tokens.find((token) => token.kind === "positional");
+  if (!command || !Object.hasOwn(commands, command.value)) return argv;
+  return [command.value, ...argv.slice(0, command.index), ...argv.slice(command.index + 1)];
+}
+
+async function main(given: string[]): Promise<number> {
+  const argv = commandFirst(given);
   if (argv[0] === "--version" || argv[0] === "-V") {
     process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;

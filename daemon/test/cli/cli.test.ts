@@ -98,6 +98,18 @@ describe("nixshed", () => {
     expect(nixshed(["config", "stray"])).toMatchObject({ code: 2, stderr: expect.stringContaining("unexpected argument 'stray'") });
   });
 
+  it("takes the common flags before the command too", () => {
+    writeFileSync(join(project, "extra.toml"), "[fs]\nmax_read_bytes = 4096\n");
+    const after = nixshed(["config", "--config", "extra.toml", "--set", "fs.read_only=true"]);
+    const before = nixshed(["--config", "extra.toml", "--set", "fs.read_only=true", "config"]);
+    expect(before).toEqual(after);
+    expect(before.stdout).toMatch(/max_read_bytes = 4096/);
+    expect(nixshed(["--config", "extra.toml", "stray"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("unexpected argument 'stray'"),
+    });
+  });
+
   it("exits 1 on a bad configuration, naming the file (or variable, or flag), the key and what is allowed", () => {
     writeFileSync(join(project, ".nixshed.toml"), "[fs]\nread_olny = true\n");
     const result = nixshed(["config"]);
