@@ -7,6 +7,9 @@ import { familyFactor, familyOf, splitAttr } from "./package-sets.js";
 
 export type PackageRecord = Record<"attr" | (typeof DETAIL_FIELDS)[number], string>;
 
+/** Details kept in memory: a few hundred bytes each, so a few hundred KB for a few thousand results. */
+const RECENT_RECORDS = 2048;
+
 export class NixpkgsIndex {
   readonly header: IndexHeader;
   readonly size: number;
@@ -30,6 +33,8 @@ export class NixpkgsIndex {
   private readonly detailOffsets: Uint32Array;
   private readonly readDetails: (start: number, end: number) => Buffer;
   private readonly platformMasks = new Map<string, Uint8Array>();
+  /** Details recently read, oldest first (a Map keeps insertion order). */
+  private readonly recent = new Map<number, PackageRecord>();
   private familiesByName?: Map<string, number>;
 
   /** The index at `path`; with `builtFrom`, only one built from that source (else IndexFormatError). */
@@ -67,14 +72,24 @@ export class NixpkgsIndex {
     this.familyFactors = Float32Array.from(this.header.families, familyFactor);
   }
 
+  /** The package's details; the most recently shown are kept, so a search like the last one reads nothing from disk. */
   record(id: number): PackageRecord {
+    const kept = this.recent.get(id);
+    if (kept) {
+      this.recent.delete(id);
+      this.recent.set(id, kept);
+      return kept;
+    }
     const fields = this.readDetails(this.detailOffsets[id]!, this.detailOffsets[id + 1]!)
       .toString("utf8")
       .split("\0");
-    return {
+    const record = Object.freeze({
       attr: this.attr(id),
       ...(Object.fromEntries(DETAIL_FIELDS.map((field, i) => [field, fields[i] ?? ""])) as Record<(typeof DETAIL_FIELDS)[number], string>),
-    };
+    });
+    this.recent.set(id, record);
+    if (this.recent.size > RECENT_RECORDS) this.recent.delete(this.recent.keys().next().value!);
+    return record;
   }
 
   /** The attribute path's length in bytes. */
