@@ -40,6 +40,8 @@ const WEIGHT = {
   context: 0.5,
   /** How much of a query word a related word or another package's word covers. */
   relatedShare: 1,
+  /** ...unless the related word is one of the query's own words too ("system monitor": system), already counted for itself. */
+  relatedQueryWordShare: 0.5,
   contextShare: 0.5,
   typicalWordWeight: 7,
   /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
@@ -227,11 +229,12 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   // Rarest first: a word most descriptions use ("tool", "cli") then only re-ranks what rarer words found,
   // which keeps a search from walking a tenth of the catalog.
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
+  const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
   for (const [i, { w, weight }] of weighted.entries()) {
     wanted += weight;
     const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
-    scoreWord(index, w, weight, scratch, refineOnly ? isCandidate : undefined, (id, score, share) => {
+    scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + weight * share;
@@ -243,7 +246,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const w of ecosystemWords) {
     const weight = wordWeight(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, weight);
-    scoreWord(index, w, weight, scratch, isCandidate, (id, score) => {
+    scoreWord(index, w, weight, scratch, queryStems, isCandidate, (id, score) => {
       if (ecosystem[id] === 0) ecosystemHits.push(id);
       ecosystem[id] = Math.max(ecosystem[id]!, score);
     });
@@ -311,6 +314,8 @@ function scoreWord(
   word: string,
   weight: number,
   scratches: Scratch,
+  /** The stems of all the query's words. */
+  queryStems: ReadonlySet<string>,
   /** When given, only these packages are scored. */
   candidates: ((id: number) => boolean) | undefined,
   add: (id: number, score: number, share: number) => void,
@@ -364,7 +369,8 @@ function scoreWord(
   if (stemmed.length >= 4) for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) credit(term, WEIGHT.descriptionPrefix);
   for (const related of relatedStems(stemmed)) {
     const term = descriptions.find(related);
-    if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related, WEIGHT.relatedShare);
+    const covers = queryStems.has(related) ? WEIGHT.relatedQueryWordShare : WEIGHT.relatedShare;
+    if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related, covers);
   }
   const context = index.context.find(stemmed);
   if (own >= 0 && context >= 0) credit(own, WEIGHT.descriptionStem * WEIGHT.context, WEIGHT.contextShare, index.context.postings(context));
