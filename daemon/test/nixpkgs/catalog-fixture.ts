@@ -79,6 +79,14 @@ export const NIX_ENV_CATALOG = {
     version: "0.24",
     meta: { description: "Types of an old protocol" },
   },
+  // A database whose name is also an ecosystem word (its extensions are a package set), and one of those extensions.
+  postgresql: { name: "postgresql-17.6", pname: "postgresql", version: "17.6", meta: { description: "Object-relational database system" } },
+  "postgresql17Packages.pg-http": {
+    name: "pg-http-1.6",
+    pname: "pg-http",
+    version: "1.6",
+    meta: { description: "HTTP client for PostgreSQL" },
+  },
   // A program for a task, and a Python library whose name is the task's two words.
   "task-tool": { name: "task-tool-3.1", pname: "task-tool", version: "3.1", meta: { description: "Command runner for projects" } },
   "python313Packages.command-runner": {

@@ -89,6 +89,10 @@ describe("ranked search", () => {
     expect(attrs("formatter")[0]).toBe("formatter");
   });
 
+  it("finds the package an ecosystem word names, not only the set's members: 'postgresql client' is postgresql", () => {
+    expect(attrs("postgresql client")).toContain("postgresql");
+  });
+
   it("meets a phrase and its short form: 'lsp' finds a language server", () => {
     expect(attrs("lsp").slice(0, 2)).toContain("ferris-ls");
     expect(attrs("rust lsp")[0]).toBe("ferris-ls");

@@ -241,13 +241,18 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     });
   }
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
-  // name or description says it; it ranks only what the other words found.
+  // name or description says it; among the set's members it ranks only what the other words found.
+  // A package outside every set may be found by it alone: "postgresql client" is postgresql itself.
   let ecosystemWeight = 0;
+  const ecosystemCandidate = (id: number) => isCandidate(id) || index.family[id] === topLevel;
   for (const w of ecosystemWords) {
     const weight = wordWeight(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, weight);
-    scoreWord(index, w, weight, scratch, queryStems, isCandidate, (id, score) => {
-      if (ecosystem[id] === 0) ecosystemHits.push(id);
+    scoreWord(index, w, weight, scratch, queryStems, ecosystemCandidate, (id, score) => {
+      if (ecosystem[id] === 0) {
+        touch(id);
+        ecosystemHits.push(id);
+      }
       ecosystem[id] = Math.max(ecosystem[id]!, score);
     });
   }
