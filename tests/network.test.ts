@@ -4,6 +4,7 @@
 // The attacks (direct connections, UDP, DNS, a name resolving to loopback, an untrusted project's
 // list) are tests/security/network-escape.test.ts.
 import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
 import { fixtureNixpkgsConfig } from "./support/fixture-nixpkgs.js";
-import { curlFetch, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "./support/network-fixture.js";
+import {
+  curlFetch,
+  networkFixture,
+  patternBytes,
+  urllibFetch,
+  type JailOutput as Output,
+  type NetworkFixture,
+} from "./support/network-fixture.js";
 
 let net: NetworkFixture;
 let project: string;
@@ -76,6 +84,17 @@ describe("an environment with a list of destinations", () => {
     expect(result.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
     expect(net.arrivals).toEqual(expect.arrayContaining(["listed GET /urllib", "listed GET /curl"]));
   }, 60_000);
+
+  it("carries many connections at once through the jail's relay, every byte in order", async () => {
+    const size = 1_000_000;
+    const code = `import hashlib, urllib.request
+from concurrent.futures import ThreadPoolExecutor
+fetch = lambda i: hashlib.sha256(urllib.request.urlopen("${url.listed}bytes/${size}", timeout=30).read()).hexdigest()
+with ThreadPoolExecutor(16) as pool: print(sorted(set(pool.map(fetch, range(32)))))`;
+    const result = output(await server.call("run", { env: "net", code, timeout_seconds: 60 }));
+    expect(result.stdout.trim()).toBe(`['${createHash("sha256").update(patternBytes(size)).digest("hex")}']`);
+    expect(result.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
+  }, 90_000);
 
   it("is refused the unlisted listener, and says why", async () => {
     const result = output(await server.call("run", { env: "net", code: urllibFetch(url.unlisted) + curlFetch(url.unlisted) }));

@@ -87,14 +87,14 @@ let
     if [ "$1" = final ]; then snapshot final; exit; fi
     while read -r _; do snapshot now; done
   '';
+  relayProgram = import ./egress-relay.nix { inherit (pkgs) runCommandCC; };
   # bin/run and bin/session-run start it with their entry ("run", "session-run") before the program.
   # The relay is ready when its socket shows in /proc/net/tcp: 127.0.0.1:3128 in hex, state 0A (LISTEN).
   relay = pkgs.writeShellScript "nixshed-egress-relay" ''
     socat=${pkgs.socat}/bin/socat
     entry=$1
     shift
-    "$socat" -b 65536 TCP-LISTEN:${proxyPort},bind=127.0.0.1,reuseaddr,fork UNIX-CONNECT:${socket} \
-      </dev/null >/dev/null 2>&1 3>&- 4>&- &
+    ${relayProgram}/bin/nixshed-egress-relay ${proxyPort} ${socket} </dev/null >/dev/null 2>&1 3>&- 4>&- &
     # A session's counters answer the daemon at the end of each call, for as long as the session lives.
     [ "$entry" = run ] || "$socat" UNIX-CONNECT:${socket} EXEC:${counters} </dev/null >/dev/null 2>&1 3>&- 4>&- &
     # The program starts once the relay listens (looking costs no process start); 5 s at most.

@@ -248,7 +248,7 @@ interrupt() {
   local pid comm
   for pid in $(jail_processes); do
     [ "$pid" = "$child" ] && continue
-    # The network relay serves the session's next calls too (socat exits on SIGINT).
+    # The counters connection serves the session's next calls too (socat exits on SIGINT; the relay ignores it).
     [ -n "$relay" ] && read -r comm 2>/dev/null <"/proc/$pid/comm" && [ "$comm" = socat ] && continue
     kill -INT "$pid" 2>/dev/null
   done

@@ -32,7 +32,10 @@ async function serverRole() {
   parentPort.postMessage(/** @type {import("node:net").AddressInfo} */ (server.address()).port);
 }
 
-/** One request, through the proxy's socket (CONNECT first) or straight to the server; resolves to the bytes received. */
+/**
+ * One request, through a proxy (CONNECT first; `proxy` is what net.connect takes: the proxy's socket
+ * path, or the port of a relay in front of it) or straight to the server; resolves to the bytes received.
+ */
 function request({ port, proxy, path }) {
   return new Promise((resolve, reject) => {
     const socket = proxy ? connect(proxy) : connect(port, "127.0.0.1");

@@ -1,12 +1,15 @@
 // The egress proxy (daemon/src/jail/egress) beside a direct loopback connection, measured in the
 // same run: the time one connection and a small request take (p50 of 300), and the throughput of a
-// 100 MB body (median of 7, after one round not counted). The server and the client each run in a worker thread of their own, the
-// proxy on the main thread, as in the daemon. Targets: ≤ 1 ms added per connection, throughput
-// within 10% of direct.
-import { execFileSync } from "node:child_process";
+// 100 MB body (median of 7, after one round not counted). The server and the client each run in a
+// worker thread of their own, the proxy on the main thread, as in the daemon. The whole way a
+// jail's program goes is measured too: through the jail's relay (nix/backends/egress-relay.nix,
+// built with the harness's stand-in) and then the proxy. Targets: ≤ 1 ms added per connection,
+// throughput within 10% of direct.
+import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import { CONNECTIONS } from "./egress-peers.mjs";
+import { listeningPort } from "../support/listening-port.mjs";
 import { REPO, median, percentile, printTable } from "./support.mjs";
 
 const ROUNDS = 7;
@@ -20,6 +23,46 @@ async function inWorker(data) {
   return result;
 }
 
+/** The relay a jail runs in front of the proxy (nix/backends/egress-relay.nix, built with the harness's stand-in). */
+function relayProgram() {
+  const expr = `import ${REPO}nix/backends/egress-relay.nix { inherit (import ${REPO}tests/harness/pkgs.nix { }) runCommandCC; }`;
+  try {
+    const built = execFileSync(
+      "nix",
+      [
+        "--extra-experimental-features",
+        "nix-command flakes",
+        "--option",
+        "substituters",
+        "",
+        "build",
+        "--impure",
+        "--no-link",
+        "--json",
+        "--expr",
+        expr,
+      ],
+      { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
+    );
+    return `${JSON.parse(built)[0].outputs.out}/bin/nixshed-egress-relay`;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The relay started in front of the proxy's socket, and the port it took. */
+async function startRelay(program, socketPath) {
+  const relay = spawn(program, ["0", socketPath], { stdio: "ignore" });
+  // The relay cannot say which port it took: find its listening socket in /proc/net/tcp by its inode.
+  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((resolve) => setImmediate(resolve))) {
+    if (relay.exitCode !== null) return undefined;
+    const port = listeningPort(relay.pid);
+    if (port) return { relay, port };
+  }
+  relay.kill();
+  return undefined;
+}
+
 export default async function bench() {
   execFileSync("npm", ["run", "--silent", "build"], { cwd: REPO, stdio: "ignore" });
   const { EgressProxy } = await import(`${REPO}daemon/dist/jail/egress/proxy.js`);
@@ -28,11 +71,18 @@ export default async function bench() {
   const server = worker({ role: "server" });
   const [port] = await once(server, "message");
   const egress = await EgressProxy.listen({ allow: new AllowList([`127.0.0.1:${port}`]) });
-  const ways = { direct: { port }, proxied: { port, proxy: egress.socketPath } };
+  const program = relayProgram();
+  const relayed = program && (await startRelay(program, egress.socketPath));
+  const ways = {
+    direct: { port },
+    proxy: { port, proxy: egress.socketPath },
+    ...(relayed ? { relay: { port, proxy: { host: "127.0.0.1", port: relayed.port } } } : {}),
+  };
+  if (!relayed) console.log("(the jail's relay could not be built or started here: its columns are left out)");
 
   const latency = {};
   for (const [way, target] of Object.entries(ways)) latency[way] = await inWorker({ role: "client", task: "latency", ...target });
-  const throughput = { direct: [], proxied: [] };
+  const throughput = Object.fromEntries(Object.keys(ways).map((way) => [way, []]));
   // Round 0 is not counted: the server's first transfer runs before its code is optimised.
   for (let round = 0; round <= ROUNDS; round++) {
     for (const [way, target] of Object.entries(ways)) {
@@ -40,32 +90,40 @@ export default async function bench() {
       if (round > 0) throughput[way].push(mbs);
     }
   }
+  relayed?.relay.kill();
   await egress.close();
   await server.terminate();
 
-  const p = (way, q) => `${percentile(latency[way], q).toFixed(2)} ms`;
+  const through = Object.keys(ways).filter((way) => way !== "direct");
+  const ms = (value) => `${value.toFixed(2)} ms`;
+  const row = (label, value, difference, target) => [
+    label,
+    value("direct"),
+    ...through.flatMap((way) => [value(way), difference(way)]),
+    target,
+  ];
+  const at = (q) => (way) => percentile(latency[way], q);
+  const mbs = (way) => median(throughput[way]);
+  const heads = { proxy: "the egress proxy", relay: "a jail's relay + proxy" };
   printTable([
-    ["", "direct loopback", "through the egress proxy", "difference", "target"],
-    [
+    ["", "direct loopback", ...through.flatMap((way) => [heads[way], "difference"]), "target (proxy)"],
+    row(
       `connection + request p50 (${CONNECTIONS})`,
-      p("direct", 50),
-      p("proxied", 50),
-      `+${(median(latency.proxied) - median(latency.direct)).toFixed(2)} ms`,
+      (way) => ms(at(50)(way)),
+      (way) => `+${ms(at(50)(way) - at(50)("direct"))}`,
       "≤ +1 ms",
-    ],
-    [
-      `connection + request p95`,
-      p("direct", 95),
-      p("proxied", 95),
-      `+${(percentile(latency.proxied, 95) - percentile(latency.direct, 95)).toFixed(2)} ms`,
+    ),
+    row(
+      "connection + request p95",
+      (way) => ms(at(95)(way)),
+      (way) => `+${ms(at(95)(way) - at(95)("direct"))}`,
       "",
-    ],
-    [
+    ),
+    row(
       `100 MB body, median of ${ROUNDS}`,
-      `${median(throughput.direct).toFixed(0)} MB/s`,
-      `${median(throughput.proxied).toFixed(0)} MB/s`,
-      `${((median(throughput.proxied) / median(throughput.direct) - 1) * 100).toFixed(1)}%`,
+      (way) => `${mbs(way).toFixed(0)} MB/s`,
+      (way) => `${((mbs(way) / mbs("direct") - 1) * 100).toFixed(1)}%`,
       "within 10%",
-    ],
+    ),
   ]);
 }

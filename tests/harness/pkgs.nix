@@ -39,6 +39,9 @@ let
     )
     // (env.passthru or { });
 
+  # nixpkgs' runCommandCC: the same, with the host's C compiler as $CC.
+  runCommandCC = name: env: runCommand name ({ CC = "cc"; } // env);
+
   runtimeShell = "${bash}/bin/bash";
 
   writeTextFile =
@@ -138,7 +141,7 @@ let
   '';
 in
 {
-  inherit lib system runCommand runtimeShell writeTextFile writeText writeShellScript writeShellScriptBin closureInfo;
+  inherit lib system runCommand runCommandCC runtimeShell writeTextFile writeText writeShellScript writeShellScriptBin closureInfo;
   inherit bash cacert python3 python3Packages;
   coreutils = debian { pname = "coreutils"; };
   findutils = debian { pname = "findutils"; };

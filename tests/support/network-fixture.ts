@@ -27,10 +27,14 @@ export interface NetworkFixture {
   close(): void;
 }
 
+/** The body of "/bytes/N": N bytes of a pattern that shows any byte lost, doubled or moved. */
+export const patternBytes = (length: number) => Buffer.from(Array.from({ length }, (_, i) => (i * 7 + (i >> 10)) & 0xff));
+
 async function http(name: string, arrivals: string[]): Promise<Server> {
   const server = createServer((request, response) => {
     arrivals.push(`${name} ${request.method} ${request.url}`);
-    response.end(`${name} answers ${request.url}\n`);
+    const bytes = /^\/bytes\/(\d+)$/.exec(request.url ?? "");
+    response.end(bytes ? patternBytes(Number(bytes[1])) : `${name} answers ${request.url}\n`);
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");

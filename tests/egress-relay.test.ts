@@ -1,0 +1,112 @@
+// The relay a jail with a network allow-list runs (nix/backends/egress-relay.c), built as the jail
+// builds it and run on the host between a TCP client and a Unix socket standing for the proxy: every
+// byte in order both ways when neither side keeps up, the half-close passed on, many connections
+// at once in one process. tests/network.test.ts uses it inside real jails.
+import { createHash } from "node:crypto";
+import { once } from "node:events";
+import { mkdtempSync } from "node:fs";
+import { connect, createServer, type Server, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { spawn, type ChildProcess } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listeningPort } from "./support/listening-port.mjs";
+import { build } from "./support/nix-lib.js";
+
+const source = new URL("../nix/backends/egress-relay.nix", import.meta.url).pathname;
+let relay: ChildProcess;
+let port: number;
+let proxy: Server;
+/** What the stand-in proxy does with each connection. */
+let serve: (socket: Socket) => void = () => {};
+
+beforeAll(async () => {
+  const dir = mkdtempSync(join(tmpdir(), "nixshed-relay-"));
+  build(`import ${source} { inherit (pkgs) runCommandCC; }`, join(dir, "relay"));
+  proxy = createServer({ allowHalfOpen: true }, (socket) => serve(socket));
+  proxy.listen(join(dir, "proxy.sock"));
+  await once(proxy, "listening");
+  relay = spawn(join(dir, "relay/bin/nixshed-egress-relay"), ["0", join(dir, "proxy.sock")], { stdio: "ignore" });
+  for (let found = listeningPort(relay.pid!); ; found = listeningPort(relay.pid!)) {
+    if (found !== undefined) {
+      port = found;
+      break;
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}, 120_000);
+
+afterAll(() => {
+  relay?.kill();
+  proxy?.close();
+});
+
+function pattern(length: number, seed: number): Buffer {
+  const data = Buffer.allocUnsafe(length);
+  for (let i = 0; i < length; i++) data[i] = (i * seed + (i >> 12)) & 0xff;
+  return data;
+}
+const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
+async function readAll(socket: Socket): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+  await once(socket, "end");
+  return Buffer.concat(chunks);
+}
+
+describe("the egress relay", () => {
+  it("carries megabytes both ways in order, one way flowing while the other waits for a reader", async () => {
+    // More than every buffer on the way holds: the relay meets a client that takes nothing.
+    const down = pattern(64 * 1024 * 1024, 7);
+    const up = pattern(16 * 1024 * 1024, 13);
+    let received!: Promise<Buffer>;
+    let accepted!: () => void;
+    const served = new Promise<void>((resolve) => (accepted = resolve));
+    serve = (socket) => {
+      socket.end(down);
+      received = readAll(socket);
+      accepted();
+    };
+    const client = connect(port, "127.0.0.1");
+    client.pause();
+    client.end(up);
+    await served;
+    // The client reads only once all it sent has arrived, while the answer was stuck on the way.
+    expect(sha(await received)).toBe(sha(up));
+    const got = readAll(client);
+    client.resume();
+    expect(sha(await got)).toBe(sha(down));
+  });
+
+  it("passes a half-close on: the answer still comes after the client stops sending", async () => {
+    serve = (socket) => void readAll(socket).then((request) => socket.end(`answer to ${request.toString()}`));
+    const client = connect(port, "127.0.0.1");
+    client.end("question");
+    expect((await readAll(client)).toString()).toBe("answer to question");
+  });
+
+  it("serves many connections at once from one process", async () => {
+    serve = (socket) => void readAll(socket).then((request) => socket.end(request.toString().toUpperCase()));
+    const answers = await Promise.all(
+      Array.from({ length: 64 }, async (_, i) => {
+        const client = connect(port, "127.0.0.1");
+        client.end(`connection ${i}`);
+        return (await readAll(client)).toString();
+      }),
+    );
+    expect(answers).toEqual(Array.from({ length: 64 }, (_, i) => `CONNECTION ${i}`));
+    expect(relay.exitCode).toBeNull();
+  });
+
+  it("drops a connection the proxy does not take, and keeps serving", async () => {
+    serve = (socket) => socket.destroy();
+    const dropped = connect(port, "127.0.0.1");
+    dropped.end("x");
+    await once(dropped, "close");
+    serve = (socket) => socket.end("still here");
+    const client = connect(port, "127.0.0.1");
+    client.end();
+    expect((await readAll(client)).toString()).toBe("still here");
+  });
+});
