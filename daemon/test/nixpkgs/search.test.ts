@@ -152,3 +152,22 @@ describe("ranked search", () => {
     expect(index.lookup("python3Packages.requests")).toBe(-1);
   });
 });
+
+describe("a word's prefix and suffix matches", () => {
+  it("reach a name past many that sort before it: 'linter' finds eslint behind a hundred other *lint names", () => {
+    // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").
+    const letters = "abcdefghijklmnopqr";
+    const others = Array.from({ length: 120 }, (_, i) => `${letters[i % 18]}${letters[Math.floor(i / 18) % 18]}lint`);
+    const catalog = Object.fromEntries(
+      [...others, "eslint"].map((name) => [
+        name,
+        { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description: "Checks code" } },
+      ]),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-suffix-")), "index");
+    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+    const many = NixpkgsIndex.load(path);
+    const found = searchIndex(many, "linter", { limit: 50 }).map((result) => result.attr);
+    expect(found).toContain("eslint");
+  });
+});
