@@ -1,19 +1,22 @@
 // The relay a jail with a network allow-list runs (nix/backends/egress-relay.c), built as the jail
 // builds it and run on the host between a TCP client and a Unix socket standing for the proxy: every
 // byte in order both ways when neither side keeps up, the half-close passed on, many connections
-// at once in one process. tests/network.test.ts uses it inside real jails.
+// at once in one process, and a program that opens connections until the relay runs out of
+// descriptors makes it wait, not spin. tests/network.test.ts uses it inside real jails.
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listeningPort } from "./support/listening-port.mjs";
+import { startRelay } from "./support/egress-relay.mjs";
 import { build } from "./support/nix-lib.js";
 
 const source = new URL("../nix/backends/egress-relay.nix", import.meta.url).pathname;
+let dir: string;
+let program: string;
 let relay: ChildProcess;
 let port: number;
 let proxy: Server;
@@ -21,19 +24,13 @@ let proxy: Server;
 let serve: (socket: Socket) => void = () => {};
 
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), "nixshed-relay-"));
+  dir = mkdtempSync(join(tmpdir(), "nixshed-relay-"));
   build(`import ${source} { inherit (pkgs) runCommandCC; }`, join(dir, "relay"));
+  program = join(dir, "relay/bin/nixshed-egress-relay");
   proxy = createServer({ allowHalfOpen: true }, (socket) => serve(socket));
   proxy.listen(join(dir, "proxy.sock"));
   await once(proxy, "listening");
-  relay = spawn(join(dir, "relay/bin/nixshed-egress-relay"), ["0", join(dir, "proxy.sock")], { stdio: "ignore" });
-  for (let found = listeningPort(relay.pid!); ; found = listeningPort(relay.pid!)) {
-    if (found !== undefined) {
-      port = found;
-      break;
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  ({ relay, port } = await startRelay(program, join(dir, "proxy.sock")));
 }, 120_000);
 
 afterAll(() => {
@@ -108,5 +105,58 @@ describe("the egress relay", () => {
     const client = connect(port, "127.0.0.1");
     client.end();
     expect((await readAll(client)).toString()).toBe("still here");
+  });
+
+  it("drops a connection when no proxy listens, and keeps serving", async () => {
+    const orphan = await startRelay(program, join(dir, "nobody.sock"));
+    try {
+      const client = connect(orphan.port, "127.0.0.1").on("error", () => {});
+      client.end("x");
+      await new Promise((resolve) => client.on("close", resolve));
+      expect(orphan.relay.exitCode).toBeNull();
+    } finally {
+      orphan.relay.kill();
+    }
+  });
+
+  it("out of descriptors, waits for a connection to close instead of spinning, then serves again", async () => {
+    // Its own proxy, which holds every connection open until told to answer; 15 descriptors: a
+    // handful of connections fill them, the next ones wait in the listen queue.
+    const held: Socket[] = [];
+    let answer = false;
+    const holder = createServer({ allowHalfOpen: true }, (socket) => {
+      if (answer) void readAll(socket).then((request) => socket.end(request));
+      else held.push(socket);
+    });
+    holder.listen(join(dir, "holder.sock"));
+    await once(holder, "listening");
+    const limited = await startRelay(program, join(dir, "holder.sock"), ["bash", "-c", 'ulimit -n 15 && exec "$@"', "relay"]);
+    try {
+      const clients = Array.from({ length: 12 }, () => connect(limited.port, "127.0.0.1").on("error", () => {}));
+      await Promise.all(clients.map((client) => once(client, "connect")));
+      // What the limited relay burns while 300 requests go through the other one.
+      const ticks = () => {
+        const fields = readFileSync(`/proc/${limited.relay.pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+        return Number(fields[11]) + Number(fields[12]);
+      };
+      const before = ticks();
+      serve = (socket) => void readAll(socket).then((request) => socket.end(request));
+      for (let i = 0; i < 300; i++) {
+        const client = connect(port, "127.0.0.1");
+        client.end("ping");
+        await readAll(client);
+      }
+      expect(ticks() - before).toBeLessThanOrEqual(2);
+      // Connections closing make room: a new one is served.
+      answer = true;
+      for (const socket of held) socket.destroy();
+      for (const client of clients) client.destroy();
+      const late = connect(limited.port, "127.0.0.1");
+      late.end("late");
+      expect((await readAll(late)).toString()).toBe("late");
+    } finally {
+      limited.relay.kill();
+      holder.close();
+    }
   });
 });

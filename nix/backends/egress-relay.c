@@ -39,11 +39,15 @@ struct flow {
 
 struct pair {
   int fd[2];
+  int watched[2]; /* fd[i] is in the epoll set */
   struct end ends[2];
   struct flow flow[2]; /* flow[i] goes from fd[i] to fd[1 - i] */
 };
 
-static int epoll;
+static int epoll, listener;
+/* Out of descriptors or memory, the listener leaves the epoll set until a connection closes:
+ * the next connections wait in the listen queue instead of waking this loop for nothing. */
+static int accepting;
 /* Stands in for an end whose pair was closed earlier in the same batch of events. */
 static struct end closed;
 
@@ -52,9 +56,17 @@ static void die(const char *what) {
   exit(1);
 }
 
+static void listen_for_more(int yes) {
+  struct epoll_event event = {.events = EPOLLIN, .data.ptr = NULL};
+  if (yes == accepting) return;
+  if (epoll_ctl(epoll, yes ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, listener, &event) < 0) die("epoll_ctl");
+  accepting = yes;
+}
+
 static void close_pair(struct pair *pair) {
   for (int i = 0; i < 2; i++) close(pair->fd[i]); /* closing removes them from the epoll set */
   free(pair);
+  listen_for_more(1);
 }
 
 /* Moves what it can in one direction; returns -1 when the pair must close. */
@@ -85,38 +97,56 @@ static int pump(struct pair *pair, int from) {
   return 0;
 }
 
-/* Each socket waits to read when its direction's buffer is empty, to write when the other's is not. */
-static void watch(struct pair *pair, int op) {
+/* Each socket waits to read when its direction's buffer is empty, to write when the other's is not.
+ * One that waits for neither leaves the epoll set, which would otherwise wake this loop on its
+ * hang-up for as long as the other socket is slow. */
+static void watch(struct pair *pair) {
   for (int i = 0; i < 2; i++) {
     struct flow *out = &pair->flow[i], *in = &pair->flow[1 - i];
     struct epoll_event event = {.events = 0, .data.ptr = &pair->ends[i]};
     if (out->length == 0 && !out->eof) event.events |= EPOLLIN;
     if (in->length > 0) event.events |= EPOLLOUT;
+    if (!event.events && !pair->watched[i]) continue;
+    int op = !event.events ? EPOLL_CTL_DEL : pair->watched[i] ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
     if (epoll_ctl(epoll, op, pair->fd[i], &event) < 0) die("epoll_ctl");
+    pair->watched[i] = event.events != 0;
   }
 }
 
-static void accept_all(int listener, const struct sockaddr_un *proxy) {
+static int out_of_resources(void) {
+  return errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM;
+}
+
+static void accept_all(const struct sockaddr_un *proxy) {
+  /* The proxy's socket is made before a connection is taken, so that a lack of descriptors leaves
+   * the connection waiting in the listen queue rather than taken and dropped. */
+  static int upstream = -1;
   for (;;) {
+    if (upstream < 0 && (upstream = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0) {
+      if (out_of_resources()) return listen_for_more(0);
+      die("socket");
+    }
     int client = accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (client < 0) {
       if (errno == EAGAIN || errno == EINTR || errno == ECONNABORTED) return;
-      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) return; /* retried on the next event */
+      if (out_of_resources()) return listen_for_more(0);
       die("accept");
     }
-    int upstream = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-    struct pair *pair = upstream < 0 ? NULL : calloc(1, sizeof *pair);
+    struct pair *pair = calloc(1, sizeof *pair);
     /* A Unix socket connects at once or not at all: a proxy that does not answer drops the connection. */
     if (!pair || connect(upstream, (const struct sockaddr *)proxy, sizeof *proxy) < 0) {
-      if (upstream >= 0) close(upstream);
+      close(upstream);
+      upstream = -1;
       free(pair);
       close(client);
+      if (!pair) return listen_for_more(0);
       continue;
     }
     pair->fd[0] = client;
     pair->fd[1] = upstream;
+    upstream = -1;
     for (int i = 0; i < 2; i++) pair->ends[i] = (struct end){pair, i};
-    watch(pair, EPOLL_CTL_ADD);
+    watch(pair);
   }
 }
 
@@ -136,7 +166,7 @@ int main(int argc, char **argv) {
   }
   strcpy(proxy.sun_path, argv[2]);
 
-  int listener = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  listener = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
   int yes = 1;
   struct sockaddr_in address = {.sin_family = AF_INET, .sin_port = htons((unsigned short)atoi(argv[1]))};
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
@@ -147,8 +177,7 @@ int main(int argc, char **argv) {
 
   epoll = epoll_create1(EPOLL_CLOEXEC);
   if (epoll < 0) die("epoll_create1");
-  struct epoll_event listening = {.events = EPOLLIN, .data.ptr = NULL};
-  if (epoll_ctl(epoll, EPOLL_CTL_ADD, listener, &listening) < 0) die("epoll_ctl");
+  listen_for_more(1);
 
   struct epoll_event events[64];
   for (;;) {
@@ -161,7 +190,7 @@ int main(int argc, char **argv) {
       struct end *end = events[i].data.ptr;
       if (end == &closed) continue;
       if (!end) {
-        accept_all(listener, &proxy);
+        accept_all(&proxy);
         continue;
       }
       struct pair *pair = end->pair;
@@ -173,7 +202,7 @@ int main(int argc, char **argv) {
         close_pair(pair);
         continue;
       }
-      watch(pair, EPOLL_CTL_MOD);
+      watch(pair);
     }
   }
 }

@@ -5,11 +5,11 @@
 // jail's program goes is measured too: through the jail's relay (nix/backends/egress-relay.nix,
 // built with the harness's stand-in) and then the proxy. Targets: ≤ 1 ms added per connection,
 // throughput within 10% of direct.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { Worker } from "node:worker_threads";
 import { CONNECTIONS } from "./egress-peers.mjs";
-import { listeningPort } from "../support/listening-port.mjs";
+import { startRelay } from "../support/egress-relay.mjs";
 import { REPO, median, percentile, printTable } from "./support.mjs";
 
 const ROUNDS = 7;
@@ -50,19 +50,6 @@ function relayProgram() {
   }
 }
 
-/** The relay started in front of the proxy's socket, and the port it took. */
-async function startRelay(program, socketPath) {
-  const relay = spawn(program, ["0", socketPath], { stdio: "ignore" });
-  // The relay cannot say which port it took: find its listening socket in /proc/net/tcp by its inode.
-  for (const deadline = Date.now() + 5000; Date.now() < deadline; await new Promise((resolve) => setImmediate(resolve))) {
-    if (relay.exitCode !== null) return undefined;
-    const port = listeningPort(relay.pid);
-    if (port) return { relay, port };
-  }
-  relay.kill();
-  return undefined;
-}
-
 export default async function bench() {
   execFileSync("npm", ["run", "--silent", "build"], { cwd: REPO, stdio: "ignore" });
   const { EgressProxy } = await import(`${REPO}daemon/dist/jail/egress/proxy.js`);
@@ -72,7 +59,7 @@ export default async function bench() {
   const [port] = await once(server, "message");
   const egress = await EgressProxy.listen({ allow: new AllowList([`127.0.0.1:${port}`]) });
   const program = relayProgram();
-  const relayed = program && (await startRelay(program, egress.socketPath));
+  const relayed = program && (await startRelay(program, egress.socketPath).catch(() => undefined));
   const ways = {
     direct: { port },
     proxy: { port, proxy: egress.socketPath },
