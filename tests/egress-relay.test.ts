@@ -3,7 +3,6 @@
 // byte in order both ways when neither side keeps up, the half-close passed on, many connections
 // at once in one process, and a program that opens connections until the relay runs out of
 // descriptors makes it wait, not spin. tests/network.test.ts uses it inside real jails.
-import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
@@ -11,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { patternBytes, sha256 } from "../daemon/test/support/bytes.js";
 import { startRelay } from "./support/egress-relay.mjs";
 import { build } from "./support/nix-lib.js";
 
@@ -38,13 +38,6 @@ afterAll(() => {
   proxy?.close();
 });
 
-function pattern(length: number, seed: number): Buffer {
-  const data = Buffer.allocUnsafe(length);
-  for (let i = 0; i < length; i++) data[i] = (i * seed + (i >> 12)) & 0xff;
-  return data;
-}
-const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
-
 async function readAll(socket: Socket): Promise<Buffer> {
   const chunks: Buffer[] = [];
   socket.on("data", (chunk: Buffer) => chunks.push(chunk));
@@ -55,8 +48,8 @@ async function readAll(socket: Socket): Promise<Buffer> {
 describe("the egress relay", () => {
   it("carries megabytes both ways in order, one way flowing while the other waits for a reader", async () => {
     // More than every buffer on the way holds: the relay meets a client that takes nothing.
-    const down = pattern(64 * 1024 * 1024, 7);
-    const up = pattern(16 * 1024 * 1024, 13);
+    const down = patternBytes(64 * 1024 * 1024, 7);
+    const up = patternBytes(16 * 1024 * 1024, 13);
     let received!: Promise<Buffer>;
     let accepted!: () => void;
     const served = new Promise<void>((resolve) => (accepted = resolve));
@@ -70,10 +63,10 @@ describe("the egress relay", () => {
     client.end(up);
     await served;
     // The client reads only once all it sent has arrived, while the answer was stuck on the way.
-    expect(sha(await received)).toBe(sha(up));
+    expect(sha256(await received)).toBe(sha256(up));
     const got = readAll(client);
     client.resume();
-    expect(sha(await got)).toBe(sha(down));
+    expect(sha256(await got)).toBe(sha256(down));
   });
 
   it("passes a half-close on: the answer still comes after the client stops sending", async () => {

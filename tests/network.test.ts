@@ -4,23 +4,16 @@
 // The attacks (direct connections, UDP, DNS, a name resolving to loopback, an untrusted project's
 // list) are tests/security/network-escape.test.ts.
 import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { patternBytes, sha256 } from "../daemon/test/support/bytes.js";
 import { CLI, startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
 import { fixtureNixpkgsConfig } from "./support/fixture-nixpkgs.js";
-import {
-  curlFetch,
-  networkFixture,
-  patternBytes,
-  urllibFetch,
-  type JailOutput as Output,
-  type NetworkFixture,
-} from "./support/network-fixture.js";
+import { curlFetch, networkFixture, urllibFetch, type JailOutput as Output, type NetworkFixture } from "./support/network-fixture.js";
 
 let net: NetworkFixture;
 let project: string;
@@ -92,7 +85,7 @@ from concurrent.futures import ThreadPoolExecutor
 fetch = lambda i: hashlib.sha256(urllib.request.urlopen("${url.listed}bytes/${size}", timeout=30).read()).hexdigest()
 with ThreadPoolExecutor(16) as pool: print(sorted(set(pool.map(fetch, range(32)))))`;
     const result = output(await server.call("run", { env: "net", code, timeout_seconds: 60 }));
-    expect(result.stdout.trim()).toBe(`['${createHash("sha256").update(patternBytes(size)).digest("hex")}']`);
+    expect(result.stdout.trim()).toBe(`['${sha256(patternBytes(size))}']`);
     expect(result.network).toEqual({ allowed: [`127.0.0.1:${net.ports.listed}`], blocked: [] });
   }, 90_000);
 

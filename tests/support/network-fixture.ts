@@ -9,6 +9,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { patternBytes } from "../../daemon/test/support/bytes.js";
 import { build } from "./nix-lib.js";
 
 /** A run's or execution's structured result, the fields the network tests read. */
@@ -27,13 +28,11 @@ export interface NetworkFixture {
   close(): void;
 }
 
-/** The body of "/bytes/N": N bytes of a pattern that shows any byte lost, doubled or moved. */
-export const patternBytes = (length: number) => Buffer.from(Array.from({ length }, (_, i) => (i * 7 + (i >> 10)) & 0xff));
-
 async function http(name: string, arrivals: string[]): Promise<Server> {
   const server = createServer((request, response) => {
     arrivals.push(`${name} ${request.method} ${request.url}`);
     const bytes = /^\/bytes\/(\d+)$/.exec(request.url ?? "");
+    // "/bytes/N": N bytes of patternBytes.
     response.end(bytes ? patternBytes(Number(bytes[1])) : `${name} answers ${request.url}\n`);
   });
   server.listen(0, "127.0.0.1");

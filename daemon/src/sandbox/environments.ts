@@ -20,7 +20,7 @@ export function pickEnvironment(environments: Map<string, Environment>, name: st
 const MAIN_PACKAGES = 6;
 
 /** Project access, network and limits of an environment, in a few words each. */
-function settings(env: Environment, cap: ProjectAccess): string[] {
+function settingsOf(env: Environment, cap: ProjectAccess): string[] {
   const access = cappedAccess(env.projectAccess, cap);
   return [
     `/project ${access === "none" ? "absent" : access}`,
@@ -36,15 +36,14 @@ function settings(env: Environment, cap: ProjectAccess): string[] {
  * are said once in the heading, since each line costs an agent bytes on every turn.
  */
 export function describeEnvironments(environments: Iterable<Environment>, cap: ProjectAccess): string {
-  const envs = [...environments];
-  const each = envs.map((env) => settings(env, cap));
-  const [first = [], ...others] = each;
-  const shared = others.length > 0 ? first.filter((fact) => others.every((facts) => facts.includes(fact))) : [];
-  const lines = envs.map((env, i) => {
+  const rows = [...environments].map((env) => ({ env, settings: settingsOf(env, cap) }));
+  const [first, ...others] = rows;
+  const shared = first && others.length > 0 ? first.settings.filter((fact) => others.every((row) => row.settings.includes(fact))) : [];
+  const lines = rows.map(({ env, settings }) => {
     // The description names what matters; the package list only when there is none.
     const packages = env.packages.map((p) => p.name);
     const shown = packages.slice(0, MAIN_PACKAGES).join(", ") + (packages.length > MAIN_PACKAGES ? ", …" : "");
-    const facts = [env.interpreter, ...(each[i] ?? []).filter((fact) => !shared.includes(fact))];
+    const facts = [env.interpreter, ...settings.filter((fact) => !shared.includes(fact))];
     return `- ${env.name}: ${env.description || shown || "(no description)"} (${facts.join(", ")})`;
   });
   return [shared.length > 0 ? `Environments (all ${shared.join(", ")}):` : "Environments:", ...lines].join("\n");

@@ -5,13 +5,13 @@
 import { once } from "node:events";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
-import { createHash } from "node:crypto";
 import { connect, createServer as createTcpServer, type AddressInfo, type Socket } from "node:net";
 import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AllowList } from "../../src/config/destinations.js";
 import { EgressProxy, type Resolver } from "../../src/jail/egress/proxy.js";
 import { summarise } from "../../src/jail/egress/report.js";
+import { patternBytes, sha256 } from "../support/bytes.js";
 
 interface Listener {
   server: Server;
@@ -238,18 +238,15 @@ describe("egress proxy", () => {
       return Buffer.concat(chunks);
     }
 
-    const sha = (data: Buffer) => createHash("sha256").update(data).digest("hex");
-
     it("carries megabytes both ways byte for byte, however slowly the client reads", async () => {
       const port = await tcpServer((socket) => socket.pipe(socket));
       const proxy = await proxyFor([`127.0.0.1:${port}`]);
-      const sent = Buffer.alloc(8 * 1024 * 1024 + 13);
-      for (let i = 0; i < sent.length; i++) sent[i] = (i * 7 + (i >> 11)) & 0xff;
+      const sent = patternBytes(8 * 1024 * 1024 + 13);
       const { socket, early } = await open(proxy, port);
       socket.end(sent);
       const received = await readSlowly(socket, early);
       expect(received.length).toBe(sent.length);
-      expect(sha(received)).toBe(sha(sent));
+      expect(sha256(received)).toBe(sha256(sent));
     });
 
     it("passes on what a server says first (as SSH and SMTP servers do), after the proxy's answer", async () => {
