@@ -13,6 +13,7 @@ const entry = (fields: Partial<CatalogEntry>): CatalogEntry => ({
   platforms: null,
   maintainers: 1,
   hasManPages: false,
+  position: "",
   broken: false,
   unfree: false,
   insecure: false,

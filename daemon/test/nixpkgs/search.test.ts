@@ -50,6 +50,7 @@ describe("catalog parsing", () => {
         mainProgram: "",
         description: "",
         hasManPages: false,
+        position: "",
       }),
     ]);
   });

@@ -7,6 +7,7 @@ import type { CatalogEntry } from "./catalog.js";
 import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
 import { encodeIndexFile, type Section } from "./file.js";
 import { COMMON_ATTRS, KNOWN_PROGRAMS } from "../tools/common-tools.js";
+import { categoryTerms } from "./category.js";
 import { findMentions } from "./mentions.js";
 import { establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
@@ -111,12 +112,14 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   });
 
   // Other packages name the ones everybody knows ("a Git client", "ffmpeg bindings", "coc-eslint"),
-  // and what they say of it is searched too, below its own description.
+  // and what they say of it is searched too, below its own description, as is the folder nixpkgs
+  // files it in (pkgs/tools/security/pass).
   const mentions = findMentions(entries);
   const context = new Map<string, number[]>();
   entries.forEach((_, id) => {
     factor[id] = factor[id]! * mentionFactor(mentions.count[id]!);
     for (const term of mentions.context[id]!) post(context, term, id);
+    for (const term of categoryTerms(entries[id]!)) post(context, term, id);
   });
 
   for (const members of groups.values()) {

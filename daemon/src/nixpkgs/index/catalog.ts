@@ -17,6 +17,8 @@ export interface CatalogEntry {
   maintainers: number;
   /** Whether it installs man pages (a separate `man` output): another such hint. */
   hasManPages: boolean;
+  /** Where its expression is defined ("pkgs/by-name/jq/jq/package.nix:125"), or "". */
+  position: string;
   broken: boolean;
   unfree: boolean;
   insecure: boolean;
@@ -86,6 +88,7 @@ function toEntry(attr: string, raw: Record<string, unknown>): CatalogEntry {
     platforms: Array.isArray(meta.platforms) ? meta.platforms.filter((p): p is string => typeof p === "string") : null,
     maintainers: Array.isArray(meta.maintainers) ? meta.maintainers.length : 0,
     hasManPages: isObject(raw.outputs) && "man" in raw.outputs,
+    position: text(meta.position) ?? "",
     broken: meta.broken === true,
     unfree: meta.unfree === true || licenses.some((license) => isObject(license) && license.free === false),
     insecure: meta.insecure === true || (Array.isArray(meta.knownVulnerabilities) && meta.knownVulnerabilities.length > 0),

@@ -26,7 +26,7 @@ export class NixpkgsIndex {
   readonly names: Dictionary;
   readonly namesReversed: Dictionary;
   readonly descriptions: Dictionary;
-  /** What other packages' descriptions say of a package (see mentions.ts). */
+  /** What other packages' descriptions say of a package (mentions.ts), and the folder nixpkgs files it in (category.ts). */
   readonly context: Dictionary;
   private readonly attrs: Buffer;
   private readonly attrOffsets: Uint32Array;
