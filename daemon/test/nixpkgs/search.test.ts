@@ -154,6 +154,24 @@ describe("ranked search", () => {
   });
 });
 
+describe("kinds of tool the stemmer keeps whole", () => {
+  it("rank a formatter before a package of data formats or one with Format in its name", () => {
+    const catalog = Object.fromEntries(
+      [
+        ["webmin", "Minifiers for web formats and more formats"],
+        ["number-format", "Formats numbers"],
+        ["codetidy", "Code formatter"],
+        ["ocamlformat", "Tidies OCaml code"],
+      ].map(([name, description]) => [name, { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description } }]),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-nouns-")), "index");
+    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+    const found = searchIndex(NixpkgsIndex.load(path), "formatter").map((result) => result.attr);
+    expect(found[0]).toBe("codetidy");
+    expect(found.indexOf("ocamlformat")).toBeLessThan(found.indexOf("webmin"));
+  });
+});
+
 describe("a word's prefix and suffix matches", () => {
   it("reach a name past many that sort before it: 'linter' finds eslint behind a hundred other *lint names", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").

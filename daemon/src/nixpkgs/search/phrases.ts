@@ -5,7 +5,14 @@
 const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?"],
   ["cli", "command[ -]?lines?"],
-  ["linter", "static (?:code )?analy[sz](?:is|er|ers)", "static checkers?", "lint(?:ing)? tool", "(?:style|code) checkers?"],
+  [
+    "linter",
+    "static (?:code )?analy[sz](?:is|er|ers)",
+    "(?:code|script|source code) analy[sz](?:is|er|ers)",
+    "static checkers?",
+    "lint(?:ing)? tool",
+    "(?:style|code) check(?:ers?|ing)",
+  ],
   ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer", "beautify", "prettify"],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
   ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],

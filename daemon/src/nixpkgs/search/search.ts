@@ -9,7 +9,7 @@ import { FLAG } from "../index/build.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
 import { relatedStems } from "./synonyms.js";
-import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
+import { normalizeName, squashName, stem, TOOL_NOUNS, textTerms, textWords } from "./text.js";
 
 export interface SearchOptions {
   limit?: number;
@@ -339,10 +339,13 @@ function scoreWord(
     if (score > scratch[id]!) scratch[id] = score;
     if (matchShare > share[id]!) share[id] = matchShare;
   };
-  // The word and its stem: "linter" is in hlint and eslint as "lint", "formatter" in ocamlformat as "format".
+  // The word and its stem: "linter" is in hlint and eslint as "lint". A kind of tool the stemmer keeps
+  // whole ("formatter") is also matched as part of a name by the word it comes from (ocamlformat), but
+  // a name word "format" alone (perl's Number::Format) is no formatter.
   const stemmed = stem(word);
-  for (const form of stemmed !== word && stemmed.length >= 3 ? [word, stemmed] : [word]) {
-    const nameTerm = index.names.find(form);
+  const toolVerb = TOOL_NOUNS.get(stemmed);
+  for (const form of new Set([word, ...(stemmed.length >= 3 ? [stemmed] : []), ...(toolVerb ? [toolVerb] : [])])) {
+    const nameTerm = form === toolVerb ? -1 : index.names.find(form);
     if (nameTerm >= 0) {
       for (const id of index.names.postings(nameTerm)) {
         offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, form.length / index.nameLength[id]!)));

@@ -47,6 +47,16 @@ export function textTerms(text: string): string[] {
 }
 
 /**
+ * Names of kinds of tool that the stemmer keeps whole, with the stem of the word they come from: a
+ * description's "formats" (of data) are not a formatter, nor is "debug output" a debugger.
+ * Names still match the shorter form ("ocamlformat"), and descriptions match it as a related word.
+ */
+export const TOOL_NOUNS: ReadonlyMap<string, string> = new Map([
+  ["formatter", "format"],
+  ["debugger", "debug"],
+]);
+
+/**
  * A light suffix stripper (in the spirit of Porter's first steps): plurals, -ing/-ed, -ation/-ate, -ersion/-ert,
  * -er, final -e and -y, so "images"/"imaging"/"image" and "library"/"libraries" meet.
  */
@@ -56,6 +66,7 @@ export function stem(word: string): string {
   if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
+  if (TOOL_NOUNS.has(w)) return w;
   if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
   else if (w.length > 7 && w.endsWith("ersion")) w = `${w.slice(0, -4)}t`;
   else if (w.length > 6 && w.endsWith("ate")) w = w.slice(0, -3);
