@@ -7,7 +7,11 @@ import { z } from "zod";
 import { InvalidJson, parseJson } from "../../files/json-file.js";
 
 const MAGIC = Buffer.from("NIXSHEDX");
-export const INDEX_FORMAT_VERSION = 3;
+/**
+ * Bumped when the layout changes, and when the terms are spelt otherwise (a query is stemmed as the
+ * index was): 4 keeps "formatter" whole. A cached index of another version is built again.
+ */
+export const INDEX_FORMAT_VERSION = 4;
 
 export type Section = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 
