@@ -197,6 +197,8 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       path: pathField.optional().describe("File or directory to search (default: the project root)"),
       glob: z.string().optional().describe("Only files matching this glob, e.g. '*.py' or '!*.min.js'"),
       literal: z.boolean().optional().describe("Pattern is plain text"),
+      // Other servers' spelling of the same switch.
+      regex: z.boolean().optional().describe("false = literal"),
       case_sensitive: z.boolean().optional().describe("Default: smart case (sensitive only with an uppercase letter)"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
       max_results: z.number().int().min(1).optional().describe(`Matching lines returned (default and most: ${config.max_search_results})`),
@@ -218,7 +220,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
             pattern: args.pattern,
             path: args.path,
             glob: args.glob,
-            literal: args.literal,
+            literal: args.literal ?? (args.regex === undefined ? undefined : !args.regex),
             caseSensitive: args.case_sensitive,
             contextLines: args.context_lines,
             maxResults: resultsWithin(args.max_results, config.max_search_results),

@@ -164,6 +164,9 @@ describe("first guesses an agent makes", () => {
     const server = await start();
     expect(textOf(await server.call("search_files", { pattern: "answer\\s*=\\s*\\d+" }))).toContain("src/main.ts");
     expect(textOf(await server.call("search_files", { pattern: "answer\\s*=", literal: true }))).toContain("no matches");
+    // Other servers' spelling: regex: false is literal, regex: true a regular expression.
+    expect(textOf(await server.call("search_files", { pattern: "answer\\s*=", regex: false }))).toContain("no matches");
+    expect(textOf(await server.call("search_files", { pattern: "answer\\s*=", regex: true }))).toContain("src/main.ts");
     expect(textOf(await server.call("search_files", { pattern: "*.ts" }))).toMatch(/looks like a file-name glob.*list_files with glob/);
   });
 });
