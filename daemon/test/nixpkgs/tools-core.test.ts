@@ -146,5 +146,10 @@ describe("stemming", () => {
     ])
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
+    // Light verbs an agent leads with say nothing of the package.
+    expect(textTerms("show listening ports")).toEqual(textTerms("listening ports"));
+    // A kind of tool is not the word it comes from: a formatter is not a format.
+    expect(stem("formatters")).not.toBe(stem("formats"));
+    expect(stem("formatting")).toBe(stem("format"));
   });
 });
