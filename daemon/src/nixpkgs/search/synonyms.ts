@@ -36,7 +36,6 @@ const RELATED: Record<string, string[]> = {
   query: ["processor", "filter", "select"],
   format: ["formatter", "pretty", "beautifier", "reformat", "indent", "style"],
   formatter: ["format", "pretty", "beautifier", "reformat", "indent", "style"],
-  lint: ["linter"],
   benchmark: ["benchmarking", "timing"],
   directory: ["folder", "tree"],
   folder: ["directory"],
