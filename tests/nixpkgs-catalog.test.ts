@@ -40,16 +40,16 @@ describe("the real catalog", () => {
     return { rate: 1 - misses.length / queries.length, misses: `misses: ${misses.map((m) => m.query).join(" | ")}` };
   };
 
-  it(`finds the right package in the top 5 for at least 92.8% of ${QUERIES.queries.length} agent queries`, () => {
+  it(`finds the right package in the top 5 for at least 94% of ${QUERIES.queries.length} agent queries`, () => {
     expect(QUERIES.queries.length).toBeGreaterThanOrEqual(60);
     const { rate, misses } = topFiveRate(QUERIES);
-    expect(rate, misses).toBeGreaterThanOrEqual(0.928);
+    expect(rate, misses).toBeGreaterThanOrEqual(0.94);
   });
 
-  it(`finds the right package in the top 5 for at least 77% of ${DEV.queries.length} task, name, language-tool and library queries`, () => {
+  it(`finds the right package in the top 5 for at least 81% of ${DEV.queries.length} task, name, language-tool and library queries`, () => {
     expect(DEV.queries.length).toBeGreaterThanOrEqual(280);
     const { rate, misses } = topFiveRate(DEV);
-    expect(rate, misses).toBeGreaterThanOrEqual(0.77);
+    expect(rate, misses).toBeGreaterThanOrEqual(0.81);
   });
 
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {
