@@ -9,8 +9,8 @@ import { InvalidJson, parseJson } from "../../files/json-file.js";
 const MAGIC = Buffer.from("NIXSHEDX");
 /**
  * Bumped when the layout changes, and when the terms are spelt otherwise (a query is stemmed as the
- * index was): 4 keeps "formatter" whole and drops "get", "show" and "take". A cached index of
- * another version is built again.
+ * index was): 4 keeps "formatter" whole, drops "get", "show" and "take" and joins "e-book". A
+ * cached index of another version is built again.
  */
 export const INDEX_FORMAT_VERSION = 4;
 

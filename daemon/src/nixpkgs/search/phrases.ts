@@ -34,6 +34,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["rst", "restructured ?text"],
   ["barcode", "bar codes?"],
   ["email", "e-mail"],
+  ["ebook", "e-books?"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],
 ];
 
