@@ -8,9 +8,8 @@ import { InvalidJson, parseJson } from "../../files/json-file.js";
 
 const MAGIC = Buffer.from("NIXSHEDX");
 /**
- * Bumped when the layout changes, and when the terms are spelt otherwise (a query is stemmed as the
- * index was): 4 keeps "formatter" whole, drops "get", "show" and "take" and joins "e-book". A
- * cached index of another version is built again.
+ * Bumped when the layout changes, and when terms are spelt otherwise (search/text.ts, phrases.ts):
+ * a query is stemmed as the index was. A cached index of another version is built again.
  */
 export const INDEX_FORMAT_VERSION = 4;
 

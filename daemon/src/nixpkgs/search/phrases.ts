@@ -35,6 +35,8 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["barcode", "bar codes?"],
   ["email", "e-mail"],
   ["ebook", "e-books?"],
+  ["crossplatform", "cross[ -]platform"],
+  ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],
 ];
 
