@@ -172,6 +172,21 @@ describe("kinds of tool the stemmer keeps whole", () => {
   });
 });
 
+describe("what a package is made of", () => {
+  it("is not what it is for: 'rust lsp' is the language server for Rust, not one written in Rust", () => {
+    const catalog = Object.fromEntries(
+      [
+        ["mdls", "Markdown language server written in Rust"],
+        ["tomlls", "TOML language server made in Rust"],
+        ["analyzer", "Language server for the Rust language"],
+      ].map(([name, description]) => [name, { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description } }]),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-made-")), "index");
+    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+    expect(searchIndex(NixpkgsIndex.load(path), "rust lsp")[0]!.attr).toBe("analyzer");
+  });
+});
+
 describe("a word's prefix and suffix matches", () => {
   it("reach a name past many that sort before it: 'linter' finds eslint behind a hundred other *lint names", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").

@@ -8,7 +8,7 @@ import { PackageRunner } from "../../src/nixpkgs/execute/execute.js";
 import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
 import { attrPath } from "../../src/nixpkgs/execute/realise.js";
-import { stem, textTerms } from "../../src/nixpkgs/search/text.js";
+import { descriptionTerms, stem, textTerms } from "../../src/nixpkgs/search/text.js";
 import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/tool-names.js";
 
 describe("tool names", () => {
@@ -151,5 +151,8 @@ describe("stemming", () => {
     // A kind of tool is not the word it comes from: a formatter is not a format.
     expect(stem("formatters")).not.toBe(stem("formats"));
     expect(stem("formatting")).toBe(stem("format"));
+    // What a package is made of is not what it is for.
+    expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
+    expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));
   });
 });

@@ -11,7 +11,7 @@ import { categoryTerms } from "./category.js";
 import { findMentions } from "./mentions.js";
 import { establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
-import { nameWords, normalizeName, squashName, textTerms, textWords } from "../search/text.js";
+import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16 } as const;
@@ -101,7 +101,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       // Phrases in names too: typescript-language-server is found by "lsp", as its description would be.
       for (const word of textWords(nameWords(name).join(" "))) post(names, word, id);
     }
-    for (const term of new Set(textTerms(entry.description))) post(descriptions, term, id);
+    for (const term of new Set(descriptionTerms(entry.description))) post(descriptions, term, id);
 
     const attr = Buffer.from(entry.attr);
     attrs.push(attr);

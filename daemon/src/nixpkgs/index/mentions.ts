@@ -5,7 +5,7 @@
 // documentation formats"). Like anchor text for web pages.
 import type { CatalogEntry } from "./catalog.js";
 import { familyOf, plainPname, splitAttr } from "./package-sets.js";
-import { textTerms } from "../search/text.js";
+import { descriptionTerms, textTerms } from "../search/text.js";
 
 export interface Mentions {
   /** Per package: how many other packages (counted once per set family) name it. */
@@ -66,7 +66,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     const own = new Set(textTerms(`${entries[target]!.attr} ${entries[target]!.pname}`));
     const frequency = new Map<string, number>();
     for (const id of ids.slice(0, MAX_CONTEXT_MENTIONS)) {
-      const terms = termsOf.get(id) ?? new Set(textTerms(entries[id]!.description));
+      const terms = termsOf.get(id) ?? new Set(descriptionTerms(entries[id]!.description));
       termsOf.set(id, terms);
       for (const term of terms) {
         if (!own.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);

@@ -48,6 +48,15 @@ export function textTerms(text: string): string[] {
 }
 
 /**
+ * The terms of what a description says a package does. "Written in Rust" says what it is made of,
+ * not what it is for: such a clause would make every tool written in Rust an answer to "rust lsp".
+ */
+export function descriptionTerms(description: string): string[] {
+  return textTerms(description.replace(IMPLEMENTED_IN, " "));
+}
+const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:pure |modern |safe )?[\w#+]+/gi;
+
+/**
  * Names of kinds of tool that the stemmer keeps whole, with the stem of the word they come from: a
  * description's "formats" (of data) are not a formatter, nor is "debug output" a debugger.
  * Names still match the shorter form ("ocamlformat"), and descriptions match it as a related word.
