@@ -154,19 +154,28 @@ describe("ranked search", () => {
   });
 });
 
+/** An index of a few packages, each a name and a description, for one ranking question. */
+function smallIndex(packages: [name: string, description: string][]): NixpkgsIndex {
+  const catalog = Object.fromEntries(
+    packages.map(([name, description]) => [name, { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description } }]),
+  );
+  const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-small-")), "index");
+  writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+  return NixpkgsIndex.load(path);
+}
+const ranked = (small: NixpkgsIndex, query: string, limit?: number) => searchIndex(small, query, { limit }).map((result) => result.attr);
+
 describe("kinds of tool the stemmer keeps whole", () => {
   it("rank a formatter before a package of data formats or one with Format in its name", () => {
-    const catalog = Object.fromEntries(
-      [
+    const found = ranked(
+      smallIndex([
         ["webmin", "Minifiers for web formats and more formats"],
         ["number-format", "Formats numbers"],
         ["codetidy", "Code formatter"],
         ["ocamlformat", "Tidies OCaml code"],
-      ].map(([name, description]) => [name, { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description } }]),
+      ]),
+      "formatter",
     );
-    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-nouns-")), "index");
-    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
-    const found = searchIndex(NixpkgsIndex.load(path), "formatter").map((result) => result.attr);
     expect(found[0]).toBe("codetidy");
     expect(found.indexOf("ocamlformat")).toBeLessThan(found.indexOf("webmin"));
   });
@@ -174,16 +183,12 @@ describe("kinds of tool the stemmer keeps whole", () => {
 
 describe("what a package is made of", () => {
   it("is not what it is for: 'rust lsp' is the language server for Rust, not one written in Rust", () => {
-    const catalog = Object.fromEntries(
-      [
-        ["mdls", "Markdown language server written in Rust"],
-        ["tomlls", "TOML language server made in Rust"],
-        ["analyzer", "Language server for the Rust language"],
-      ].map(([name, description]) => [name, { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description } }]),
-    );
-    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-made-")), "index");
-    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
-    expect(searchIndex(NixpkgsIndex.load(path), "rust lsp")[0]!.attr).toBe("analyzer");
+    const small = smallIndex([
+      ["mdls", "Markdown language server written in Rust"],
+      ["tomlls", "TOML language server made in Rust"],
+      ["analyzer", "Language server for the Rust language"],
+    ]);
+    expect(ranked(small, "rust lsp")[0]).toBe("analyzer");
   });
 });
 
@@ -192,16 +197,7 @@ describe("a word's prefix and suffix matches", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").
     const letters = "abcdefghijklmnopqr";
     const others = Array.from({ length: 120 }, (_, i) => `${letters[i % 18]}${letters[Math.floor(i / 18) % 18]}lint`);
-    const catalog = Object.fromEntries(
-      [...others, "eslint"].map((name) => [
-        name,
-        { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description: "Checks code" } },
-      ]),
-    );
-    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-suffix-")), "index");
-    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
-    const many = NixpkgsIndex.load(path);
-    const found = searchIndex(many, "linter", { limit: 50 }).map((result) => result.attr);
-    expect(found).toContain("eslint");
+    const small = smallIndex([...others, "eslint"].map((name) => [name, "Checks code"]));
+    expect(ranked(small, "linter", 50)).toContain("eslint");
   });
 });
