@@ -9,7 +9,7 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AllowList } from "../../src/config/destinations.js";
-import { EgressProxy, type Resolver } from "../../src/jail/egress/proxy.js";
+import { EgressProxy, MAX_TUNNELS, type Resolver } from "../../src/jail/egress/proxy.js";
 import { summarise } from "../../src/jail/egress/report.js";
 import { patternBytes, sha256 } from "../support/bytes.js";
 
@@ -254,6 +254,30 @@ describe("egress proxy", () => {
       const proxy = await proxyFor([`127.0.0.1:${port}`]);
       const { socket, early } = await open(proxy, port);
       expect((await readSlowly(socket, early)).toString()).toBe("SSH-2.0-banner\r\n");
+    });
+
+    it(`holds at most ${MAX_TUNNELS} connections open at once, each with its read buffer, and takes more as they close`, async () => {
+      // The attack: a jailed program opening tunnels until the daemon runs out of memory.
+      const held: Socket[] = [];
+      const port = await tcpServer((socket) => held.push(socket));
+      const proxy = await proxyFor([`127.0.0.1:${port}`]);
+      const tunnels = [];
+      for (let i = 0; i < MAX_TUNNELS; i++) tunnels.push(await open(proxy, port));
+      const refused = await exchange(proxy, `CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+      expect(refused).toMatch(/^HTTP\/1\.1 503 .*connections are open through the proxy/s);
+      expect(held).toHaveLength(MAX_TUNNELS);
+      // One closes at both ends (a half-closed tunnel still counts); the proxy counts it out, and the next gets through.
+      tunnels[0]!.socket.destroy();
+      held[0]!.destroy();
+      let answer = "";
+      for (let attempt = 0; attempt < 100 && !answer.startsWith("HTTP/1.1 200"); attempt++) {
+        const socket = connect(proxy.socketPath);
+        socket.write(`CONNECT 127.0.0.1:${port} HTTP/1.1\r\n\r\n`);
+        answer = ((await once(socket, "data"))[0] as Buffer).toString("latin1");
+        socket.destroy();
+      }
+      expect(answer).toMatch(/^HTTP\/1\.1 200/);
+      for (const { socket } of tunnels) socket.destroy();
     });
 
     it("never sends one connection what an earlier one left in the proxy's read buffer", async () => {

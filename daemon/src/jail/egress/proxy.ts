@@ -72,6 +72,8 @@ export class EgressProxy {
   /** What the jail counted of the ways around this proxy. */
   readonly counters = new JailCounters();
   private readonly sockets = new Set<Socket>();
+  /** Connections to servers open now, each holding a read buffer (see MAX_TUNNELS). */
+  private tunnels = 0;
   private readonly resolve: Resolver;
 
   private constructor(
@@ -142,13 +144,15 @@ export class EgressProxy {
     } catch (error) {
       return this.refuse(client, error as Refusal);
     }
-    const downstream = new Downstream(client);
+    let downstream: Downstream | undefined;
     let upstream: Socket;
     try {
       const addresses = await this.decide(request);
+      if (this.tunnels >= MAX_TUNNELS) throw new Refusal(503, `${MAX_TUNNELS} connections are open through the proxy already; close one`);
+      downstream = this.openTunnel(client);
       upstream = await this.connectFirst(addresses, request.port, downstream);
     } catch (error) {
-      downstream.release();
+      downstream?.release();
       const refusal = error instanceof Refusal ? error : new Refusal(502, (error as Error).message);
       // 502: the list allowed it, the network did not.
       this.record({ destination: request.destination, allowed: refusal.status === 502, reason: refusal.message }, request.method);
@@ -161,6 +165,12 @@ export class EgressProxy {
     else upstream.write(request.head!);
     if (rest.length > 0) upstream.write(rest);
     splice(client, upstream, downstream);
+  }
+
+  /** What comes back from a server to `client`, counted among the connections open through the proxy. */
+  private openTunnel(client: Socket): Downstream {
+    this.tunnels++;
+    return new Downstream(client, () => this.tunnels--);
   }
 
   /** The addresses the request may be connected to; throws a Refusal saying why there are none. */
@@ -242,8 +252,14 @@ function connectTo(address: string, port: number, timeoutMs: number, downstream:
   });
 }
 
+/**
+ * Connections open through one proxy at once. Each holds a read buffer in the daemon, and a jailed
+ * program may open as many as its descriptors allow (the proxy's socket is bound into the jail), so
+ * without a cap it could make the daemon hold gigabytes. Parallel downloads use a few dozen.
+ */
+export const MAX_TUNNELS = 128;
 /** Bytes read from a server at once: downloads are what jails do most, and big reads are what makes them fast. */
-const DOWNSTREAM_READ_BYTES = 1024 * 1024;
+const DOWNSTREAM_READ_BYTES = 512 * 1024;
 /** Read buffers of closed connections kept for the next ones (a fresh one costs an mmap per connection). */
 const spareBuffers: Buffer[] = [];
 const MAX_SPARE_BUFFERS = 8;
@@ -261,11 +277,15 @@ class Downstream {
 
   readonly onread = { buffer: this.buffer, callback: (bytes: number) => this.forward(bytes) };
 
-  constructor(private readonly client: Socket) {}
+  constructor(
+    private readonly client: Socket,
+    private readonly onRelease: () => void,
+  ) {}
 
   /** Gives the buffer back for another connection; the server's socket must be closed. */
   release(): void {
     if (spareBuffers.length < MAX_SPARE_BUFFERS) spareBuffers.push(this.buffer);
+    this.onRelease();
   }
 
   /** Starts reading the server's side (connected paused, so nothing is read before the client is answered). */
