@@ -8,6 +8,7 @@ import { PackageRunner } from "../../src/nixpkgs/execute/execute.js";
 import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
 import { attrPath } from "../../src/nixpkgs/execute/realise.js";
+import { relatedStems } from "../../src/nixpkgs/search/synonyms.js";
 import { descriptionTerms, stem, textTerms } from "../../src/nixpkgs/search/text.js";
 import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/tool-names.js";
 
@@ -151,6 +152,8 @@ describe("stemming", () => {
     // A kind of tool is not the word it comes from: a formatter is not a format.
     expect(stem("formatters")).not.toBe(stem("formats"));
     expect(stem("formatting")).toBe(stem("format"));
+    // ...but a formatter is still related to what it formats with, and to that word's relations.
+    expect(relatedStems(stem("formatter"))).toEqual(expect.arrayContaining([stem("format"), stem("reformat")]));
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));

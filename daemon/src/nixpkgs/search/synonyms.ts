@@ -1,6 +1,6 @@
 // Words agents use for what package descriptions say differently ("resize a photo" vs "convert
 // bitmap images"). A query word also matches its related words in descriptions, at a discount.
-import { stem } from "./text.js";
+import { stem, TOOL_NOUNS } from "./text.js";
 
 const RELATED: Record<string, string[]> = {
   resize: ["image", "convert", "scale"],
@@ -34,8 +34,7 @@ const RELATED: Record<string, string[]> = {
   terminal: ["console", "tui", "cli"],
   ui: ["interface", "tui"],
   query: ["processor", "filter", "select"],
-  format: ["formatter", "pretty", "beautifier", "reformat", "indent", "style"],
-  formatter: ["format", "pretty", "beautifier", "reformat", "indent", "style"],
+  format: ["formatter", "pretty", "reformat", "indent", "style"],
   benchmark: ["timing"],
   directory: ["folder", "tree"],
   folder: ["directory"],
@@ -86,7 +85,6 @@ const RELATED: Record<string, string[]> = {
   ssl: ["tls", "certificate"],
   https: ["tls"],
   debug: ["debugger", "breakpoint"],
-  debugger: ["debug", "breakpoint"],
   llm: ["language", "model", "ai", "gpt"],
   latex: ["tex", "typesetting"],
   render: ["renderer", "draw"],
@@ -159,6 +157,10 @@ const RELATED: Record<string, string[]> = {
 };
 
 const RELATED_STEMS = new Map(Object.entries(RELATED).map(([word, related]) => [stem(word), related.map(stem)]));
+// A kind of tool the stemmer keeps whole ("formatter") is related to the word it comes from and to that word's relations.
+for (const [noun, source] of TOOL_NOUNS) {
+  RELATED_STEMS.set(noun, [source, ...(RELATED_STEMS.get(source) ?? []).filter((related) => related !== noun)]);
+}
 
 /** Related description stems of a stemmed query word (empty when none). */
 export function relatedStems(stemmed: string): readonly string[] {

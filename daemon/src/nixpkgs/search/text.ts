@@ -47,6 +47,8 @@ export function textTerms(text: string): string[] {
   return terms;
 }
 
+const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:pure |modern |safe )?[\w#+]+/gi;
+
 /**
  * The terms of what a description says a package does. "Written in Rust" says what it is made of,
  * not what it is for: such a clause would make every tool written in Rust an answer to "rust lsp".
@@ -54,7 +56,6 @@ export function textTerms(text: string): string[] {
 export function descriptionTerms(description: string): string[] {
   return textTerms(description.replace(IMPLEMENTED_IN, " "));
 }
-const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:pure |modern |safe )?[\w#+]+/gi;
 
 /**
  * Names of kinds of tool that the stemmer keeps whole, with the stem of the word they come from: a
