@@ -47,6 +47,7 @@ describe("a metadata path with the pinned nixpkgs and its prebuilt index", () =>
       args: ["--metadata", metadata, "--set", NO_SUBSTITUTERS, ...harnessMountsFlag(), "--set", "nixpkgs.common_tools=off", ...own],
     });
     const search = await server.call("nixpkgs_search", { query: "json processor" });
+    expect(search.isError, textOf(search)).toBeFalsy();
     expect((search.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("jq");
     // jq was realised ahead by the metadata: it runs without realising anything (no cache entry).
     const ahead = await server.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
