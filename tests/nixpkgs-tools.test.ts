@@ -128,6 +128,19 @@ describe("nixpkgs_execute", () => {
     });
   });
 
+  it("runs the package of a program named where a package is meant: rg is ripgrep's, sort coreutils'", async () => {
+    expect(await ok("nixpkgs_execute", { package: "rg", args: ["-c", "a"], stdin: "a\nb\na\n" })).toMatchObject({
+      package: "ripgrep",
+      program: "rg",
+      stdout: "2\n",
+    });
+    expect(await ok("nixpkgs_execute", { package: "sort", stdin: "b\na\n" })).toMatchObject({
+      package: "coreutils",
+      program: "sort",
+      stdout: "a\nb\n",
+    });
+  });
+
   it("asks for a program when a package has several, listing them", async () => {
     const result = await server.call("nixpkgs_execute", { package: "coreutils" });
     expect(result.isError).toBe(true);

@@ -155,9 +155,9 @@ describe("ranked search", () => {
 });
 
 /** An index of a few packages, each a name and a description, for one ranking question. */
-function smallIndex(packages: [name: string, description: string][]): NixpkgsIndex {
+function smallIndex(packages: [attr: string, description: string, pname?: string][]): NixpkgsIndex {
   const catalog = Object.fromEntries(
-    packages.map(([name, description]) => [name, { name: `${name}-1.0`, pname: name, version: "1.0", meta: { description } }]),
+    packages.map(([attr, description, pname = attr]) => [attr, { name: `${pname}-1.0`, pname, version: "1.0", meta: { description } }]),
   );
   const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-small-")), "index");
   writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
@@ -199,5 +199,29 @@ describe("a word's prefix and suffix matches", () => {
     const others = Array.from({ length: 120 }, (_, i) => `${letters[i % 18]}${letters[Math.floor(i / 18) % 18]}lint`);
     const small = smallIndex([...others, "eslint"].map((name) => [name, "Checks code"]));
     expect(ranked(small, "linter", 50)).toContain("eslint");
+  });
+});
+
+describe("programs the catalog cannot name", () => {
+  const small = smallIndex([
+    ["poppler-utils", "PDF rendering library"],
+    ["coreutils", "GNU Core Utilities"],
+    ["pdfsplit", "Split a PDF into pages"],
+    ["redis", "Key-value store"],
+    ["python313Packages.redis", "Redis client", "python3.13-redis"],
+  ]);
+
+  it("find their package by whole name: 'pdfunite' is poppler-utils, 'split' coreutils", () => {
+    expect(ranked(small, "pdfunite")[0]).toBe("poppler-utils");
+    expect(ranked(small, "split")[0]).toBe("coreutils");
+  });
+
+  it("lend the package no words: 'split a pdf' is not coreutils", () => {
+    expect(ranked(small, "split a pdf")).not.toContain("coreutils");
+  });
+
+  it("are a top-level package's: the Python library named redis installs no redis-cli", () => {
+    const owners = small.exact.postings(small.exact.find("rediscli"));
+    expect([...owners].map((id) => small.attr(id))).toEqual(["redis"]);
   });
 });

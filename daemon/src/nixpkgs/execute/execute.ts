@@ -15,7 +15,9 @@ import { NixCommandError, NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { chooseProgram } from "./program.js";
 import { jailMounts, realise, realisedAhead, type NixpkgsSource, type Realised } from "./realise.js";
+import { plainPname, splitAttr } from "../index/package-sets.js";
 import { searchIndex } from "../search/search.js";
+import { normalizeName } from "../search/text.js";
 
 export interface ExecuteRequest {
   attr: string;
@@ -98,10 +100,21 @@ export class PackageRunner {
     checkTimeoutAsk(seconds, this.ctx.config.sandbox);
   }
 
-  checkAttr(attr: string): void {
+  /**
+   * The package a call names: an attribute, an alias of its set ("python3Packages.x", which Nix
+   * resolves), or a program or pname of a package, which then runs that package ("pdfunite" is
+   * poppler-utils' program pdfunite, "nodejs" is nodejs_24). Without an index the name goes to Nix as it is.
+   */
+  resolve(attr: string, program?: string): { attr: string; program?: string } {
     const index = this.ctx.index();
-    if (!index || index.lookup(attr) >= 0 || index.lookupInFamily(attr) >= 0) return;
-    throw this.missing(attr);
+    if (!index || index.lookup(attr) >= 0) return { attr, program };
+    const member = index.lookupInFamily(attr);
+    if (member < 0) throw this.missing(attr);
+    const { leaf } = splitAttr(attr);
+    const found = index.attr(member);
+    if (splitAttr(found).leaf === leaf) return { attr, program };
+    const namesPackage = normalizeName(plainPname(index.record(member).pname)) === normalizeName(leaf);
+    return { attr: found, program: program ?? (namesPackage ? undefined : leaf) };
   }
 
   /** "no package `x` in this nixpkgs; did you mean …", from the index when it is at hand. */
@@ -115,10 +128,10 @@ export class PackageRunner {
       : new NixpkgsError(`no package \`${attr}\` in this nixpkgs`, "Find the attribute with nixpkgs_search.");
   }
 
-  async execute(request: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
+  async execute(asked: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
     const { config } = this.ctx;
+    const request = { ...asked, ...this.resolve(asked.attr, asked.program) };
     const policy = this.policy(request.attr, request);
-    this.checkAttr(request.attr);
     // The artifact is built for what the policy grants.
     const permissions = accessOf(policy);
     const realised =

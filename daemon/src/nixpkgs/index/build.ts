@@ -6,7 +6,8 @@ import { dirname } from "node:path";
 import type { CatalogEntry } from "./catalog.js";
 import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
 import { encodeIndexFile, type Section } from "./file.js";
-import { COMMON_ATTRS, KNOWN_PROGRAMS } from "../tools/common-tools.js";
+import { COMMON_ATTRS } from "../tools/common-tools.js";
+import { KNOWN_MAIN_PROGRAMS, KNOWN_OTHER_PROGRAMS } from "./programs.js";
 import { categoryTerms } from "./category.js";
 import { findMentions } from "./mentions.js";
 import { establishment, mentionFactor } from "./prominence.js";
@@ -20,10 +21,10 @@ export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16 } as const;
 export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
 
 export function buildIndex(input: CatalogEntry[], source: string): Buffer {
-  // The channel's metadata has no mainProgram: the curated list knows the well-known ones.
+  // The channel's metadata has no mainProgram: programs.ts knows the well-known ones.
   const entries = input
     .map((entry) => {
-      const known = KNOWN_PROGRAMS.get(entry.attr) ?? KNOWN_PROGRAMS.get(plainPname(entry.pname));
+      const known = knownPrograms(KNOWN_MAIN_PROGRAMS, entry);
       return entry.mainProgram || !known ? entry : { ...entry, mainProgram: known };
     })
     .sort((a, b) => (a.attr < b.attr ? -1 : a.attr > b.attr ? 1 : 0));
@@ -89,7 +90,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
     const pname = plainPname(entry.pname);
     // Nested attribute paths are found through their leaf (index.lookup checks the whole path).
-    for (const name of [leaf, pname, entry.mainProgram]) {
+    // Its other programs only as whole names: "split" finds coreutils, "split a pdf" is no name of it.
+    for (const name of [leaf, pname, entry.mainProgram, ...(knownPrograms(KNOWN_OTHER_PROGRAMS, entry) ?? [])]) {
       if (!name) continue;
       post(exact, normalizeName(name), id);
       post(exact, squashName(name), id);
@@ -174,6 +176,11 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     },
     sections,
   );
+}
+
+/** What a table of programs says of a package: by attribute, or by pname for a top-level package. */
+function knownPrograms<T>(table: ReadonlyMap<string, T>, entry: CatalogEntry): T | undefined {
+  return table.get(entry.attr) ?? (entry.attr.includes(".") ? undefined : table.get(plainPname(entry.pname)));
 }
 
 function platformSetId(list: string[] | null, platforms: Map<string, number>, sets: Map<string, number>): number {

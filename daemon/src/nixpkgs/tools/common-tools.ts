@@ -1,7 +1,7 @@
 // The curated everyday packages, grouped by purpose: named in nixpkgs_execute's description so that
 // the usual programs need no search (config nixpkgs.common_tools), ranked higher in
-// searches, and (with a few others) the source of the main program names the channel's metadata
-// lacks ("rg" is ripgrep's program). Curated for a jail: batch programs that read and write files,
+// searches, and the first source of the main program names the channel's metadata lacks ("rg" is
+// ripgrep's program; index/programs.ts has the rest). Curated for a jail: batch programs that read and write files,
 // no TUIs, pagers or watchers; the network group is named only where packages get the network.
 // `program` is given only where it differs from the attribute; `several` marks a package whose
 // programs are all useful, so that a call names one (coreutils: program "sort").
@@ -164,28 +164,5 @@ export const COMMON_GROUPS: readonly CommonGroup[] = [
 ];
 
 export const COMMON_TOOLS: readonly CommonTool[] = COMMON_GROUPS.flatMap((group) => group.tools);
-
-/** Well-known packages outside the everyday list (TUIs and others a jail has no use for) whose program is not named like them. */
-const OTHER_PROGRAMS: Record<string, string> = {
-  "silver-searcher": "ag",
-  "universal-ctags": "ctags",
-  visidata: "vd",
-  openssh: "ssh",
-  iperf: "iperf3",
-  bottom: "btm",
-  psmisc: "killall",
-  nodejs: "node",
-  neovim: "nvim",
-  openjdk: "java",
-  postgresql: "psql",
-  kubernetes: "kubectl",
-  transmission: "transmission-cli",
-};
-
-/** The main program by attribute or pname, for catalogs that lack meta.mainProgram. */
-export const KNOWN_PROGRAMS: ReadonlyMap<string, string> = new Map([
-  ...COMMON_TOOLS.flatMap((tool) => (tool.program ? [[tool.attr, tool.program] as const] : [])),
-  ...Object.entries(OTHER_PROGRAMS),
-]);
 
 export const COMMON_ATTRS: ReadonlySet<string> = new Set(COMMON_TOOLS.map((tool) => tool.attr));

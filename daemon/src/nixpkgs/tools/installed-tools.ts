@@ -47,11 +47,11 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args) => {
-      runner.checkAttr(args.package);
+      const { attr, program } = runner.resolve(args.package, args.program);
       if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
       const wanted: Omit<InstalledTool, "name"> = {
-        attr: args.package,
-        ...(args.program ? { program: args.program } : {}),
+        attr,
+        ...(program ? { program } : {}),
         ...(args.description ? { description: args.description } : {}),
         ...(args.default_args?.length ? { defaultArgs: args.default_args } : {}),
         ...(args.timeout_seconds ? { timeoutSeconds: args.timeout_seconds } : {}),
