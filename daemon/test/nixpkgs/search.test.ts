@@ -225,3 +225,17 @@ describe("programs the catalog cannot name", () => {
     expect([...owners].map((id) => small.attr(id))).toEqual(["redis"]);
   });
 });
+
+describe("a conversion asked for", () => {
+  const small = smallIndex([
+    ["html2pdf", "Renders web pages"],
+    ["pdfmaker", "Generate PDF documents from HTML"],
+    ["mdtopdf", "Typesets notes"],
+  ]);
+
+  it("finds the converter named after it, however it is worded", () => {
+    expect(ranked(small, "generate pdf from html")[0]).toBe("html2pdf");
+    expect(ranked(small, "convert html files to pdf")[0]).toBe("html2pdf");
+    expect(ranked(small, "markdown to pdf")[0]).toBe("mdtopdf");
+  });
+});
