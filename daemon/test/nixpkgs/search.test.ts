@@ -239,3 +239,16 @@ describe("a conversion asked for", () => {
     expect(ranked(small, "markdown to pdf")[0]).toBe("mdtopdf");
   });
 });
+
+describe("a language's tool asked for by kind", () => {
+  it("finds the tool named after the two ('go formatter': gofmt, which go installs; 'python lsp': pylsp)", () => {
+    const small = smallIndex([
+      ["go", "The Go programming language"],
+      ["webmin", "Minifies web formats, for Go and others"],
+      ["pylsp", "Editor integration"],
+      ["pyserve", "Server for Python language plugins"],
+    ]);
+    expect(ranked(small, "go formatter")[0]).toBe("go");
+    expect(ranked(small, "python lsp")[0]).toBe("pylsp");
+  });
+});

@@ -9,6 +9,7 @@ import { FLAG } from "../index/build.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
 import { conversionNames } from "./conversions.js";
+import { kindNames } from "./kind-names.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS, textTerms, textWords } from "./text.js";
 
@@ -156,7 +157,7 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
   const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
-  const wholeKeys = new Set([...keysOf(text), ...conversionNames(text)]);
+  const wholeKeys = new Set([...keysOf(text), ...conversionNames(text), ...kindNames(words)]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);

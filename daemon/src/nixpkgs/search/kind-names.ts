@@ -1,0 +1,37 @@
+// A language's tools are named after it and their kind: gofmt, ocamlformat, yamllint, pylsp,
+// elixir-ls, clang-format. "<language> <kind of tool>" asks for such a name whatever the tool's
+// description says ("Stricter gofmt" says neither go nor formatter); these are the names it gives.
+/** How languages are shortened in tool names. */
+const LANGUAGE_FORMS: Record<string, readonly string[]> = {
+  python: ["py"],
+  javascript: ["js"],
+  typescript: ["ts"],
+  haskell: ["hs"],
+  markdown: ["md"],
+  shell: ["sh"],
+  bash: ["sh"],
+  ruby: ["rb"],
+  rust: ["rs"],
+  kotlin: ["kt"],
+  golang: ["go"],
+  c: ["clang"],
+  "c++": ["clang"],
+  cpp: ["clang"],
+};
+/** How each kind of tool is named. */
+const KIND_FORMS: Record<string, readonly string[]> = {
+  formatter: ["fmt", "format", "formatter"],
+  linter: ["lint", "linter"],
+  lsp: ["lsp", "ls", "pls", "langserver", "languageserver"],
+  debugger: ["dbg", "debug", "debugger"],
+};
+
+/** The names of "<language> <kind>" (two words, the kind last), or none. */
+export function kindNames(words: readonly string[]): string[] {
+  if (words.length !== 2) return [];
+  const [language, kind] = words as [string, string];
+  const kinds = KIND_FORMS[kind];
+  if (!kinds) return [];
+  const languages = [language, ...(LANGUAGE_FORMS[language] ?? [])].map((form) => form.replace(/[^a-z0-9]/g, ""));
+  return languages.flatMap((form) => kinds.map((suffix) => form + suffix));
+}
