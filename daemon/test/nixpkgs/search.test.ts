@@ -252,3 +252,16 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "python lsp")[0]).toBe("pylsp");
   });
 });
+
+describe("an ecosystem named", () => {
+  it("asks for its packages before an everyday tool outside it: 'python json parser' is not jq", () => {
+    // Others, so that JSON and parser are rare words as in nixpkgs.
+    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
+    const small = smallIndex([
+      ...others,
+      ["jq", "Lightweight command-line JSON parser and processor"],
+      ["python313Packages.orjson", "Fast JSON library", "python3.13-orjson"],
+    ]);
+    expect(ranked(small, "python json parser")[0]).toBe("python313Packages.orjson");
+  });
+});

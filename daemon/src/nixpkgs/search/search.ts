@@ -287,7 +287,8 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
       // Named, the family's members are meant as much as top-level packages, and more.
       const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
-      const common = flags & FLAG.common ? WEIGHT.common : 1;
+      // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it.
+      const common = flags & FLAG.common && (ecosystemWeight === 0 || named > 0) ? WEIGHT.common : 1;
       const subject = subjects.has(id) ? WEIGHT.subject : 1;
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
       const rep = index.groupRep[id]!;
