@@ -52,7 +52,7 @@ export function executeTool(
     title: "Run a nixpkgs package once",
     description: executeDescription(everyday),
     input: {
-      package: z.string().describe("Attribute path (jq, python3Packages.black) or an installed tool's name"),
+      package: z.string().describe("Attribute path (jq, python3Packages.black), program (pdfunite) or installed tool"),
       args: z.array(z.string()).optional().describe("Arguments"),
       stdin: z.string().optional().describe(`Standard input (at most ${maxStdinBytes} bytes)`),
       program: z.string().optional().describe("Program to run (default: the main one)"),
