@@ -251,6 +251,14 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "go formatter")[0]).toBe("go");
     expect(ranked(small, "python lsp")[0]).toBe("pylsp");
   });
+
+  it("finds a compiler named so: 'rust compiler' is rustc, before another compiler for Rust", () => {
+    const small = smallIndex([
+      ["rustc", "Safe, concurrent, practical language"],
+      ["mrustc", "Alternative compiler for Rust"],
+    ]);
+    expect(ranked(small, "rust compiler")[0]).toBe("rustc");
+  });
 });
 
 describe("an ecosystem named", () => {

@@ -1,5 +1,5 @@
 // A language's tools are named after it and their kind: gofmt, ocamlformat, yamllint, pylsp,
-// elixir-ls, clang-format. "<language> <kind of tool>" asks for such a name whatever the tool's
+// elixir-ls, clang-format, rustc, tsc. "<language> <kind of tool>" asks for such a name whatever the tool's
 // description says ("Stricter gofmt" says neither go nor formatter); these are the names it gives.
 /** How languages are shortened in tool names. */
 const LANGUAGE_FORMS: Record<string, readonly string[]> = {
@@ -14,6 +14,8 @@ const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   rust: ["rs"],
   kotlin: ["kt"],
   golang: ["go"],
+  erlang: ["erl"],
+  scss: ["sass"],
   c: ["clang"],
   "c++": ["clang"],
   cpp: ["clang"],
@@ -24,6 +26,7 @@ const KIND_FORMS: Record<string, readonly string[]> = {
   linter: ["lint", "linter"],
   lsp: ["lsp", "ls", "pls", "langserver", "languageserver"],
   debugger: ["dbg", "debug", "debugger"],
+  compiler: ["c", "compiler"],
 };
 
 /** The names of "<language> <kind>" (two words, the kind last), or none. */
