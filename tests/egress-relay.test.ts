@@ -2,13 +2,14 @@
 // builds it and run on the host between a TCP client and a Unix socket standing for the proxy: every
 // byte in order both ways when neither side keeps up, the half-close passed on, many connections
 // at once in one process, and a program that opens connections until the relay runs out of
-// descriptors makes it wait, not spin. tests/network.test.ts uses it inside real jails.
+// descriptors makes it wait, not spin, and try again when none of its own will close. tests/network.test.ts
+// uses it inside real jails.
 import { once } from "node:events";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ChildProcess } from "node:child_process";
+import { execFileSync, type ChildProcess } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { patternBytes, sha256 } from "../daemon/test/support/bytes.js";
 import { startRelay } from "./support/egress-relay.mjs";
@@ -150,6 +151,23 @@ describe("the egress relay", () => {
     } finally {
       limited.relay.kill();
       holder.close();
+    }
+  });
+
+  it("out of descriptors with no connection of its own to wait for, tries again until it can serve", async () => {
+    // 5 descriptors: its standard streams, the listener and the epoll set; not one for the proxy.
+    serve = (socket) => void readAll(socket).then((request) => socket.end(request));
+    const starved = await startRelay(program, join(dir, "proxy.sock"), ["bash", "-c", 'ulimit -Sn 5 && exec "$@"', "relay"]);
+    try {
+      const client = connect(starved.port, "127.0.0.1");
+      await once(client, "connect");
+      client.end("after all");
+      const answer = readAll(client);
+      // Descriptors come free (here: its limit is raised), as they do when other processes close theirs.
+      execFileSync("prlimit", [`--pid=${starved.relay.pid}`, "--nofile=64:"]);
+      expect((await answer).toString()).toBe("after all");
+    } finally {
+      starved.relay.kill();
     }
   });
 });

@@ -45,9 +45,11 @@ struct pair {
 };
 
 static int epoll, listener;
-/* Out of descriptors or memory, the listener leaves the epoll set until a connection closes:
- * the next connections wait in the listen queue instead of waking this loop for nothing. */
+/* Out of descriptors or memory, the listener leaves the epoll set until a connection closes or
+ * RETRY_MS pass (with none of its own open, only time frees what others hold): the next connections
+ * wait in the listen queue instead of waking this loop for nothing. */
 static int accepting;
+#define RETRY_MS 1000
 /* Stands in for an end whose pair was closed earlier in the same batch of events. */
 static struct end closed;
 
@@ -181,11 +183,12 @@ int main(int argc, char **argv) {
 
   struct epoll_event events[64];
   for (;;) {
-    int ready = epoll_wait(epoll, events, 64, -1);
+    int ready = epoll_wait(epoll, events, 64, accepting ? -1 : RETRY_MS);
     if (ready < 0) {
       if (errno == EINTR) continue;
       die("epoll_wait");
     }
+    if (ready == 0) listen_for_more(1);
     for (int i = 0; i < ready; i++) {
       struct end *end = events[i].data.ptr;
       if (end == &closed) continue;
