@@ -320,6 +320,13 @@ describe("everyday and installed tools", () => {
     const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[] };
     expect(listed.installed.map((tool) => tool.name)).not.toContain("nixpkgs_ripgrep");
   });
+
+  it("installs a program named where a package is meant as that program of its package", async () => {
+    const installed = await server.call("nixpkgs_install_tool", { package: "sort" });
+    expect(installed.structuredContent).toMatchObject({ name: "nixpkgs_sort", package: "coreutils", already_installed: false });
+    expect((await ok("nixpkgs_sort", { stdin: "b\na\n" })).stdout).toBe("a\nb\n");
+    expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_sort" })).isError).toBeFalsy();
+  });
 });
 
 describe("only the nixpkgs tools that can work here", () => {
