@@ -152,8 +152,9 @@ describe("stemming", () => {
     // A kind of tool is not the word it comes from: a formatter is not a format.
     expect(stem("formatters")).not.toBe(stem("formats"));
     expect(stem("formatting")).toBe(stem("format"));
-    // ...but a formatter is still related to what it formats with, and to that word's relations.
-    expect(relatedStems(stem("formatter"))).toEqual(expect.arrayContaining([stem("format"), stem("reformat")]));
+    // ...but it is related to that word's relations, not to "format" itself: in a description that is a file format.
+    expect(relatedStems(stem("formatter"))).toEqual(expect.arrayContaining([stem("reformat"), stem("indent")]));
+    expect(relatedStems(stem("formatter"))).not.toContain(stem("format"));
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));

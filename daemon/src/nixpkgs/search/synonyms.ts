@@ -157,9 +157,13 @@ const RELATED: Record<string, string[]> = {
 };
 
 const RELATED_STEMS = new Map(Object.entries(RELATED).map(([word, related]) => [stem(word), related.map(stem)]));
-// A kind of tool the stemmer keeps whole ("formatter") is related to the word it comes from and to that word's relations.
+// A kind of tool the stemmer keeps whole ("formatter") is related to the relations of the word it comes
+// from, not to that word itself: "format" in a description is a file format ("data formats such as JSON").
 for (const [noun, source] of TOOL_NOUNS) {
-  RELATED_STEMS.set(noun, [source, ...(RELATED_STEMS.get(source) ?? []).filter((related) => related !== noun)]);
+  RELATED_STEMS.set(
+    noun,
+    (RELATED_STEMS.get(source) ?? []).filter((related) => related !== noun),
+  );
 }
 
 /** Related description stems of a stemmed query word (empty when none). */
