@@ -155,9 +155,12 @@ describe("ranked search", () => {
 });
 
 /** An index of a few packages, each a name and a description, for one ranking question. */
-function smallIndex(packages: [attr: string, description: string, pname?: string][]): NixpkgsIndex {
+function smallIndex(packages: [attr: string, description: string, pname?: string, version?: string][]): NixpkgsIndex {
   const catalog = Object.fromEntries(
-    packages.map(([attr, description, pname = attr]) => [attr, { name: `${pname}-1.0`, pname, version: "1.0", meta: { description } }]),
+    packages.map(([attr, description, pname = attr, version = "1.0"]) => [
+      attr,
+      { name: `${pname}-${version}`, pname, version, meta: { description } },
+    ]),
   );
   const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-small-")), "index");
   writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
@@ -189,6 +192,21 @@ describe("what a package is made of", () => {
       ["analyzer", "Language server for the Rust language"],
     ]);
     expect(ranked(small, "rust lsp")[0]).toBe("analyzer");
+  });
+});
+
+describe("several versions of one package", () => {
+  it("rank the unversioned default first, or the newest where there is none", () => {
+    const build = "Composable build system";
+    const small = smallIndex([
+      ["dune_1", build, "dune", "1.11.4"],
+      ["dune_3", build, "dune", "3.20.2"],
+      ["dune_2", build, "dune", "2.9.3"],
+      ["jdk", "Java Development Kit", "openjdk", "21.0.8"],
+      ["jdk24", "Java Development Kit", "openjdk", "24.0.2"],
+    ]);
+    expect(ranked(small, "composable build system")[0]).toBe("dune_3");
+    expect(ranked(small, "java development kit")[0]).toBe("jdk");
   });
 });
 

@@ -56,7 +56,21 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
   // Established packages come in several versions at top level (postgresql_13…17, openjdk17/21).
   const variants = new Map<string, number>();
-  for (const entry of entries) if (!entry.attr.includes(".")) variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
+  // Where none is the default (dune_1, dune_2, dune_3 and no unversioned dune), the newest wins ties.
+  const defaults = new Set<string>();
+  const newestVersion = new Map<string, number[]>();
+  for (const entry of entries) {
+    if (entry.attr.includes(".")) continue;
+    variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
+    if (entry.attr === entry.pname || !/[0-9]/.test(entry.attr)) defaults.add(entry.pname);
+    const best = newestVersion.get(entry.pname);
+    if (!best || compareVersions(setVersion(entry.version), best) > 0) newestVersion.set(entry.pname, setVersion(entry.version));
+  }
+  const newestVariant = (entry: CatalogEntry) =>
+    !entry.attr.includes(".") &&
+    !defaults.has(entry.pname) &&
+    (variants.get(entry.pname) ?? 1) > 1 &&
+    compareVersions(setVersion(entry.version), newestVersion.get(entry.pname)!) === 0;
 
   // The newest set of each family (python313Packages over python312Packages) wins ties.
   const newestSet = new Map<string, number[]>();
@@ -79,7 +93,11 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.insecure ? FLAG.insecure : 0) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
     const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
-    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
+    factor[id] =
+      familyFactor(familyName) *
+      establishment(entry, variants.get(entry.pname) ?? 1) *
+      (newest ? 1.02 : 1) *
+      (newestVariant(entry) ? 1.02 : 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
