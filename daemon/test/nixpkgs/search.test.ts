@@ -256,6 +256,17 @@ describe("a conversion asked for", () => {
     expect(ranked(small, "convert html files to pdf")[0]).toBe("html2pdf");
     expect(ranked(small, "markdown to pdf")[0]).toBe("mdtopdf");
   });
+
+  it("ranks a converter named for the opposite direction last, though it matches every word", () => {
+    const both = smallIndex([
+      ["markdown2html-converter", "Converts Markdown to HTML"],
+      ["pdf2odt", "PDF to ODT converter"],
+      ["docconv", "Converter of documents between formats such as Markdown, HTML, ODT and PDF"],
+    ]);
+    expect(ranked(both, "html to markdown converter")[0]).toBe("docconv");
+    expect(ranked(both, "convert odt to pdf")[0]).toBe("docconv");
+    expect(ranked(both, "convert pdf to odt")[0]).toBe("pdf2odt");
+  });
 });
 
 describe("a language's tool asked for by kind", () => {

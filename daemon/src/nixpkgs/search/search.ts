@@ -8,7 +8,7 @@ import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
-import { conversionNames } from "./conversions.js";
+import { conversionNames, reverseConversionNames } from "./conversions.js";
 import { kindNames } from "./kind-names.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS, textTerms, textWords } from "./text.js";
@@ -56,6 +56,8 @@ const WEIGHT = {
   common: 4,
   /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
   subject: 0.25,
+  /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
+  reversed: 0.2,
 } as const;
 /** Words asking for a tool that works on something: "kotlin linter" wants the linter, not Kotlin. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager"]);
@@ -145,6 +147,8 @@ interface ParsedQuery {
   familyIds: Set<number>;
   /** In "<subject> <tool kind>" ("zig lsp"): the subject words, whose own packages are not what is asked for. */
   subjectOfTool: string[];
+  /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
+  reversedKeys: string[];
 }
 
 function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
@@ -174,12 +178,13 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
       ...[...familyWords.values()].filter((id) => id >= 0),
     ]),
     subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
+    reversedKeys: reverseConversionNames(text),
   };
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool } = parseQuery(index, query);
+  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool, reversedKeys } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
@@ -271,6 +276,11 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     const term = index.exact.find(w);
     if (term >= 0) for (const id of index.exact.postings(term)) subjects.add(id);
   }
+  const reversed = new Set<number>();
+  for (const key of reversedKeys) {
+    const terms = [index.exact.find(key), ...index.exact.withPrefix(key, PREFIX_EXPANSION)].filter((term) => term >= 0);
+    for (const term of terms) for (const id of index.exact.postings(term)) reversed.add(id);
+  }
   for (const id of touched.drain()) {
     const flags = index.flags[id]!;
     const hidden =
@@ -289,7 +299,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it.
       const common = flags & FLAG.common && (ecosystemWeight === 0 || named > 0) ? WEIGHT.common : 1;
-      const subject = subjects.has(id) ? WEIGHT.subject : 1;
+      const subject = (subjects.has(id) ? WEIGHT.subject : 1) * (reversed.has(id) ? WEIGHT.reversed : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) reps.push(rep);
