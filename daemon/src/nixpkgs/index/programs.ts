@@ -51,6 +51,7 @@ const MAIN_PROGRAMS: Record<string, string> = {
   smartmontools: "smartctl",
   nftables: "nft",
   borgbackup: "borg",
+  "cabal-install": "cabal",
 };
 
 /** Other programs a package installs, found by name: "pdfunite" is poppler-utils'. */
@@ -109,6 +110,12 @@ const OTHER_PROGRAMS: Record<string, string> = {
   elixir: "iex mix",
   ocaml: "ocamlc ocamlopt",
   maven: "mvn",
+  kotlin: "kotlinc",
+  R: "Rscript",
+  clippy: "cargo-clippy clippy-driver",
+  apacheHttpd: "ab htpasswd",
+  bc: "dc",
+  kubectx: "kubens",
   vim: "xxd vimdiff",
   "wireshark-cli": "dumpcap editcap mergecap capinfos",
   sysstat: "iostat mpstat sar pidstat",
