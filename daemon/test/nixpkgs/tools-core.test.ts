@@ -144,6 +144,9 @@ describe("stemming", () => {
       ["conversion", "convert"],
       ["documentation", "document"],
       ["encryption", "encrypt"],
+      ["parallelize", "parallel"],
+      ["optimization", "optimizer"],
+      ["visualize", "visual"],
     ])
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);

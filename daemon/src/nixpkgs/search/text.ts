@@ -69,7 +69,7 @@ export const TOOL_NOUNS: ReadonlyMap<string, string> = new Map([
 
 /**
  * A light suffix stripper (in the spirit of Porter's first steps): plurals, -ing/-ed, -ation/-ate, -ersion/-ert,
- * -er, final -e and -y, so "images"/"imaging"/"image" and "library"/"libraries" meet.
+ * -er, final -e and -y, -ize, so "images"/"imaging"/"image" and "library"/"libraries" meet.
  */
 export function stem(word: string): string {
   if (word.length <= 3 || /[0-9]/.test(word)) return word;
@@ -88,5 +88,7 @@ export function stem(word: string): string {
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   if (w.length > 3 && w.endsWith("y")) w = `${w.slice(0, -1)}i`;
   if (w.length > 4 && /([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
+  // "parallelize" does in parallel; "optimizer" and "optimization" are one stem.
+  if (w.length > 5 && w.endsWith("iz")) w = w.slice(0, -2);
   return w;
 }
