@@ -210,6 +210,17 @@ describe("several versions of one package", () => {
   });
 });
 
+describe("an alternative asked for", () => {
+  it("is another package than the one named", () => {
+    const small = smallIndex([
+      ["sed", "Stream editor"],
+      ["sd", "Intuitive find and replace, a sed alternative"],
+    ]);
+    expect(ranked(small, "sed alternative")[0]).toBe("sd");
+    expect(ranked(small, "sed replacement")[0]).toBe("sd");
+  });
+});
+
 describe("a word's prefix and suffix matches", () => {
   it("reach a name past many that sort before it: 'linter' finds eslint behind a hundred other *lint names", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").

@@ -59,8 +59,8 @@ const WEIGHT = {
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
-/** Words asking for a tool that works on something: "kotlin linter" wants the linter, not Kotlin. */
-const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager"]);
+/** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
+const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
 export const MAX_LIMIT = 50;
 /**
  * Terms a word's prefix or suffix expands to. The dictionary lists them alphabetically, so the cut
