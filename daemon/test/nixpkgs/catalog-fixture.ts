@@ -93,7 +93,7 @@ export const NIX_ENV_CATALOG = {
     name: "python3.13-command-runner-0.1",
     pname: "python3.13-command-runner",
     version: "0.1",
-    meta: { description: "Run commands" },
+    meta: { description: "Platform agnostic command execution" },
   },
   // A converter whose own description never says "slides"; the packages that name it do.
   docconv: { name: "docconv-3", pname: "docconv", version: "3", meta: { description: "Conversion between documentation formats" } },

@@ -147,6 +147,7 @@ describe("stemming", () => {
       ["parallelize", "parallel"],
       ["optimization", "optimizer"],
       ["visualize", "visual"],
+      ["runner", "run"],
     ])
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);

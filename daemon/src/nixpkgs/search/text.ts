@@ -87,7 +87,7 @@ export function stem(word: string): string {
   else if (w.length > 6 && w.endsWith("ion") && /(ss|pt|ct)ion$/.test(w)) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   if (w.length > 3 && w.endsWith("y")) w = `${w.slice(0, -1)}i`;
-  if (w.length > 4 && /([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
+  if (w.length > 3 && /([^aeiouslz])\1$/.test(w)) w = w.slice(0, -1);
   // "parallelize" does in parallel; "optimizer" and "optimization" are one stem.
   if (w.length > 5 && w.endsWith("iz")) w = w.slice(0, -2);
   return w;
