@@ -210,6 +210,17 @@ describe("several versions of one package", () => {
   });
 });
 
+describe("a set's _latest twin", () => {
+  it("is one result with the default set's member: nodePackages_latest beside nodePackages", () => {
+    const small = smallIndex([
+      ["nodePackages.coc-rls", "Rust language server extension for coc.nvim"],
+      ["nodePackages_latest.coc-rls", "Rust language server extension for coc.nvim"],
+    ]);
+    const found = searchIndex(small, "rust language server");
+    expect(found.map((result) => [result.attr, result.alsoIn])).toEqual([["nodePackages.coc-rls", ["nodePackages_latest.coc-rls"]]]);
+  });
+});
+
 describe("an alternative asked for", () => {
   it("is another package than the one named", () => {
     const small = smallIndex([

@@ -19,9 +19,12 @@ export function splitAttr(attr: string): AttrParts {
   return dot < 0 ? { set: "", leaf: attr } : { set: attr.slice(0, dot), leaf: attr.slice(dot + 1) };
 }
 
-/** The set with its version numbers removed: python313Packages → pythonPackages, rubyPackages_3_4 → rubyPackages. */
+/**
+ * The set with its version numbers removed: python313Packages → pythonPackages, rubyPackages_3_4 → rubyPackages,
+ * nodePackages_latest → nodePackages (the same packages at newer versions, shown beside the default set's).
+ */
 export function familyOf(set: string): string {
-  return set.replace(/_?[0-9]+(_[0-9]+)*/g, "");
+  return set.replace(/_latest$/, "").replace(/_?[0-9]+(_[0-9]+)*/g, "");
 }
 
 /** The version numbers in a set's name, for preferring the newest: python313Packages → [313]. */
