@@ -6,6 +6,7 @@ import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { NixpkgsError } from "../../src/nixpkgs/errors.js";
 import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
 import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
+import { plainPname } from "../../src/nixpkgs/index/package-sets.js";
 import { searchIndex } from "../../src/nixpkgs/search/search.js";
 import { CHANNEL_CATALOG, NIX_ENV_CATALOG } from "./catalog-fixture.js";
 
@@ -196,6 +197,23 @@ describe("what a package is made of", () => {
 });
 
 describe("several versions of one package", () => {
+  it("are one result, the default or else the newest, with the others beside it; each is still found by its name", () => {
+    const small = smallIndex([
+      ["crystal", "Compiled language with Ruby like syntax", "crystal", "1.17.1"],
+      ["crystal_1_14", "Compiled language with Ruby like syntax", "crystal", "1.14.1"],
+      ["dune_1", "Composable build system", "dune", "1.11.4"],
+      ["dune_3", "Composable build system", "dune", "3.20.2"],
+      ["rubocop", "Ruby linter"],
+    ]);
+    const found = (query: string) => searchIndex(small, query).map((result) => [result.attr, result.alsoIn]);
+    expect(found("ruby")).toEqual([
+      ["crystal", ["crystal_1_14"]],
+      ["rubocop", []],
+    ]);
+    expect(found("build system")).toEqual([["dune_3", ["dune_1"]]]);
+    expect(found("crystal_1_14")[0]![0]).toBe("crystal_1_14");
+  });
+
   it("rank the unversioned default first, or the newest where there is none", () => {
     const build = "Composable build system";
     const small = smallIndex([
@@ -218,6 +236,20 @@ describe("a set's _latest twin", () => {
     ]);
     const found = searchIndex(small, "rust language server");
     expect(found.map((result) => [result.attr, result.alsoIn])).toEqual([["nodePackages.coc-rls", ["nodePackages_latest.coc-rls"]]]);
+  });
+});
+
+describe("the interpreter prefix of a pname", () => {
+  it("is dropped where it carries the interpreter's version (or is php), and only there", () => {
+    const small = smallIndex([
+      ["ocamlformat_0_26_1", "Auto-formatter for OCaml code", "ocaml4.14.2-ocamlformat"],
+      ["ocamlPackages.pprint", "Pretty-printing library for OCaml", "ocaml4.14.2-pprint"],
+    ]);
+    expect(ranked(small, "ocamlformat")[0]).toBe("ocamlformat_0_26_1");
+    expect(ranked(small, "ocaml formatter")[0]).toBe("ocamlformat_0_26_1");
+    // lua-language-server is no Lua library named language-server.
+    expect(plainPname("lua-language-server")).toBe("lua-language-server");
+    expect([plainPname("python3.13-requests"), plainPname("perl5.40.0-ack"), plainPname("php-ast")]).toEqual(["requests", "ack", "ast"]);
   });
 });
 

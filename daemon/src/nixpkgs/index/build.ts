@@ -56,21 +56,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
   // Established packages come in several versions at top level (postgresql_13…17, openjdk17/21).
   const variants = new Map<string, number>();
-  // Where none is the default (dune_1, dune_2, dune_3 and no unversioned dune), the newest wins ties.
-  const defaults = new Set<string>();
-  const newestVersion = new Map<string, number[]>();
-  for (const entry of entries) {
-    if (entry.attr.includes(".")) continue;
-    variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
-    if (entry.attr === entry.pname || !/[0-9]/.test(entry.attr)) defaults.add(entry.pname);
-    const best = newestVersion.get(entry.pname);
-    if (!best || compareVersions(setVersion(entry.version), best) > 0) newestVersion.set(entry.pname, setVersion(entry.version));
-  }
-  const newestVariant = (entry: CatalogEntry) =>
-    !entry.attr.includes(".") &&
-    !defaults.has(entry.pname) &&
-    (variants.get(entry.pname) ?? 1) > 1 &&
-    compareVersions(setVersion(entry.version), newestVersion.get(entry.pname)!) === 0;
+  for (const entry of entries) if (!entry.attr.includes(".")) variants.set(entry.pname, (variants.get(entry.pname) ?? 0) + 1);
 
   // The newest set of each family (python313Packages over python312Packages) wins ties.
   const newestSet = new Map<string, number[]>();
@@ -93,15 +79,14 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.insecure ? FLAG.insecure : 0) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0);
     const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
-    factor[id] =
-      familyFactor(familyName) *
-      establishment(entry, variants.get(entry.pname) ?? 1) *
-      (newest ? 1.02 : 1) *
-      (newestVariant(entry) ? 1.02 : 1);
+    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
-    const groupKey = `${familyName}\0${leaf}`;
+    // A library in each version of its set is one result; so is a top-level package kept in several versions or
+    // builds (crystal, crystal_1_14; imagemagick, imagemagickBig): the same pname and description.
+    const variant = familyName === "" && entry.description !== "";
+    const groupKey = variant ? `\0${plainPname(entry.pname)}\0${entry.description}` : `${familyName}\0${leaf}`;
     const members = groups.get(groupKey);
     if (members) members.push(id);
     else groups.set(groupKey, [id]);
@@ -144,10 +129,14 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
   for (const members of groups.values()) {
     const attrOf = (id: number) => entries[id]!.attr;
-    // The newest set's member stands for the group: python313Packages over python312Packages.
+    // The newest set's member stands for the group (python313Packages over python312Packages), then the
+    // default (crystal over crystal_1_14), then the newest version (dune_3 over dune_1).
     const rep = members.reduce((best, id) => {
-      const order = compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set));
-      return order > 0 || (order === 0 && attrOf(id).length < attrOf(best).length) ? id : best;
+      const order =
+        compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set)) ||
+        attrOf(best).length - attrOf(id).length ||
+        compareVersions(setVersion(entries[id]!.version), setVersion(entries[best]!.version));
+      return order > 0 ? id : best;
     });
     members.forEach((id, i) => {
       groupRep[id] = rep;

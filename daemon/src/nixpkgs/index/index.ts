@@ -136,7 +136,7 @@ export class NixpkgsIndex {
     return this.familiesByName.get(familyOf(set.toLowerCase())) ?? -1;
   }
 
-  /** The other members of a package's group (the same library in other versions of its set). */
+  /** The other members of a package's group (the same library in other versions of its set, or a top-level package's other versions and builds). */
   groupMembers(id: number): number[] {
     const members: number[] = [];
     for (let next = this.groupNext[id]!; next !== id; next = this.groupNext[next]!) members.push(next);

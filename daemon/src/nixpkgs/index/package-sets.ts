@@ -9,9 +9,12 @@ export interface AttrParts {
   leaf: string;
 }
 
-/** pname without the interpreter prefix nixpkgs adds to library packages ("python3.13-requests"). */
+/**
+ * pname without the interpreter prefix nixpkgs adds to library packages ("python3.13-requests",
+ * "ocaml4.14.2-ocamlformat", "php-ast"). It carries a version: lua-language-server is no Lua library.
+ */
 export function plainPname(pname: string): string {
-  return pname.replace(/^(python|perl|ruby|lua|php)[0-9.]*-/, "");
+  return pname.replace(/^(?:(?:python|perl|ruby|lua|luajit|ocaml|coq)[0-9][0-9.]*|php)-/, "");
 }
 
 export function splitAttr(attr: string): AttrParts {

@@ -23,7 +23,7 @@ export interface SearchOptions {
 
 export type SearchResult = PackageRecord & {
   flags: string[];
-  /** The same package in other versions of its set (python312Packages.x beside python313Packages.x). */
+  /** The same package in other versions of its set (python312Packages.x beside python313Packages.x), or in other versions and builds at top level (crystal_1_14 beside crystal). */
   alsoIn: string[];
   score: number;
 };
@@ -230,7 +230,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
   // the leaf within its family; the exact path, when it exists, is what its group shows.
-  const exactId = text.includes(".") ? index.lookup(text) : -1;
+  const exactId = /\s/.test(text) ? -1 : index.lookup(text);
   if (!wholeFound && text.includes(".")) {
     const member = exactId >= 0 ? exactId : index.lookupInFamily(text);
     if (member >= 0) markWhole(member);
