@@ -214,6 +214,18 @@ describe("several versions of one package", () => {
     expect(found("crystal_1_14")[0]![0]).toBe("crystal_1_14");
   });
 
+  it("show the one named after the package, unless another member matched far better", () => {
+    const python = "High-level dynamically-typed programming language";
+    const small = smallIndex([
+      ["python312", python, "python3", "3.12.11"],
+      ["python314", python, "python3", "3.14.0rc3"],
+      ["jupyter", python, "python3", "3.13.7-env"],
+    ]);
+    const found = (query: string) => searchIndex(small, query).map((result) => [result.attr, [...result.alsoIn].sort()]);
+    expect(found("python3")).toEqual([["python312", ["jupyter", "python314"]]]);
+    expect(found("jupyter notebook")).toEqual([["jupyter", ["python312", "python314"]]]);
+  });
+
   it("rank the unversioned default first, or the newest where there is none", () => {
     const build = "Composable build system";
     const small = smallIndex([

@@ -129,12 +129,15 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
   for (const members of groups.values()) {
     const attrOf = (id: number) => entries[id]!.attr;
-    // The newest set's member stands for the group (python313Packages over python312Packages), then the
-    // default (crystal over crystal_1_14), then the newest version (dune_3 over dune_1).
+    // The newest set's member stands for the group (python313Packages over python312Packages), then one named
+    // after the package (python312 over jupyter, a Python environment), the default (crystal over crystal_1_14),
+    // a release (python312 over python314's release candidate), the newest (dune_3 over dune_1).
     const rep = members.reduce((best, id) => {
       const order =
         compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set)) ||
+        namedAfterPackage(entries[id]!) - namedAfterPackage(entries[best]!) ||
         attrOf(best).length - attrOf(id).length ||
+        Number(isRelease(entries[id]!.version)) - Number(isRelease(entries[best]!.version)) ||
         compareVersions(setVersion(entries[id]!.version), setVersion(entries[best]!.version));
       return order > 0 ? id : best;
     });
@@ -186,6 +189,18 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 }
 
 /** What a table of programs says of a package: by attribute, or by pname for a top-level package. */
+/** 2 when the attribute is the package's name, 1 when it starts with it (crystal_1_14, python312 for python3), else 0. */
+function namedAfterPackage(entry: CatalogEntry): number {
+  const leaf = splitAttr(entry.attr).leaf.toLowerCase();
+  const pname = plainPname(entry.pname).toLowerCase();
+  return leaf === pname ? 2 : leaf.startsWith(pname) ? 1 : 0;
+}
+
+/** Not a pre-release ("3.14.0rc3", "2.0-beta1") or a snapshot. */
+function isRelease(version: string): boolean {
+  return !/(rc|alpha|beta|pre|unstable|dev)[0-9.-]*$|unstable/i.test(version);
+}
+
 function knownPrograms<T>(table: ReadonlyMap<string, T>, entry: CatalogEntry): T | undefined {
   return table.get(entry.attr) ?? (entry.attr.includes(".") ? undefined : table.get(plainPname(entry.pname)));
 }

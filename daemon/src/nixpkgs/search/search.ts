@@ -56,6 +56,8 @@ const WEIGHT = {
   common: 4,
   /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
   subject: 0.25,
+  /** The representative shows for its group unless another member scores over this many times as much. */
+  representative: 2,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -100,6 +102,9 @@ interface Scratch {
   matched: Float64Array;
   whole: Float32Array;
   best: Float64Array;
+  /** Per group, the member that scored best, and the representative's own score. */
+  shown: Uint32Array;
+  repScore: Float64Array;
   ecosystem: Float64Array;
   share: Float64Array;
   descriptionShare: Float64Array;
@@ -122,6 +127,8 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       matched: new Float64Array(n),
       whole: new Float32Array(n),
       best: new Float64Array(n),
+      shown: new Uint32Array(n),
+      repScore: new Float64Array(n),
       ecosystem: new Float64Array(n),
       share: new Float64Array(n),
       descriptionShare: new Float64Array(n),
@@ -191,7 +198,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   const mask = platform ? index.platformMask(platform) : undefined;
   const scratch = scratchFor(index);
-  const { total, matched, whole, best, ecosystem, touched, reps, ecosystemHits } = scratch;
+  const { total, matched, whole, best, shown, repScore, ecosystem, touched, reps, ecosystemHits } = scratch;
   const touch = (id: number) => {
     if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
   };
@@ -302,8 +309,15 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const subject = (subjects.has(id) ? WEIGHT.subject : 1) * (reversed.has(id) ? WEIGHT.reversed : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
       const rep = index.groupRep[id]!;
-      if (best[rep] === 0) reps.push(rep);
-      if (score > best[rep]!) best[rep] = score;
+      if (best[rep] === 0) {
+        reps.push(rep);
+        shown[rep] = id;
+      }
+      if (score > best[rep]!) {
+        best[rep] = score;
+        shown[rep] = id;
+      }
+      if (id === rep) repScore[rep] = score;
     }
     total[id] = 0;
     matched[id] = 0;
@@ -313,9 +327,17 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const id of ecosystemHits.drain()) ecosystem[id] = 0;
   const candidates = reps.drain();
   const top = topK(candidates, best, limit, index);
-  for (const rep of candidates) best[rep] = 0;
-  return top.map(({ id: rep, score }) => {
-    const id = exactId >= 0 && index.groupRep[exactId] === rep ? exactId : rep;
+  // The group's representative (the newest set's member, the default version) shows for it, unless another
+  // member matched far better: "jupyter notebook" is jupyter, grouped with python312 as one Python.
+  const showing = top.map(({ id: rep }) =>
+    exactId >= 0 && index.groupRep[exactId] === rep ? exactId : repScore[rep]! * WEIGHT.representative >= best[rep]! ? rep : shown[rep]!,
+  );
+  for (const rep of candidates) {
+    best[rep] = 0;
+    repScore[rep] = 0;
+  }
+  return top.map(({ score }, i) => {
+    const id = showing[i]!;
     return {
       ...index.record(id),
       flags: index.flagNames(id),
