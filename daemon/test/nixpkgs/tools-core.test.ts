@@ -162,5 +162,7 @@ describe("stemming", () => {
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));
+    // Nor is which release it is.
+    expect(descriptionTerms("GNU Compiler Collection, version 14.3.0 (wrapper script)")).not.toContain(stem("version"));
   });
 });

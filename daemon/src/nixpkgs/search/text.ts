@@ -47,6 +47,9 @@ export function textTerms(text: string): string[] {
   return terms;
 }
 
+/** "GNU Compiler Collection, version 14.3.0": which release it is, not what it is about. */
+const VERSION_NUMBER = /\bversion\s+v?[0-9][\w.]*/gi;
+
 const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:pure |modern |safe )?[\w#+]+/gi;
 
 /**
@@ -54,13 +57,13 @@ const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)?
  * not what it is for: such a clause would make every tool written in Rust an answer to "rust lsp".
  */
 export function descriptionTerms(description: string): string[] {
-  return textTerms(description.replace(IMPLEMENTED_IN, " "));
+  return textTerms(description.replace(IMPLEMENTED_IN, " ").replace(VERSION_NUMBER, " "));
 }
 
 /**
  * Names of kinds of tool that the stemmer keeps whole, with the stem of the word they come from: a
  * description's "formats" (of data) are not a formatter, nor is "debug output" a debugger.
- * Names still match the shorter form ("ocamlformat"), and descriptions match it as a related word.
+ * Names still match the shorter form ("ocamlformat").
  */
 export const TOOL_NOUNS: ReadonlyMap<string, string> = new Map([
   ["formatter", "format"],
