@@ -367,4 +367,14 @@ describe("an ecosystem named", () => {
     ]);
     expect(ranked(small, "python json parser")[0]).toBe("python313Packages.orjson");
   });
+
+  it("is not said by other packages' words of a package: Python libraries mentioning whois make it no Python tool", () => {
+    const small = smallIndex([
+      ["whois", "Intelligent WHOIS client"],
+      ["python313Packages.ipwhois", "Python library to retrieve whois data", "python3.13-ipwhois"],
+      ["python313Packages.cymruwhois", "Python client for the whois service", "python3.13-cymruwhois"],
+      ["python313Packages.asyncpg", "Asyncio PostgreSQL driver", "python3.13-asyncpg"],
+    ]);
+    expect(ranked(small, "python driver")[0]).toBe("python313Packages.asyncpg");
+  });
 });

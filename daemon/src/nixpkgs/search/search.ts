@@ -106,6 +106,8 @@ interface Scratch {
   shown: Uint32Array;
   repScore: Float64Array;
   ecosystem: Float64Array;
+  /** Whether a package's own name or description says the ecosystem named (not only other packages' words of it). */
+  ecosystemOwn: Uint8Array;
   share: Float64Array;
   descriptionShare: Float64Array;
 }
@@ -130,6 +132,7 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       shown: new Uint32Array(n),
       repScore: new Float64Array(n),
       ecosystem: new Float64Array(n),
+      ecosystemOwn: new Uint8Array(n),
       share: new Float64Array(n),
       descriptionShare: new Float64Array(n),
     };
@@ -198,7 +201,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   const mask = platform ? index.platformMask(platform) : undefined;
   const scratch = scratchFor(index);
-  const { total, matched, whole, best, shown, repScore, ecosystem, touched, reps, ecosystemHits } = scratch;
+  const { total, matched, whole, best, shown, repScore, ecosystem, ecosystemOwn, touched, reps, ecosystemHits } = scratch;
   const touch = (id: number) => {
     if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
   };
@@ -267,12 +270,13 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const w of ecosystemWords) {
     const weight = wordWeight(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, weight);
-    scoreWord(index, w, weight, scratch, queryStems, ecosystemCandidate, (id, score) => {
+    scoreWord(index, w, weight, scratch, queryStems, ecosystemCandidate, (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
       }
       ecosystem[id] = Math.max(ecosystem[id]!, score);
+      if (share >= 1) ecosystemOwn[id] = 1;
     });
   }
   wanted += ecosystemWeight;
@@ -304,8 +308,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
       // Named, the family's members are meant as much as top-level packages, and more.
       const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
-      // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it.
-      const common = flags & FLAG.common && (ecosystemWeight === 0 || named > 0) ? WEIGHT.common : 1;
+      // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
+      // even one Python packages mention (whois).
+      const common = flags & FLAG.common && (ecosystemWeight === 0 || inFamily || ecosystemOwn[id]) ? WEIGHT.common : 1;
       const subject = (subjects.has(id) ? WEIGHT.subject : 1) * (reversed.has(id) ? WEIGHT.reversed : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
       const rep = index.groupRep[id]!;
@@ -324,7 +329,10 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     whole[id] = 0;
   }
 
-  for (const id of ecosystemHits.drain()) ecosystem[id] = 0;
+  for (const id of ecosystemHits.drain()) {
+    ecosystem[id] = 0;
+    ecosystemOwn[id] = 0;
+  }
   const candidates = reps.drain();
   const top = topK(candidates, best, limit, index);
   // The group's representative (the newest set's member, the default version) shows for it, unless another
