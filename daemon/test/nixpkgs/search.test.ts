@@ -276,6 +276,16 @@ describe("an alternative asked for", () => {
   });
 });
 
+describe("what other packages say of a package", () => {
+  it("counts twice from a package of the same name in another set: one editor extension tells what the tool is", () => {
+    const small = smallIndex([
+      ["analyzer", "Modular compiler frontend for the Rust language"],
+      ["vscode-extensions.rust-lang.analyzer", "Alternative rust language server"],
+    ]);
+    expect(ranked(small, "rust lsp")).toContain("analyzer");
+  });
+});
+
 describe("a word's prefix and suffix matches", () => {
   it("reach a name past many that sort before it: 'linter' finds eslint behind a hundred other *lint names", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").

@@ -68,8 +68,10 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     for (const id of ids.slice(0, MAX_CONTEXT_MENTIONS)) {
       const terms = termsOf.get(id) ?? new Set(descriptionTerms(entries[id]!.description));
       termsOf.set(id, terms);
+      // A package of the same name in another set (an editor's extension for it) is the same project: it says twice as much.
+      const votes = splitAttr(entries[id]!.attr).leaf === splitAttr(entries[target]!.attr).leaf ? 2 : 1;
       for (const term of terms) {
-        if (!own.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+        if (!own.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + votes);
       }
     }
     context[target] = [...frequency]
