@@ -357,6 +357,17 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "python lsp")[0]).toBe("pylsp");
   });
 
+  it("finds such a name within a longer one ('markdown linter': markdownlint-cli), but not a short kind's (rustls is no Rust LSP)", () => {
+    const small = smallIndex([
+      ["markdownlint-cli", "Command line interface for MarkdownLint"],
+      ["textlint", "Pluggable linting tool for text and markdown"],
+      ["rustls-ffi", "C bindings to rustls, a TLS library for Rust"],
+      ["analyzer", "Language server for the Rust language"],
+    ]);
+    expect(ranked(small, "markdown linter")[0]).toBe("markdownlint-cli");
+    expect(ranked(small, "rust lsp")[0]).toBe("analyzer");
+  });
+
   it("finds a compiler named so: 'rust compiler' is rustc, before another compiler for Rust", () => {
     const small = smallIndex([
       ["rustc", "Safe, concurrent, practical language"],

@@ -29,11 +29,14 @@ const KIND_FORMS: Record<string, readonly string[]> = {
   compiler: ["c", "compiler"],
 };
 
-/** The names of "<language> <kind>" (two words, the kind last), or none. */
-export function kindNames(words: readonly string[]): string[] {
+/**
+ * The names of "<language> <kind>" (two words, the kind last), or none. Within a longer name
+ * (markdownlint-cli) only the distinctive ones count: a kind of three letters or more (rustls is TLS).
+ */
+export function kindNames(words: readonly string[], { withinName = false } = {}): string[] {
   if (words.length !== 2) return [];
   const [language, kind] = words as [string, string];
-  const kinds = KIND_FORMS[kind];
+  const kinds = KIND_FORMS[kind]?.filter((suffix) => !withinName || suffix.length >= 3);
   if (!kinds) return [];
   const languages = [language, ...(LANGUAGE_FORMS[language] ?? [])].map((form) => form.replace(/[^a-z0-9]/g, ""));
   return languages.flatMap((form) => kinds.map((suffix) => form + suffix));

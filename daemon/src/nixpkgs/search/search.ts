@@ -31,6 +31,8 @@ export type SearchResult = PackageRecord & {
 const WEIGHT = {
   wholeName: 100,
   otherWholeName: 0.85,
+  /** A converter's or a language tool's conventional name as a word of a longer one (markdownlint in markdownlint-cli). */
+  conventionWord: 0.5,
   nameWord: 10,
   nameWordCloseness: 6,
   namePrefix: 6,
@@ -159,6 +161,8 @@ interface ParsedQuery {
   subjectOfTool: string[];
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
+  /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
+  conventionKeys: string[];
 }
 
 function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
@@ -189,12 +193,16 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     ]),
     subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
     reversedKeys: reverseConversionNames(text),
+    conventionKeys: [...conversionNames(text), ...kindNames(words, { withinName: true })],
   };
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool, reversedKeys } = parseQuery(index, query);
+  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool, reversedKeys, conventionKeys } = parseQuery(
+    index,
+    query,
+  );
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
@@ -226,6 +234,16 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const libraryMeant = familyIds.has(index.family[id]!) && subjectOfTool.length === 0;
       if (severalWords && index.family[id] !== topLevel && !libraryMeant) continue;
       markWhole(id);
+    }
+  }
+  // Such a name within a longer one: "markdown linter" is markdownlint-cli.
+  for (const key of conventionKeys) {
+    const term = index.names.find(key);
+    if (term < 0) continue;
+    for (const id of index.names.postings(term)) {
+      if (index.family[id] !== topLevel || whole[id]! > 0) continue;
+      touch(id);
+      whole[id] = WEIGHT.conventionWord;
     }
   }
   // "python requests" is requests among Python's packages; "python formatter" is not the package named formatter.
