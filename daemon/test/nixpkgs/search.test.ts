@@ -287,6 +287,17 @@ describe("what other packages say of a package", () => {
 });
 
 describe("a word's prefix and suffix matches", () => {
+  it("in a description are its forms, not other words that start so: 'java' is not JavaScript", () => {
+    // hadolint is an everyday tool, which a partial match of the rarer word made the answer.
+    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
+    const small = smallIndex([
+      ...others,
+      ["hadolint", "Dockerfile linter JavaScript API"],
+      ["checkstyle", "Java linter checking sources against a coding standard"],
+    ]);
+    expect(ranked(small, "java linter")[0]).toBe("checkstyle");
+  });
+
   it("reach a name past many that sort before it: 'linter' finds eslint behind a hundred other *lint names", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").
     const letters = "abcdefghijklmnopqr";

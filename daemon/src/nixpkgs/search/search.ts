@@ -72,6 +72,11 @@ export const MAX_LIMIT = 50;
  * eslint. At 256 it rarely cuts a real name; the scan costs about 0.05 ms.
  */
 const PREFIX_EXPANSION = 256;
+/**
+ * How much longer a description word a query word starts may be: a form or compound of it ("compress" →
+ * compressor, "markdown" → markdownlint), not another word ("java" → javascript, "type" → typescript).
+ */
+const DESCRIPTION_PREFIX_TAIL = 4;
 
 /** A list of package ids in a reusable typed array: cleared by resetting its length, never freed. */
 class IdList {
@@ -440,7 +445,11 @@ function scoreWord(
   };
   const own = descriptions.find(stemmed);
   if (own >= 0) credit(own, WEIGHT.descriptionStem);
-  if (stemmed.length >= 4) for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) credit(term, WEIGHT.descriptionPrefix);
+  if (stemmed.length >= 4) {
+    for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) {
+      if (descriptions.term(term).length - stemmed.length <= DESCRIPTION_PREFIX_TAIL) credit(term, WEIGHT.descriptionPrefix);
+    }
+  }
   for (const related of relatedStems(stemmed)) {
     const term = descriptions.find(related);
     const covers = queryStems.has(related) ? WEIGHT.relatedQueryWordShare : WEIGHT.relatedShare;
