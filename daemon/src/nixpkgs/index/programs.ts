@@ -52,6 +52,10 @@ const MAIN_PROGRAMS: Record<string, string> = {
   nftables: "nft",
   borgbackup: "borg",
   "cabal-install": "cabal",
+  helix: "hx",
+  graphicsmagick: "gm",
+  "nix-index": "nix-locate",
+  "nix-output-monitor": "nom",
 };
 
 /** Other programs a package installs, found by name: "pdfunite" is poppler-utils'. */
@@ -116,6 +120,10 @@ const OTHER_PROGRAMS: Record<string, string> = {
   apacheHttpd: "ab htpasswd",
   bc: "dc",
   kubectx: "kubens",
+  texinfo: "makeinfo texi2any info",
+  "xdg-utils": "xdg-open xdg-mime",
+  flyctl: "fly",
+  broot: "br",
   vim: "xxd vimdiff",
   "wireshark-cli": "dumpcap editcap mergecap capinfos",
   sysstat: "iostat mpstat sar pidstat",
