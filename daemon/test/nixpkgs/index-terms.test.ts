@@ -13,7 +13,7 @@ const SAMPLE = [
   "Auto-formatter and debugger for OCaml code, written in pure Rust",
   "Static code analysis and style checking; a language server (LSP) for C++ and C#",
   "Take a screenshot, show listening ports, get the e-book: open source, cross-platform",
-  "Pretty-printer for text-to-speech and speech recognition over e-mail",
+  "Pretty-printer for text-to-speech and speech recognition over e-mail; text recognition",
   "Encryption, compression, translators and validators of versions",
   "Parallelizes jobs; an optimizer and visualization of memory; a task runner, version 14.3.0",
 ];
@@ -23,6 +23,6 @@ describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
     const fingerprint = createHash("sha256").update(spelt).digest("hex").slice(0, 16);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint }).toEqual({ version: 6, fingerprint: "292bc57236cb3a27" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint }).toEqual({ version: 6, fingerprint: "eecdc0931f285551" });
   });
 });

@@ -9,7 +9,7 @@ import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
 import { attrPath } from "../../src/nixpkgs/execute/realise.js";
 import { relatedStems } from "../../src/nixpkgs/search/synonyms.js";
-import { descriptionTerms, stem, textTerms } from "../../src/nixpkgs/search/text.js";
+import { descriptionTerms, stem, textTerms, textWords } from "../../src/nixpkgs/search/text.js";
 import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/tool-names.js";
 
 describe("tool names", () => {
@@ -151,6 +151,9 @@ describe("stemming", () => {
     ])
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
+    // Reading the text of an image is OCR, however it is asked; the text of a PDF is not.
+    expect(textWords("read text from a scanned image")).toContain("ocr");
+    expect(textWords("extract text from a pdf")).not.toContain("ocr");
     // Light verbs an agent leads with say nothing of the package.
     expect(textTerms("show listening ports")).toEqual(textTerms("listening ports"));
     // A kind of tool is not the word it comes from: a formatter is not a format.

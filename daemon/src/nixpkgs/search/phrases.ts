@@ -16,7 +16,12 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer", "beautify", "prettify"],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
   ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],
-  ["ocr", "optical character recognition"],
+  [
+    "ocr",
+    "optical character recognition",
+    "text recognition",
+    "(?:read|extract|recogni[sz]e|get) (?:the )?text (?:from|in|out of) (?:an? |the )?(?:scanned )?(?:images?|pictures?|photos?|scans?|screenshots?)",
+  ],
   ["tui", "(?:terminal|text|console)[ -]based (?:user )?interface", "(?:terminal|text|console) user interface", "terminal ui"],
   ["gui", "graphical user interface"],
   ["llm", "large language models?", "llms"],
