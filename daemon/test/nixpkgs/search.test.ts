@@ -265,6 +265,17 @@ describe("the interpreter prefix of a pname", () => {
   });
 });
 
+describe("a Python library's name", () => {
+  it("is read without the py glued to it: pyyaml is named yaml, before another language's library named so", () => {
+    const small = smallIndex([
+      ["perl540Packages.YAML", "YAML Ain't Markup Language", "perl5.40.0-YAML"],
+      ["python313Packages.pyyaml", "Next generation YAML parser and emitter for Python", "python3.13-pyyaml"],
+      ["python313Packages.confuse", "Configuration library for Python that uses YAML", "python3.13-confuse"],
+    ]);
+    expect(ranked(small, "python yaml")[0]).toBe("python313Packages.pyyaml");
+  });
+});
+
 describe("an alternative asked for", () => {
   it("is another package than the one named", () => {
     const small = smallIndex([

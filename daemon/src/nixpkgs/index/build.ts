@@ -106,6 +106,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       // Phrases in names too: typescript-language-server is found by "lsp", as its description would be.
       for (const word of textWords(nameWords(name).join(" "))) post(names, word, id);
     }
+    // Python libraries glue "py" to what they are about: pyyaml is a yaml library, pytest a test one.
+    if (familyName === "pythonPackages" && /^py[a-z]{3,}/i.test(leaf)) post(names, squashName(leaf.slice(2)), id);
     for (const term of new Set(descriptionTerms(entry.description))) post(descriptions, term, id);
 
     const attr = Buffer.from(entry.attr);
