@@ -123,6 +123,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   texinfo: "makeinfo texi2any info",
   "xdg-utils": "xdg-open xdg-mime",
   flyctl: "fly",
+  uv: "uvx",
   broot: "br",
   vim: "xxd vimdiff",
   "wireshark-cli": "dumpcap editcap mergecap capinfos",
