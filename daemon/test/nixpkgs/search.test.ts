@@ -332,6 +332,13 @@ describe("programs the catalog cannot name", () => {
     expect(ranked(small, "split")[0]).toBe("coreutils");
   });
 
+  it("are named by a technical token, even among other words: 'calculate sha256 of a file' is coreutils (sha256sum)", () => {
+    // Others, so that words have the rarity they have in nixpkgs.
+    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
+    const small = smallIndex([...others, ["coreutils", "GNU Core Utilities"], ["hashdeep", "Recursively compute file hashes"]]);
+    expect(ranked(small, "calculate sha256 of a file")[0]).toBe("coreutils");
+  });
+
   it("lend the package no words: 'split a pdf' is not coreutils", () => {
     expect(ranked(small, "split a pdf")).not.toContain("coreutils");
   });

@@ -429,6 +429,11 @@ function scoreWord(
     }
   }
 
+  // A technical token (sha256, base64, x264) names a program too: sha256sum is coreutils'.
+  if (/[a-z]/.test(word) && /[0-9]/.test(word)) {
+    const terms = [index.exact.find(word), ...index.exact.withPrefix(word, 16)].filter((term) => term >= 0);
+    for (const term of terms) for (const id of index.exact.postings(term)) offer(id, rarity * WEIGHT.nameWord);
+  }
   // Description: the stem itself, longer words it starts, and related words, each by rarity.
   const descriptions = index.descriptions;
   const idf = (term: number) => Math.log(1 + index.size / descriptions.postings(term).length);
