@@ -109,6 +109,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   openjdk: "javac jar jshell keytool",
   go: "gofmt",
   ruby: "irb gem erb",
+  perl: "shasum cpan perldoc prove",
   ghc: "ghci runghc",
   erlang: "erl erlc escript",
   elixir: "iex mix",
