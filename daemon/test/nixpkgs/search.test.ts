@@ -276,6 +276,18 @@ describe("a Python library's name", () => {
   });
 });
 
+describe("a library named lib*", () => {
+  it("comes after the tool for a task, and is found when a library is asked for", () => {
+    const small = smallIndex([
+      ["libpcap", "Library to capture network packets"],
+      ["tcpdump", "Tool to capture network packets"],
+    ]);
+    expect(ranked(small, "capture network packets")[0]).toBe("tcpdump");
+    expect(ranked(small, "packet capture library")[0]).toBe("libpcap");
+    expect(ranked(small, "libpcap")[0]).toBe("libpcap");
+  });
+});
+
 describe("an alternative asked for", () => {
   it("is another package than the one named", () => {
     const small = smallIndex([

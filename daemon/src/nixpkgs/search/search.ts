@@ -60,11 +60,15 @@ const WEIGHT = {
   subject: 0.25,
   /** The representative shows for its group unless another member scores over this many times as much. */
   representative: 2,
+  /** Factor of a top-level lib* package when the query asks for no library: a task means tcpdump, not libpcap. */
+  libraryName: 0.8,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
+/** Words asking for a library, which a lib* package may well be. */
+const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk", "api", "header", "headers"]);
 export const MAX_LIMIT = 50;
 /**
  * Terms a word's prefix or suffix expands to. The dictionary lists them alphabetically, so the cut
@@ -166,6 +170,8 @@ interface ParsedQuery {
   subjectOfTool: string[];
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
+  /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
+  asksForLibrary: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
   conventionKeys: string[];
 }
@@ -198,16 +204,25 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     ]),
     subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
     reversedKeys: reverseConversionNames(text),
+    asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
     conventionKeys: [...conversionNames(text), ...kindNames(words, { withinName: true })],
   };
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
-  const { text, wholeKeys, subjectKeys, contentWords, ecosystemWords, familyIds, subjectOfTool, reversedKeys, conventionKeys } = parseQuery(
-    index,
-    query,
-  );
+  const {
+    text,
+    wholeKeys,
+    subjectKeys,
+    contentWords,
+    ecosystemWords,
+    familyIds,
+    subjectOfTool,
+    reversedKeys,
+    conventionKeys,
+    asksForLibrary,
+  } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
@@ -334,8 +349,11 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
       // even one Python packages mention (whois).
       const common = flags & FLAG.common && (ecosystemWeight === 0 || inFamily || ecosystemOwn[id]) ? WEIGHT.common : 1;
-      const subject = (subjects.has(id) ? WEIGHT.subject : 1) * (reversed.has(id) ? WEIGHT.reversed : 1);
-      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * subject;
+      const kind =
+        (subjects.has(id) ? WEIGHT.subject : 1) *
+        (reversed.has(id) ? WEIGHT.reversed : 1) *
+        (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) {
         reps.push(rep);
