@@ -288,6 +288,19 @@ describe("a library named lib*", () => {
   });
 });
 
+describe("make", () => {
+  it("leading a query is a light verb, elsewhere the tool", () => {
+    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
+    const small = smallIndex([
+      ...others,
+      ["gnumake", "Tool to control the generation of non-source files from sources"],
+      ["mdslides", "Presentation slides"],
+    ]);
+    expect(ranked(small, "make slides from markdown")[0]).toBe("mdslides");
+    expect(ranked(small, "run make targets")[0]).toBe("gnumake");
+  });
+});
+
 describe("an alternative asked for", () => {
   it("is another package than the one named", () => {
     const small = smallIndex([

@@ -180,7 +180,8 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
   const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
-  const words = [...new Set(textWords(text))];
+  // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets").
+  const words = [...new Set(textWords(text))].filter((w, i, all) => !(i === 0 && w === "make" && all.length > 1));
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
   const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
