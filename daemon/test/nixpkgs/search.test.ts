@@ -411,6 +411,16 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "python lsp")[0]).toBe("pylsp");
   });
 
+  it("takes the language's own package as its formatter (zig fmt), never as its language server", () => {
+    const small = smallIndex([
+      ["zig", "General-purpose programming language and toolchain"],
+      ["prettier", "Code formatter"],
+      ["zls", "Zig LSP implementation"],
+    ]);
+    expect(ranked(small, "zig formatter")[0]).toBe("zig");
+    expect(ranked(small, "zig lsp")[0]).toBe("zls");
+  });
+
   it("finds such a name within a longer one ('markdown linter': markdownlint-cli), but not a short kind's (rustls is no Rust LSP)", () => {
     const small = smallIndex([
       ["markdownlint-cli", "Command line interface for MarkdownLint"],

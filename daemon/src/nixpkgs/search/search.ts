@@ -67,6 +67,8 @@ const WEIGHT = {
 } as const;
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
+/** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format. */
+const TOOLCHAIN_KINDS = new Set(["formatter"]);
 /** Words asking for a library, which a lib* package may well be. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk", "api", "header", "headers"]);
 export const MAX_LIMIT = 50;
@@ -166,8 +168,10 @@ interface ParsedQuery {
   ecosystemWords: string[];
   /** Families the query names ("python …", "python3Packages …"). */
   familyIds: Set<number>;
-  /** In "<subject> <tool kind>" ("zig lsp"): the subject words, whose own packages are not what is asked for. */
+  /** In "<subject> <tool kind>" ("zig lsp"): the subject words. */
   subjectOfTool: string[];
+  /** Those whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"). */
+  subjectNotMeant: string[];
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
   /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
@@ -204,6 +208,7 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
       ...[...familyWords.values()].filter((id) => id >= 0),
     ]),
     subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
+    subjectNotMeant: asksForTool && !words.some((w) => TOOLCHAIN_KINDS.has(w)) ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
     reversedKeys: reverseConversionNames(text),
     asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
     conventionKeys: [...conversionNames(text), ...kindNames(words, { withinName: true })],
@@ -220,6 +225,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     ecosystemWords,
     familyIds,
     subjectOfTool,
+    subjectNotMeant,
     reversedKeys,
     conventionKeys,
     asksForLibrary,
@@ -322,7 +328,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 
   // "zig lsp": zig itself (named zig) matches best by name, but the language server is meant.
   const subjects = new Set<number>();
-  for (const w of subjectOfTool) {
+  for (const w of subjectNotMeant) {
     const term = index.exact.find(w);
     if (term >= 0) for (const id of index.exact.postings(term)) subjects.add(id);
   }
