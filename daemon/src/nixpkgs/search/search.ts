@@ -67,8 +67,8 @@ const WEIGHT = {
 } as const;
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
-/** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format. */
-const TOOLCHAIN_KINDS = new Set(["formatter"]);
+/** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
+const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
 /** Words asking for a library, which a lib* package may well be. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk", "api", "header", "headers"]);
 export const MAX_LIMIT = 50;
