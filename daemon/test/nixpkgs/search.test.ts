@@ -168,6 +168,8 @@ function smallIndex(packages: [attr: string, description: string, pname?: string
   return NixpkgsIndex.load(path);
 }
 const ranked = (small: NixpkgsIndex, query: string, limit?: number) => searchIndex(small, query, { limit }).map((result) => result.attr);
+/** Unrelated packages beside a few, so that their words are as rare as in nixpkgs. */
+const WIDGETS = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
 
 describe("kinds of tool the stemmer keeps whole", () => {
   it("rank a formatter before one with Format in its name, and take 'formats' in a description as file formats", () => {
@@ -290,9 +292,8 @@ describe("a library named lib*", () => {
 
 describe("make", () => {
   it("leading a query is a light verb, elsewhere the tool", () => {
-    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
     const small = smallIndex([
-      ...others,
+      ...WIDGETS,
       ["gnumake", "Tool to control the generation of non-source files from sources"],
       ["mdslides", "Presentation slides"],
     ]);
@@ -325,9 +326,8 @@ describe("what other packages say of a package", () => {
 describe("a word's prefix and suffix matches", () => {
   it("in a description are its forms, not other words that start so: 'java' is not JavaScript", () => {
     // hadolint is an everyday tool, which a partial match of the rarer word made the answer.
-    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
     const small = smallIndex([
-      ...others,
+      ...WIDGETS,
       ["hadolint", "Dockerfile linter JavaScript API"],
       ["checkstyle", "Java linter checking sources against a coding standard"],
     ]);
@@ -358,9 +358,7 @@ describe("programs the catalog cannot name", () => {
   });
 
   it("are named by a technical token, even among other words: 'calculate sha256 of a file' is coreutils (sha256sum)", () => {
-    // Others, so that words have the rarity they have in nixpkgs.
-    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
-    const small = smallIndex([...others, ["coreutils", "GNU Core Utilities"], ["hashdeep", "Recursively compute file hashes"]]);
+    const small = smallIndex([...WIDGETS, ["coreutils", "GNU Core Utilities"], ["hashdeep", "Recursively compute file hashes"]]);
     expect(ranked(small, "calculate sha256 of a file")[0]).toBe("coreutils");
   });
 
@@ -443,10 +441,8 @@ describe("a language's tool asked for by kind", () => {
 
 describe("an ecosystem named", () => {
   it("asks for its packages before an everyday tool outside it: 'python json parser' is not jq", () => {
-    // Others, so that JSON and parser are rare words as in nixpkgs.
-    const others = Array.from({ length: 200 }, (_, i): [string, string] => [`widget${i}`, `Renders widget ${i}`]);
     const small = smallIndex([
-      ...others,
+      ...WIDGETS,
       ["jq", "Lightweight command-line JSON parser and processor"],
       ["python313Packages.orjson", "Fast JSON library", "python3.13-orjson"],
     ]);
