@@ -191,7 +191,6 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   );
 }
 
-/** What a table of programs says of a package: by attribute, or by pname for a top-level package. */
 /** 2 when the attribute is the package's name, 1 when it starts with it (crystal_1_14, python312 for python3), else 0. */
 function namedAfterPackage(entry: CatalogEntry): number {
   const leaf = splitAttr(entry.attr).leaf.toLowerCase();
@@ -201,9 +200,10 @@ function namedAfterPackage(entry: CatalogEntry): number {
 
 /** Not a pre-release ("3.14.0rc3", "2.0-beta1") or a snapshot. */
 function isRelease(version: string): boolean {
-  return !/(rc|alpha|beta|pre|unstable|dev)[0-9.-]*$|unstable/i.test(version);
+  return !/(rc|alpha|beta|pre|dev)[0-9.-]*$|unstable/i.test(version);
 }
 
+/** What a table of programs says of a package: by attribute, or by pname for a top-level package. */
 function knownPrograms<T>(table: ReadonlyMap<string, T>, entry: CatalogEntry): T | undefined {
   return table.get(entry.attr) ?? (entry.attr.includes(".") ? undefined : table.get(plainPname(entry.pname)));
 }

@@ -84,16 +84,19 @@ export class Dictionary {
     return this.termBuffer.compare(key, 0, key.length, termOffsets[at], termOffsets[at + 1]) === 0 ? at : -1;
   }
 
-  /** Indices of the terms that start with `prefix` (excluding the term equal to it), at most `limit`. */
-  withPrefix(prefix: string, limit: number): number[] {
+  /**
+   * Indices of the terms that start with `prefix`, among the first `limit` that do: longer ones only,
+   * unless `including` the term equal to it, and at most `maxExtra` bytes longer than it.
+   */
+  withPrefix(prefix: string, limit: number, { including = false, maxExtra = Number.POSITIVE_INFINITY } = {}): number[] {
     const key = Buffer.from(prefix);
     const found: number[] = [];
     const { termOffsets } = this.sections;
-    for (let at = this.lowerBound(key); at < this.size && found.length < limit; at++) {
+    for (let at = this.lowerBound(key), seen = 0; at < this.size && seen < limit; at++, seen++) {
       const start = termOffsets[at]!;
       const length = termOffsets[at + 1]! - start;
       if (length < key.length || this.termBuffer.compare(key, 0, key.length, start, start + key.length) !== 0) break;
-      if (length > key.length) found.push(at);
+      if ((length > key.length || including) && length - key.length <= maxExtra) found.push(at);
     }
     return found;
   }

@@ -64,12 +64,13 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   for (const [target, ids] of mentioners) {
     count[target] = ids.length;
     const own = new Set(textTerms(`${entries[target]!.attr} ${entries[target]!.pname}`));
+    const targetLeaf = splitAttr(entries[target]!.attr).leaf;
     const frequency = new Map<string, number>();
     for (const id of ids.slice(0, MAX_CONTEXT_MENTIONS)) {
       const terms = termsOf.get(id) ?? new Set(descriptionTerms(entries[id]!.description));
       termsOf.set(id, terms);
       // A package of the same name in another set (an editor's extension for it) is the same project: it says twice as much.
-      const votes = splitAttr(entries[id]!.attr).leaf === splitAttr(entries[target]!.attr).leaf ? 2 : 1;
+      const votes = splitAttr(entries[id]!.attr).leaf === targetLeaf ? 2 : 1;
       for (const term of terms) {
         if (!own.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + votes);
       }

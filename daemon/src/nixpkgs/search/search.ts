@@ -191,12 +191,14 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
   const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
-  const wholeKeys = new Set([...keysOf(text), ...conversionNames(text), ...kindNames(words)]);
+  const conversions = conversionNames(text);
+  const wholeKeys = new Set([...keysOf(text), ...conversions, ...kindNames(words)]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
+  const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
     text,
     wholeKeys,
@@ -207,11 +209,11 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
       ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
       ...[...familyWords.values()].filter((id) => id >= 0),
     ]),
-    subjectOfTool: asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
-    subjectNotMeant: asksForTool && !words.some((w) => TOOLCHAIN_KINDS.has(w)) ? words.filter((w) => !TOOL_KINDS.has(w)) : [],
+    subjectOfTool,
+    subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
     reversedKeys: reverseConversionNames(text),
     asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
-    conventionKeys: [...conversionNames(text), ...kindNames(words, { withinName: true })],
+    conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
   };
 }
 
@@ -334,8 +336,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   const reversed = new Set<number>();
   for (const key of reversedKeys) {
-    const terms = [index.exact.find(key), ...index.exact.withPrefix(key, PREFIX_EXPANSION)].filter((term) => term >= 0);
-    for (const term of terms) for (const id of index.exact.postings(term)) reversed.add(id);
+    for (const term of index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true })) {
+      for (const id of index.exact.postings(term)) reversed.add(id);
+    }
   }
   for (const id of touched.drain()) {
     const flags = index.flags[id]!;
@@ -383,11 +386,13 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   const candidates = reps.drain();
   const top = topK(candidates, best, limit, index);
-  // The group's representative (the newest set's member, the default version) shows for it, unless another
-  // member matched far better: "jupyter notebook" is jupyter, grouped with python312 as one Python.
-  const showing = top.map(({ id: rep }) =>
-    exactId >= 0 && index.groupRep[exactId] === rep ? exactId : repScore[rep]! * WEIGHT.representative >= best[rep]! ? rep : shown[rep]!,
-  );
+  // The attribute asked for shows for its group; else the representative (the newest set's member, the
+  // default version), unless another member matched far better: "jupyter notebook" is jupyter, grouped with python312.
+  const shownFor = (rep: number) => {
+    if (exactId >= 0 && index.groupRep[exactId] === rep) return exactId;
+    return repScore[rep]! * WEIGHT.representative >= best[rep]! ? rep : shown[rep]!;
+  };
+  const showing = top.map(({ id: rep }) => shownFor(rep));
   for (const rep of candidates) {
     best[rep] = 0;
     repScore[rep] = 0;
@@ -456,8 +461,9 @@ function scoreWord(
 
   // A technical token (sha256, base64, x264) names a program too: sha256sum is coreutils'.
   if (/[a-z]/.test(word) && /[0-9]/.test(word)) {
-    const terms = [index.exact.find(word), ...index.exact.withPrefix(word, 16)].filter((term) => term >= 0);
-    for (const term of terms) for (const id of index.exact.postings(term)) offer(id, rarity * WEIGHT.nameWord);
+    for (const term of index.exact.withPrefix(word, 16, { including: true })) {
+      for (const id of index.exact.postings(term)) offer(id, rarity * WEIGHT.nameWord);
+    }
   }
   // Description: the stem itself, longer words it starts, and related words, each by rarity.
   const descriptions = index.descriptions;
@@ -476,8 +482,8 @@ function scoreWord(
   const own = descriptions.find(stemmed);
   if (own >= 0) credit(own, WEIGHT.descriptionStem);
   if (stemmed.length >= 4) {
-    for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION)) {
-      if (descriptions.term(term).length - stemmed.length <= DESCRIPTION_PREFIX_TAIL) credit(term, WEIGHT.descriptionPrefix);
+    for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION, { maxExtra: DESCRIPTION_PREFIX_TAIL })) {
+      credit(term, WEIGHT.descriptionPrefix);
     }
   }
   for (const related of relatedStems(stemmed)) {

@@ -1,0 +1,21 @@
+// The term dictionary's prefix scan, which search uses for names a word starts and for forms of it.
+import { describe, expect, it } from "vitest";
+import { Dictionary, encodeDictionary } from "../../src/nixpkgs/index/dictionary.js";
+
+const dictionary = new Dictionary(
+  encodeDictionary(new Map(["java", "javac", "javascript", "javadoc", "jq"].map((term, i) => [term, [i]]))),
+);
+const terms = (found: number[]) => found.map((at) => dictionary.term(at));
+
+describe("a dictionary's terms with a prefix", () => {
+  it("are the longer ones, or the term itself too when including it, up to a limit", () => {
+    expect(terms(dictionary.withPrefix("java", 10))).toEqual(["javac", "javadoc", "javascript"]);
+    expect(terms(dictionary.withPrefix("java", 10, { including: true }))).toEqual(["java", "javac", "javadoc", "javascript"]);
+    expect(terms(dictionary.withPrefix("java", 2, { including: true }))).toEqual(["java", "javac"]);
+  });
+
+  it("are at most maxExtra bytes longer when asked: forms of a word, not other words", () => {
+    expect(terms(dictionary.withPrefix("java", 10, { maxExtra: 3 }))).toEqual(["javac", "javadoc"]);
+    expect(dictionary.withPrefix("jx", 10)).toEqual([]);
+  });
+});
