@@ -302,6 +302,17 @@ describe("make", () => {
   });
 });
 
+describe("words of relation and quantity", () => {
+  it("say nothing of a package: 'bandwidth test between two hosts' is the bandwidth tool, not a relay between two channels", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["iperf", "Tool to measure IP bandwidth using UDP or TCP"],
+      ["relay", "Relays data between two independent channels for testing"],
+    ]);
+    expect(ranked(small, "bandwidth test between two hosts")[0]).toBe("iperf");
+  });
+});
+
 describe("an alternative asked for", () => {
   it("is another package than the one named", () => {
     const small = smallIndex([

@@ -2,9 +2,12 @@
 // functions, so a query word and a description word meet exactly when their stems are equal.
 import { joinPhrases } from "./phrases.js";
 
-/** Words that say nothing of a package, with the light verbs agents lead with ("show listening ports", "take a screenshot"). */
+/**
+ * Words that say nothing of a package: function words, words of relation and quantity ("between two hosts",
+ * "per process"), and the light verbs agents lead with ("show listening ports", "take a screenshot").
+ */
 const STOPWORDS = new Set(
-  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take".split(
+  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take between two per every few each via over than".split(
     " ",
   ),
 );
