@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,9 +134,13 @@ describe("where the index comes from", () => {
   });
 
   it("keys the cache of a nixpkgs tree by its store hash, of another tree by its path and time", () => {
-    const store = readdirSync("/nix/store").find((name) => /^[a-z0-9]{32}-/.test(name))!;
-    const plan = planIndex({ configured: "", nixpkgs: `/nix/store/${store}`, cacheDir: "/tmp/c" });
-    expect(plan).toMatchObject({ kind: "build", path: `/tmp/c/nixpkgs-index/${store.slice(0, 32)}.v${INDEX_FORMAT_VERSION}.idx` });
+    // A store path of its own: a new machine's store may still be empty.
+    const file = join(scratch(), "nixpkgs");
+    writeFileSync(file, "");
+    const store = execFileSync("nix-store", ["--add", file], { encoding: "utf8" }).trim();
+    const plan = planIndex({ configured: "", nixpkgs: store, cacheDir: "/tmp/c" });
+    const hash = store.slice("/nix/store/".length, "/nix/store/".length + 32);
+    expect(plan).toMatchObject({ kind: "build", path: `/tmp/c/nixpkgs-index/${hash}.v${INDEX_FORMAT_VERSION}.idx` });
     const tree = scratch();
     const before = planIndex({ configured: "", nixpkgs: tree, cacheDir: "/tmp/c" });
     utimesSync(tree, new Date(), new Date(Date.now() + 5000));
