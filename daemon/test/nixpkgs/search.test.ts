@@ -423,7 +423,7 @@ describe("a language's tool asked for by kind", () => {
   it("takes the language's own package as its formatter (zig fmt), never as its language server", () => {
     const small = smallIndex([
       ["zig", "General-purpose programming language and toolchain"],
-      ["prettier", "Code formatter"],
+      ["prettier", "Code formatter", "prettier", "3.6.2"],
       ["zls", "Zig LSP implementation"],
     ]);
     expect(ranked(small, "zig formatter")[0]).toBe("zig");
@@ -468,5 +468,17 @@ describe("an ecosystem named", () => {
       ["python313Packages.asyncpg", "Asyncio PostgreSQL driver", "python3.13-asyncpg"],
     ]);
     expect(ranked(small, "python driver")[0]).toBe("python313Packages.asyncpg");
+  });
+
+  it("is also named as nixpkgs names its set: 'elm formatter' asks among elmPackages, 'tmux plugin' among tmuxPlugins", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["prettier", "Code formatter", "prettier", "3.6.2"],
+      ["elmPackages.elm-format", "Source code formatter for Elm", "elm-format", "0.8.7"],
+      ["tmux-sessionizer", "Plugin manager for sessions"],
+      ["tmuxPlugins.resurrect", "Restores sessions"],
+    ]);
+    expect(ranked(small, "elm formatter")[0]).toBe("elmPackages.elm-format");
+    expect(ranked(small, "tmux plugin")[0]).toBe("tmuxPlugins.resurrect");
   });
 });

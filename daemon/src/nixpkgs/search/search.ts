@@ -180,6 +180,16 @@ interface ParsedQuery {
   conventionKeys: string[];
 }
 
+/** How nixpkgs names the set of a language's or a tool's add-ons: elmPackages, tmuxPlugins, mpvScripts. */
+const SET_SUFFIXES = ["Packages", "Plugins", "Extensions", "Scripts"];
+
+/** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
+function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
+  const usual = (ECOSYSTEM_WORDS[word] ?? []).map((family) => index.header.families.indexOf(family));
+  const bySetName = word.length >= 3 ? SET_SUFFIXES.map((suffix) => index.familyIndex(word + suffix)) : [];
+  return [...new Set([...usual, ...bySetName])].filter((id) => id >= 0);
+}
+
 function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
   const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
@@ -188,8 +198,9 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const words = [...new Set(textWords(text))].filter((w, i, all) => !(i === 0 && w === "make" && all.length > 1));
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
-  const ecosystems = new Set(words.flatMap((w) => ECOSYSTEM_WORDS[w] ?? []));
-  const subjectWords = words.filter((w) => !ECOSYSTEM_WORDS[w] && familyWords.get(w)! < 0);
+  const ecosystems = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
+  const namesEcosystem = (w: string) => ecosystems.get(w)!.length > 0;
+  const subjectWords = words.filter((w) => !namesEcosystem(w) && familyWords.get(w)! < 0);
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
   const conversions = conversionNames(text);
   const wholeKeys = new Set([...keysOf(text), ...conversions, ...kindNames(words)]);
@@ -204,11 +215,8 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     wholeKeys,
     subjectKeys,
     contentWords: (subjectWords.length > 0 ? subjectWords : words).filter(meaningful),
-    ecosystemWords: subjectWords.length > 0 ? words.filter((w) => ECOSYSTEM_WORDS[w] && meaningful(w)) : [],
-    familyIds: new Set([
-      ...index.header.families.flatMap((name, i) => (ecosystems.has(name) ? [i] : [])),
-      ...[...familyWords.values()].filter((id) => id >= 0),
-    ]),
+    ecosystemWords: subjectWords.length > 0 ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
+    familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
     subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
     reversedKeys: reverseConversionNames(text),
