@@ -482,3 +482,20 @@ describe("an ecosystem named", () => {
     expect(ranked(small, "tmux plugin")[0]).toBe("tmuxPlugins.resurrect");
   });
 });
+
+describe("a word packages are named after", () => {
+  it("names what the answer must be about: 'compress a pdf' is a PDF tool, not an everyday compressor", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      // Named after PDF, as pdftk, pdfcpu and pdfarranger are; not every description says it.
+      ["pdfmerge", "Joins PDF documents"],
+      ["pdfview", "Shows PDF documents"],
+      ["pdfcrop", "Crops documents"],
+      ["pdfsign", "Signs documents"],
+      ["qpdf", "Inspects and manipulates the structure of PDF files"],
+      ["gzip", "Compression program"],
+      ["bzip2", "High-quality data compression program"],
+    ]);
+    expect(ranked(small, "compress a pdf")[0]).toBe("qpdf");
+  });
+});

@@ -61,6 +61,18 @@ export class Dictionary {
     return this.sections.postings.subarray(this.sections.postingOffsets[index], this.sections.postingOffsets[index + 1]);
   }
 
+  /** Per term, how many of its postings `counts` accepts: a column derived in one pass over the postings. */
+  countPostings(counts: (id: number) => boolean): Uint32Array {
+    const { postings, postingOffsets } = this.sections;
+    const result = new Uint32Array(this.size);
+    for (let term = 0; term < this.size; term++) {
+      let n = 0;
+      for (let at = postingOffsets[term]!; at < postingOffsets[term + 1]!; at++) if (counts(postings[at]!)) n++;
+      result[term] = n;
+    }
+    return result;
+  }
+
   /** Index of the first term ≥ `key` in byte order. */
   lowerBound(key: Buffer): number {
     let lo = 0;

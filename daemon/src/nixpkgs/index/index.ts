@@ -36,6 +36,7 @@ export class NixpkgsIndex {
   /** Details recently read, oldest first (a Map keeps insertion order). */
   private readonly recent = new Map<number, PackageRecord>();
   private familiesByName?: Map<string, number>;
+  private readonly topLevelCounts = new Map<Dictionary, Uint32Array>();
 
   /** The index at `path`; with `builtFrom`, only one built from that source (else IndexFormatError). */
   static load(path: string, builtFrom?: string): NixpkgsIndex {
@@ -134,6 +135,17 @@ export class NixpkgsIndex {
       this.familiesByName = new Map(this.header.families.map((name, i) => [name.toLowerCase(), i]));
     }
     return this.familiesByName.get(familyOf(set.toLowerCase())) ?? -1;
+  }
+
+  /** How many top-level packages (no set's members) a term of `dictionary` has, counted on first use. */
+  topLevelCount(dictionary: Dictionary, term: number): number {
+    let counts = this.topLevelCounts.get(dictionary);
+    if (!counts) {
+      const topLevel = this.header.families.indexOf("");
+      counts = dictionary.countPostings((id) => this.family[id] === topLevel);
+      this.topLevelCounts.set(dictionary, counts);
+    }
+    return counts[term]!;
   }
 
   /** The other members of a package's group (the same library in other versions of its set, or a top-level package's other versions and builds). */

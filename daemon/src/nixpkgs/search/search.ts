@@ -52,6 +52,8 @@ const WEIGHT = {
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
   coverageExponent: 2,
+  /** Descriptions' uses of a word a name count must stand against: a word few packages use says little either way. */
+  subjectSmoothing: 5,
   /** Factor of the family the query names ("python …"). */
   namedEcosystem: 1.2,
   /** Factor of the curated everyday tools: among the many small tools a task's words match, the everyday one is usually meant. */
@@ -309,12 +311,13 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
   for (const [i, { w, weight }] of weighted.entries()) {
-    wanted += weight;
+    const coverageWeight = weight * subjectWeight(index, w);
+    wanted += coverageWeight;
     const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
     scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
-      matched[id] = matched[id]! + weight * share;
+      matched[id] = matched[id]! + coverageWeight * share;
     });
   }
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
@@ -420,6 +423,21 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 function wordWeight(index: NixpkgsIndex, word: string): number {
   const term = index.descriptions.find(stem(word));
   return Math.log(1 + index.size / (term >= 0 ? index.descriptions.postings(term).length : 1));
+}
+
+/**
+ * How much a query word names what the package is about, from 1 to 2. Top-level packages are named after
+ * their subject about as often as their descriptions say it (pdf: qpdf, pdftk, pdfcpu; azure; postgres); a
+ * word of the task (count, manage, generate) is rarely in a name, and the right tool's description often
+ * words the task otherwise: "count pages in a pdf" is qpdf, which says neither count nor pages. So
+ * missing a subject word costs more coverage than missing a task word.
+ */
+function subjectWeight(index: NixpkgsIndex, word: string): number {
+  let named = 0;
+  for (const term of index.names.withPrefix(word, PREFIX_EXPANSION, { including: true })) named += index.topLevelCount(index.names, term);
+  const described = index.descriptions.find(stem(word));
+  const said = described >= 0 ? index.topLevelCount(index.descriptions, described) : 0;
+  return 1 + Math.min(1, (named + 1) / (said + WEIGHT.subjectSmoothing));
 }
 
 /** Calls `add` once per package with the best way one query word matches it. */
