@@ -373,8 +373,16 @@ describe("programs the catalog cannot name", () => {
     expect(ranked(small, "calculate sha256 of a file")[0]).toBe("coreutils");
   });
 
-  it("lend the package no words: 'split a pdf' is not coreutils", () => {
-    expect(ranked(small, "split a pdf")).not.toContain("coreutils");
+  it("lend the package their names as words, after a tool about the whole task: 'dump a postgres database' is postgresql (postgres, pg_dump), 'split a pdf' pdfsplit before coreutils", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["postgresql", "Powerful, open source object-relational database system"],
+      ["dbdump", "Dumps database tables to files"],
+      ["coreutils", "GNU Core Utilities"],
+      ["pdfsplit", "Split a PDF into pages"],
+    ]);
+    expect(ranked(small, "dump a postgres database")[0]).toBe("postgresql");
+    expect(ranked(small, "split a pdf").slice(0, 2)).toEqual(["pdfsplit", "coreutils"]);
   });
 
   it("are a top-level package's: the Python library named redis installs no redis-cli", () => {

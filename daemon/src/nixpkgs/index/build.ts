@@ -94,8 +94,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
     const pname = plainPname(entry.pname);
     // Nested attribute paths are found through their leaf (index.lookup checks the whole path).
-    // Its other programs only as whole names: "split" finds coreutils, "split a pdf" is no name of it.
-    for (const name of [leaf, pname, entry.mainProgram, ...(knownPrograms(KNOWN_OTHER_PROGRAMS, entry) ?? [])]) {
+    const programs = knownPrograms(KNOWN_OTHER_PROGRAMS, entry) ?? [];
+    for (const name of [leaf, pname, entry.mainProgram, ...programs]) {
       if (!name) continue;
       post(exact, normalizeName(name), id);
       post(exact, squashName(name), id);
@@ -107,6 +107,9 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       // Phrases in names too: typescript-language-server is found by "lsp", as its description would be.
       for (const word of textWords(nameWords(name).join(" "))) post(names, word, id);
     }
+    // Its other programs each as one word of its names, unsplit: "uuid" starts uuidgen (util-linux), "pdf" pdfinfo
+    // (poppler-utils), but pg_dump's "dump" is no name of postgresql.
+    for (const program of programs) post(names, squashName(program), id);
     // Python libraries glue "py" to what they are about: pyyaml is a yaml library, pytest a test one.
     if (familyName === "pythonPackages" && /^py[a-z]{3,}/i.test(leaf)) post(names, squashName(leaf.slice(2)), id);
     for (const term of new Set(descriptionTerms(entry.description))) post(descriptions, term, id);
