@@ -507,3 +507,15 @@ describe("a word packages are named after", () => {
     expect(ranked(small, "compress a pdf")[0]).toBe("qpdf");
   });
 });
+
+describe("words agents use for what descriptions say otherwise", () => {
+  it("match the description's word: 'capture network traffic' is a network sniffer, not a screen capture tool", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["tcpdump", "Network sniffer"],
+      ["grabber", "Screen capture tool"],
+      ["netmon", "Network bandwidth monitor"],
+    ]);
+    expect(ranked(small, "capture network traffic")[0]).toBe("tcpdump");
+  });
+});

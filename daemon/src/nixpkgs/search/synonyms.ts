@@ -101,6 +101,8 @@ const RELATED: Record<string, string[]> = {
   backup: ["snapshot", "archive"],
   duplicate: ["dupe", "dedup", "identical"],
   record: ["capture"],
+  capture: ["sniffer", "record", "grab"],
+  live: ["realtime", "monitor"],
   screenshot: ["screen", "capture", "grab"],
   music: ["audio", "player"],
   log: ["logfile", "journal", "syslog"],
