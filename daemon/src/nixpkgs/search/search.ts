@@ -6,6 +6,7 @@
 // asked for.
 import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
+import type { Dictionary } from "../index/dictionary.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
@@ -430,13 +431,14 @@ function wordWeight(index: NixpkgsIndex, word: string): number {
  * their subject about as often as their descriptions say it (pdf: qpdf, pdftk, pdfcpu; azure; postgres); a
  * word of the task (count, manage, generate) is rarely in a name, and the right tool's description often
  * words the task otherwise: "count pages in a pdf" is qpdf, which says neither count nor pages. So
- * missing a subject word costs more coverage than missing a task word.
+ * missing a subject word costs more coverage than missing a task word. Both sides count the words it
+ * starts, as matching does: "open" starts openssl and opencv, but OpenGL and OpenAPI as often.
  */
 function subjectWeight(index: NixpkgsIndex, word: string): number {
-  let named = 0;
-  for (const term of index.names.withPrefix(word, PREFIX_EXPANSION, { including: true })) named += index.topLevelCount(index.names, term);
-  const described = index.descriptions.find(stem(word));
-  const said = described >= 0 ? index.topLevelCount(index.descriptions, described) : 0;
+  const topLevelStartedBy = (dictionary: Dictionary, prefix: string) =>
+    dictionary.withPrefix(prefix, PREFIX_EXPANSION, { including: true }).reduce((n, term) => n + index.topLevelCount(dictionary, term), 0);
+  const named = topLevelStartedBy(index.names, word);
+  const said = topLevelStartedBy(index.descriptions, stem(word));
   return 1 + Math.min(1, (named + 1) / (said + WEIGHT.subjectSmoothing));
 }
 
