@@ -417,6 +417,21 @@ describe("a conversion asked for", () => {
 });
 
 describe("a language's tool asked for by kind", () => {
+  it("finds it however the two are worded: 'rust code formatter', 'formatter for rust', 'shell script linter'", () => {
+    // Their descriptions need not say either: the name does.
+    const small = smallIndex([
+      ...WIDGETS,
+      ["prettier", "Code formatter", "prettier", "3.6.2"],
+      ["nixfmt", "Official formatter for Nix code", "nixfmt", "1.0.0"],
+      ["rustfmt", "Applies the style guide"],
+      ["shlint", "Finds mistakes"],
+      ["bashate", "Style checker for shell scripts"],
+    ]);
+    for (const query of ["rust code formatter", "formatter for rust", "rust formatter"])
+      expect(ranked(small, query)[0], query).toBe("rustfmt");
+    expect(ranked(small, "shell script linter")[0]).toBe("shlint");
+  });
+
   it("finds the tool named after the two ('go formatter': gofmt, which go installs; 'python lsp': pylsp)", () => {
     const small = smallIndex([
       ["go", "The Go programming language"],

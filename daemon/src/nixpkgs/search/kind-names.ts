@@ -1,6 +1,8 @@
 // A language's tools are named after it and their kind: gofmt, ocamlformat, yamllint, pylsp,
 // elixir-ls, clang-format, rustc, tsc. "<language> <kind of tool>" asks for such a name whatever the tool's
 // description says ("Stricter gofmt" says neither go nor formatter); these are the names it gives.
+import { textTerms } from "./text.js";
+
 /** How languages are shortened in tool names. */
 const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   python: ["py"],
@@ -29,15 +31,19 @@ const KIND_FORMS: Record<string, readonly string[]> = {
   compiler: ["c", "compiler"],
 };
 
+/** Words that say nothing of which language or kind ("rust code formatter", "shell script linter"), besides stopwords. */
+const FILLER = new Set(["code", "source", "script", "scripts", "file", "files", "tool"]);
+
 /**
- * The names of "<language> <kind>" (two words, the kind last), or none. Within a longer name
+ * The names of "<language> <kind>" (or "<kind> for <language>"), or none. Within a longer name
  * (markdownlint-cli) only the distinctive ones count: a kind of three letters or more (rustls is TLS).
  */
 export function kindNames(words: readonly string[], { withinName = false } = {}): string[] {
-  if (words.length !== 2) return [];
-  const [language, kind] = words as [string, string];
+  const said = words.filter((word) => !FILLER.has(word) && textTerms(word).length > 0);
+  if (said.length !== 2) return [];
+  const [language, kind] = KIND_FORMS[said[1]!] ? (said as [string, string]) : ([said[1], said[0]] as [string, string]);
   const kinds = KIND_FORMS[kind]?.filter((suffix) => !withinName || suffix.length >= 3);
-  if (!kinds) return [];
+  if (!kinds || KIND_FORMS[language]) return [];
   const languages = [language, ...(LANGUAGE_FORMS[language] ?? [])].map((form) => form.replace(/[^a-z0-9]/g, ""));
   return languages.flatMap((form) => kinds.map((suffix) => form + suffix));
 }
