@@ -524,6 +524,17 @@ describe("a word packages are named after", () => {
 });
 
 describe("words agents use for what descriptions say otherwise", () => {
+  it("name a document format as a document: 'convert latex to word' is a converter between document formats", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["pandoc", "Conversion between documentation formats"],
+      ["latexdiff", "Marks up differences between LaTeX files"],
+      ["wordgrinder", "Word processor for the terminal"],
+      ["tex2rtf", "Converts TeX to RTF"],
+    ]);
+    expect(ranked(small, "convert latex to word")[0]).toBe("pandoc");
+  });
+
   it("match the description's word: 'capture network traffic' is a network sniffer, not a screen capture tool", () => {
     const small = smallIndex([
       ...WIDGETS,
