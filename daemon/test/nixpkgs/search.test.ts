@@ -493,6 +493,17 @@ describe("an ecosystem named", () => {
     expect(ranked(small, "python driver")[0]).toBe("python313Packages.asyncpg");
   });
 
+  it("is said by a top-level package's own words too: 'haskell formatter' is ormolu, 'A formatter for Haskell source code', before a Haskell library", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["ormolu", "A formatter for Haskell source code"],
+      ["haskellPackages.prettyprint", "Combinators for text", "prettyprint", "0.1"],
+      ["haskellPackages.aeson", "Fast JSON parsing"],
+      ["haskellPackages.text", "Text type"],
+    ]);
+    expect(ranked(small, "haskell formatter")[0]).toBe("ormolu");
+  });
+
   it("is also named as nixpkgs names its set: 'elm formatter' asks among elmPackages, 'tmux plugin' among tmuxPlugins", () => {
     const small = smallIndex([
       ...WIDGETS,

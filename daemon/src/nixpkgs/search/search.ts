@@ -366,8 +366,10 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
         matched[id] = matched[id]! + ecosystemWeight;
       }
       const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
-      // Named, the family's members are meant as much as top-level packages, and more.
-      const factor = inFamily ? (index.factor[id]! / index.familyFactors[index.family[id]!]!) * WEIGHT.namedEcosystem : index.factor[id]!;
+      // Named, the family's members are meant as much as top-level packages, and more; so is a top-level
+      // package whose own words say it ("A formatter for Haskell source code").
+      const ownEcosystem = inFamily || ecosystemOwn[id] ? WEIGHT.namedEcosystem : 1;
+      const factor = (inFamily ? index.factor[id]! / index.familyFactors[index.family[id]!]! : index.factor[id]!) * ownEcosystem;
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
       // even one Python packages mention (whois).
       const common = flags & FLAG.common && (ecosystemWeight === 0 || inFamily || ecosystemOwn[id]) ? WEIGHT.common : 1;
