@@ -546,6 +546,18 @@ describe("words agents use for what descriptions say otherwise", () => {
     expect(ranked(small, "convert latex to word")[0]).toBe("pandoc");
   });
 
+  it("say metadata as EXIF or tags do, and create as make: 'strip metadata from images' edits EXIF, 'create local certificates' makes them", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["exiftool", "Tool to read, write and edit EXIF meta information"],
+      ["stripper", "Strips debug symbols from binaries"],
+      ["mkcert", "Simple tool for making locally-trusted development certificates"],
+      ["certlint", "Lints certificates"],
+    ]);
+    expect(ranked(small, "strip metadata from images")[0]).toBe("exiftool");
+    expect(ranked(small, "create local tls certificates")[0]).toBe("mkcert");
+  });
+
   it("match the description's word: 'capture network traffic' is a network sniffer, not a screen capture tool", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -70,6 +70,8 @@ const RELATED: Record<string, string[]> = {
   qr: ["barcode", "qrcode"],
   barcode: ["qr"],
   generate: ["generator", "create"],
+  create: ["make", "generate"],
+  metadata: ["exif", "tag", "meta"],
   optimize: ["compress", "lossless", "shrink"],
   translate: ["translator"],
   sandbox: ["isolation", "jail", "namespace", "container"],
