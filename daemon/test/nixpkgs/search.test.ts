@@ -558,6 +558,16 @@ describe("words agents use for what descriptions say otherwise", () => {
     expect(ranked(small, "create local tls certificates")[0]).toBe("mkcert");
   });
 
+  it("say a replacement as an alternative or a clone: 'makefile replacement' is a Make alternative", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["gotask", "Task runner, a simpler Make alternative"],
+      ["makedepend", "Makefile dependency generator"],
+      ["bmake", "Portable version of NetBSD make"],
+    ]);
+    expect(ranked(small, "makefile replacement")[0]).toBe("gotask");
+  });
+
   it("match the description's word: 'capture network traffic' is a network sniffer, not a screen capture tool", () => {
     const small = smallIndex([
       ...WIDGETS,

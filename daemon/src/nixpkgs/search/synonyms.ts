@@ -71,6 +71,8 @@ const RELATED: Record<string, string[]> = {
   barcode: ["qr"],
   generate: ["generator", "create"],
   create: ["make", "generate"],
+  replacement: ["alternative", "replace", "clone"],
+  alternative: ["replacement", "clone"],
   metadata: ["exif", "tag", "meta"],
   optimize: ["compress", "lossless", "shrink"],
   translate: ["translator"],
