@@ -568,6 +568,18 @@ describe("words agents use for what descriptions say otherwise", () => {
     expect(ranked(small, "makefile replacement")[0]).toBe("gotask");
   });
 
+  it("say a crate as a package or a dependency, and vet as check: 'rust crate manager' is cargo, 'go vet alternative' a checker", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["cargo", "Downloads your Rust project's dependencies and builds your project"],
+      ["rustup", "Rust toolchain installer"],
+      ["staticcheck", "Checks Go code for bugs"],
+      ["gotask", "Task runner written in Go"],
+    ]);
+    expect(ranked(small, "rust crate manager")[0]).toBe("cargo");
+    expect(ranked(small, "go vet alternative")[0]).toBe("staticcheck");
+  });
+
   it("match the description's word: 'capture network traffic' is a network sniffer, not a screen capture tool", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -73,6 +73,8 @@ const RELATED: Record<string, string[]> = {
   create: ["make", "generate"],
   replacement: ["alternative", "replace", "clone"],
   alternative: ["replacement", "clone"],
+  crate: ["package", "dependency"],
+  vet: ["check", "linter"],
   metadata: ["exif", "tag", "meta"],
   optimize: ["compress", "lossless", "shrink"],
   translate: ["translator"],
