@@ -535,15 +535,18 @@ describe("a word packages are named after", () => {
 });
 
 describe("words agents use for what descriptions say otherwise", () => {
-  it("name a document format as a document: 'convert latex to word' is a converter between document formats", () => {
+  it("name a document format as a document: 'convert latex to word' is a converter between document formats, and so is 'convert a powerpoint to pdf'", () => {
     const small = smallIndex([
       ...WIDGETS,
       ["pandoc", "Conversion between documentation formats"],
       ["latexdiff", "Marks up differences between LaTeX files"],
       ["wordgrinder", "Word processor for the terminal"],
       ["tex2rtf", "Converts TeX to RTF"],
+      ["unoconv", "Convert between any document format supported by LibreOffice"],
+      ["img2pdf", "Convert images to PDF"],
     ]);
     expect(ranked(small, "convert latex to word")[0]).toBe("pandoc");
+    expect(ranked(small, "convert a powerpoint to pdf").slice(0, 2)).toContain("unoconv");
   });
 
   it("say metadata as EXIF or tags do, and create as make: 'strip metadata from images' edits EXIF, 'create local certificates' makes them", () => {
