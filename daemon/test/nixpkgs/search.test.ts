@@ -583,6 +583,16 @@ describe("words agents use for what descriptions say otherwise", () => {
     expect(ranked(small, "go vet alternative")[0]).toBe("staticcheck");
   });
 
+  it("say strong as secure or random: 'generate a strong password' is a random password generator", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["apg", "Random password generator"],
+      ["pwcalc", "Generates passwords from a master key"],
+      ["passcheck", "Password checker"],
+    ]);
+    expect(ranked(small, "generate a strong password")[0]).toBe("apg");
+  });
+
   it("match the description's word: 'capture network traffic' is a network sniffer, not a screen capture tool", () => {
     const small = smallIndex([
       ...WIDGETS,

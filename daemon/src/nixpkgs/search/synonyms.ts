@@ -83,6 +83,7 @@ const RELATED: Record<string, string[]> = {
   hash: ["checksum", "digest"],
   base64: ["encode", "decode"],
   password: ["secret", "credential", "passphrase"],
+  strong: ["secure", "random"],
   credential: ["secret", "password"],
   leak: ["secret", "credential"],
   env: ["environment", "dotenv"],
