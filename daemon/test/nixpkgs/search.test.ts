@@ -417,6 +417,18 @@ describe("a conversion asked for", () => {
 });
 
 describe("a language's tool asked for by kind", () => {
+  it("reads the verb as the kind and a language by its short form: 'format go code' is gofmt (go's), 'lint terraform' tflint", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["go", "The Go programming language"],
+      ["golex", "Lexer generator for Go code"],
+      ["tflint", "Finds mistakes"],
+      ["tfsec", "Static analysis of Terraform code for security"],
+    ]);
+    expect(ranked(small, "format go code")[0]).toBe("go");
+    expect(ranked(small, "lint terraform")[0]).toBe("tflint");
+  });
+
   it("finds it however the two are worded: 'rust code formatter', 'formatter for rust', 'shell script linter'", () => {
     // Their descriptions need not say either: the name does.
     const small = smallIndex([

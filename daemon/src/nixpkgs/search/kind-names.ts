@@ -21,6 +21,8 @@ const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   c: ["clang"],
   "c++": ["clang"],
   cpp: ["clang"],
+  terraform: ["tf"],
+  kubernetes: ["kube", "k8s"],
 };
 /** How each kind of tool is named. */
 const KIND_FORMS: Record<string, readonly string[]> = {
@@ -31,15 +33,18 @@ const KIND_FORMS: Record<string, readonly string[]> = {
   compiler: ["c", "compiler"],
 };
 
+/** What a verb asks for: "format go code" is a Go formatter, "lint markdown" a Markdown linter. */
+const KIND_OF_VERB: Record<string, string> = { format: "formatter", lint: "linter", debug: "debugger", compile: "compiler" };
+
 /** Words that say nothing of which language or kind ("rust code formatter", "shell script linter"), besides stopwords. */
 const FILLER = new Set(["code", "source", "script", "scripts", "file", "files", "tool"]);
 
 /**
- * The names of "<language> <kind>" (or "<kind> for <language>"), or none. Within a longer name
+ * The names of "<language> <kind>" (or "<kind> for <language>", "<verb> <language> code"), or none. Within a longer name
  * (markdownlint-cli) only the distinctive ones count: a kind of three letters or more (rustls is TLS).
  */
 export function kindNames(words: readonly string[], { withinName = false } = {}): string[] {
-  const said = words.filter((word) => !FILLER.has(word) && textTerms(word).length > 0);
+  const said = words.filter((word) => !FILLER.has(word) && textTerms(word).length > 0).map((word) => KIND_OF_VERB[word] ?? word);
   if (said.length !== 2) return [];
   const [language, kind] = KIND_FORMS[said[1]!] ? (said as [string, string]) : ([said[1], said[0]] as [string, string]);
   const kinds = KIND_FORMS[kind]?.filter((suffix) => !withinName || suffix.length >= 3);
