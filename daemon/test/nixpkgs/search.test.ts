@@ -438,10 +438,13 @@ describe("a language's tool asked for by kind", () => {
       ["rustfmt", "Applies the style guide"],
       ["shlint", "Finds mistakes"],
       ["bashate", "Style checker for shell scripts"],
+      ["kube-linter", "Finds misconfigurations"],
+      ["kubeval", "Validates Kubernetes manifests"],
     ]);
     for (const query of ["rust code formatter", "formatter for rust", "rust formatter"])
       expect(ranked(small, query)[0], query).toBe("rustfmt");
     expect(ranked(small, "shell script linter")[0]).toBe("shlint");
+    expect(ranked(small, "lint kubernetes manifests")[0]).toBe("kube-linter");
   });
 
   it("finds the tool named after the two ('go formatter': gofmt, which go installs; 'python lsp': pylsp)", () => {

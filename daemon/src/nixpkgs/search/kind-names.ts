@@ -37,7 +37,7 @@ const KIND_FORMS: Record<string, readonly string[]> = {
 const KIND_OF_VERB: Record<string, string> = { format: "formatter", lint: "linter", debug: "debugger", compile: "compiler" };
 
 /** Words that say nothing of which language or kind ("rust code formatter", "shell script linter"), besides stopwords. */
-const FILLER = new Set(["code", "source", "script", "scripts", "file", "files", "tool"]);
+const FILLER = new Set(["code", "source", "script", "scripts", "file", "files", "tool", "manifest", "manifests", "config", "configs"]);
 
 /**
  * The names of "<language> <kind>" (or "<kind> for <language>", "<verb> <language> code"), or none. Within a longer name
