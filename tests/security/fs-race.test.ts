@@ -33,7 +33,7 @@ writeSync(1, "ready\\n");
 for (;;) {
   // Stay a directory for a moment, now and then for a few milliseconds, so that tools also get to
   // succeed inside however fast this machine is (timed, not counted in loop turns).
-  const until = process.hrtime.bigint() + BigInt(Math.round(Math.random() < 0.001 ? 3e6 : Math.random() * 2e4));
+  const until = process.hrtime.bigint() + BigInt(Math.round(Math.random() < 0.0005 ? 1e7 : Math.random() * 2e4));
   while (process.hrtime.bigint() < until);
   try { renameSync(at("d"), at("real")); } catch {}
   try { renameSync(at("evil"), at("d")); } catch {}
