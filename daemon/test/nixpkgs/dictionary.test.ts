@@ -19,3 +19,29 @@ describe("a dictionary's terms with a prefix", () => {
     expect(dictionary.withPrefix("jx", 10)).toEqual([]);
   });
 });
+
+describe("a dictionary's postings counted per term", () => {
+  it("counts the ones accepted, per term", () => {
+    const counted = new Dictionary(
+      encodeDictionary(
+        new Map([
+          ["a", [1, 2, 3]],
+          ["b", [2]],
+          ["c", []],
+        ]),
+      ),
+    );
+    expect([...counted.countPostings((id) => id >= 2)]).toEqual([2, 1, 0]);
+  });
+
+  it("stays within the postings when a damaged file's offsets run past them", () => {
+    const sections = encodeDictionary(
+      new Map([
+        ["a", [1, 2]],
+        ["b", [3]],
+      ]),
+    );
+    sections.postingOffsets[2] = 0xffffffff;
+    expect([...new Dictionary(sections).countPostings(() => true)]).toEqual([2, 1]);
+  });
+});

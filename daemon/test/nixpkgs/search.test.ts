@@ -7,6 +7,7 @@ import { NixpkgsError } from "../../src/nixpkgs/errors.js";
 import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
 import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
 import { plainPname } from "../../src/nixpkgs/index/package-sets.js";
+import { kindNames } from "../../src/nixpkgs/search/kind-names.js";
 import { searchIndex } from "../../src/nixpkgs/search/search.js";
 import { CHANNEL_CATALOG, NIX_ENV_CATALOG } from "./catalog-fixture.js";
 
@@ -427,6 +428,8 @@ describe("a language's tool asked for by kind", () => {
     ]);
     expect(ranked(small, "format go code")[0]).toBe("go");
     expect(ranked(small, "lint terraform")[0]).toBe("tflint");
+    // Only leading: after a subject, "format" is a noun.
+    expect(kindNames(["image", "format"])).toEqual([]);
   });
 
   it("finds it however the two are worded: 'rust code formatter', 'formatter for rust', 'shell script linter'", () => {

@@ -61,16 +61,16 @@ export class Dictionary {
     return this.sections.postings.subarray(this.sections.postingOffsets[index], this.sections.postingOffsets[index + 1]);
   }
 
-  /** Per term, how many of its postings `counts` accepts: a column derived in one pass over the postings. */
-  countPostings(counts: (id: number) => boolean): Uint32Array {
+  /** Per term, how many of its postings `accept` takes: a column derived in one pass over the postings. */
+  countPostings(accept: (id: number) => boolean): Uint32Array {
     const { postings, postingOffsets } = this.sections;
-    const result = new Uint32Array(this.size);
+    const counts = new Uint32Array(this.size);
     for (let term = 0; term < this.size; term++) {
-      let n = 0;
-      for (let at = postingOffsets[term]!; at < postingOffsets[term + 1]!; at++) if (counts(postings[at]!)) n++;
-      result[term] = n;
+      // Bounded by the postings as postings() is, whatever a damaged file's offsets say.
+      const end = Math.min(postingOffsets[term + 1]!, postings.length);
+      for (let at = postingOffsets[term]!; at < end; at++) if (accept(postings[at]!)) counts[term]!++;
     }
-    return result;
+    return counts;
   }
 
   /** Index of the first term ≥ `key` in byte order. */

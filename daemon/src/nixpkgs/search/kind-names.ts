@@ -44,7 +44,10 @@ const FILLER = new Set(["code", "source", "script", "scripts", "file", "files", 
  * (markdownlint-cli) only the distinctive ones count: a kind of three letters or more (rustls is TLS).
  */
 export function kindNames(words: readonly string[], { withinName = false } = {}): string[] {
-  const said = words.filter((word) => !FILLER.has(word) && textTerms(word).length > 0).map((word) => KIND_OF_VERB[word] ?? word);
+  // A verb leads ("format go code"); later, "format" is a noun ("image format").
+  const said = words
+    .filter((word) => !FILLER.has(word) && textTerms(word).length > 0)
+    .map((word, i) => (i === 0 && KIND_OF_VERB[word]) || word);
   if (said.length !== 2) return [];
   const [language, kind] = KIND_FORMS[said[1]!] ? (said as [string, string]) : ([said[1], said[0]] as [string, string]);
   const kinds = KIND_FORMS[kind]?.filter((suffix) => !withinName || suffix.length >= 3);

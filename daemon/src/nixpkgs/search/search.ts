@@ -188,7 +188,7 @@ const SET_SUFFIXES = ["Packages", "Plugins", "Extensions", "Scripts"];
 
 /** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
 function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
-  const usual = (ECOSYSTEM_WORDS[word] ?? []).map((family) => index.header.families.indexOf(family));
+  const usual = (ECOSYSTEM_WORDS[word] ?? []).map((family) => index.familyIndex(family));
   const bySetName = word.length >= 3 ? SET_SUFFIXES.map((suffix) => index.familyIndex(word + suffix)) : [];
   return [...new Set([...usual, ...bySetName])].filter((id) => id >= 0);
 }
@@ -200,7 +200,8 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets").
   const words = [...new Set(textWords(text))].filter((w, i, all) => !(i === 0 && w === "make" && all.length > 1));
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
-  const familyWords = new Map(words.map((w) => [w, /packages|plugins|extensions/.test(w) ? index.familyIndex(w) : -1]));
+  const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
+  const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
   const ecosystems = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
   const namesEcosystem = (w: string) => ecosystems.get(w)!.length > 0;
   const subjectWords = words.filter((w) => !namesEcosystem(w) && familyWords.get(w)! < 0);
@@ -368,11 +369,13 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const coverage = wanted > 0 ? Math.min(1, matched[id]! / wanted) : 0;
       // Named, the family's members are meant as much as top-level packages, and more; so is a top-level
       // package whose own words say it ("A formatter for Haskell source code").
-      const ownEcosystem = inFamily || ecosystemOwn[id] ? WEIGHT.namedEcosystem : 1;
-      const factor = (inFamily ? index.factor[id]! / index.familyFactors[index.family[id]!]! : index.factor[id]!) * ownEcosystem;
+      const ofEcosystem = inFamily || ecosystemOwn[id] === 1;
+      const factor =
+        (inFamily ? index.factor[id]! / index.familyFactors[index.family[id]!]! : index.factor[id]!) *
+        (ofEcosystem ? WEIGHT.namedEcosystem : 1);
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
       // even one Python packages mention (whois).
-      const common = flags & FLAG.common && (ecosystemWeight === 0 || inFamily || ecosystemOwn[id]) ? WEIGHT.common : 1;
+      const common = flags & FLAG.common && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
       const kind =
         (subjects.has(id) ? WEIGHT.subject : 1) *
         (reversed.has(id) ? WEIGHT.reversed : 1) *
