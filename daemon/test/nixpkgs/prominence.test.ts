@@ -38,4 +38,13 @@ describe("how established a package looks", () => {
     expect(establishment(entry({ attr: "sometool-lsp-plugin" }), 1)).toBeLessThan(plain);
     expect(establishment(entry({ attr: "sometool_0_26_0" }), 1)).toBe(plain);
   });
+
+  it("falls for a short expression of one package, and reads no length from a file of many", () => {
+    const at = (position: string) => establishment(entry({ position }), 1);
+    expect(at("pkgs/by-name/so/sometool/package.nix:24")).toBeLessThan(at("pkgs/by-name/so/sometool/package.nix:40"));
+    expect(at("pkgs/by-name/so/sometool/package.nix:40")).toBeLessThan(plain);
+    expect(at("pkgs/tools/misc/sometool/default.nix:180")).toBe(plain);
+    expect(at("pkgs/development/haskell-modules/hackage-packages.nix:12")).toBe(plain);
+    expect(at("pkgs/by-name/so/sometool/package.nix")).toBe(plain);
+  });
 });

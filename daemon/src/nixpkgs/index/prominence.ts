@@ -7,7 +7,7 @@ import { splitAttr } from "./package-sets.js";
 
 /**
  * From the package itself: more maintainers, man pages, several versions kept, a site of its own,
- * a released version, a name of its own; a package without a description rarely is meant.
+ * a released version, a name of its own, an expression of some length; a package without a description rarely is meant.
  */
 export function establishment(entry: CatalogEntry, variants: number): number {
   return (
@@ -17,7 +17,8 @@ export function establishment(entry: CatalogEntry, variants: number): number {
     (1 + 0.08 * Math.min(variants - 1, 3)) *
     (hasOwnSite(entry.homepage) ? 1.25 : 1) *
     releaseFactor(entry.version) *
-    nameShapeFactor(splitAttr(entry.attr).leaf)
+    nameShapeFactor(splitAttr(entry.attr).leaf) *
+    expressionFactor(entry.position)
   );
 }
 
@@ -51,4 +52,15 @@ function hasOwnSite(homepage: string): boolean {
 function releaseFactor(version: string): number {
   if (/unstable|^0-|^0\.0\./.test(version)) return 0.5;
   return /^[1-9]/.test(version) ? 1.3 : 1;
+}
+
+/**
+ * How long its expression is, read from where its description sits (meta comes last): a package
+ * of a few dozen lines is a plain build of a small project; the tools everybody uses carry options,
+ * patches and outputs. Below 50 lines, down to 0.8 at 25. Only files of one package say this.
+ */
+function expressionFactor(position: string): number {
+  const [file, line] = position.split(":");
+  if (!file || !/(^|\/)(package|default)\.nix$/.test(file) || !(Number(line) > 0)) return 1;
+  return Math.min(1, Math.max(0.8, 1 + 0.2 * Math.log2(Number(line) / 50)));
 }
