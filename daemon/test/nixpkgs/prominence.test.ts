@@ -47,4 +47,11 @@ describe("how established a package looks", () => {
     expect(at("pkgs/development/haskell-modules/hackage-packages.nix:12")).toBe(plain);
     expect(at("pkgs/by-name/so/sometool/package.nix")).toBe(plain);
   });
+
+  it("falls for a package built for Linux alone, not for one that runs on more, nor one that says nothing", () => {
+    const on = (platforms: string[] | null) => establishment(entry({ platforms }), 1);
+    expect(on(["x86_64-linux", "aarch64-linux"])).toBeLessThan(plain);
+    expect(on(["x86_64-linux", "aarch64-darwin"])).toBe(plain);
+    expect(on([])).toBe(plain);
+  });
 });

@@ -7,7 +7,7 @@ import { splitAttr } from "./package-sets.js";
 
 /**
  * From the package itself: more maintainers, man pages, several versions kept, a site of its own,
- * a released version, a name of its own, an expression of some length; a package without a description rarely is meant.
+ * a released version, a name of its own, an expression of some length, more systems than Linux; a package without a description rarely is meant.
  */
 export function establishment(entry: CatalogEntry, variants: number): number {
   return (
@@ -18,8 +18,18 @@ export function establishment(entry: CatalogEntry, variants: number): number {
     (hasOwnSite(entry.homepage) ? 1.25 : 1) *
     releaseFactor(entry.version) *
     nameShapeFactor(splitAttr(entry.attr).leaf) *
-    expressionFactor(entry.position)
+    expressionFactor(entry.position) *
+    (linuxOnly(entry.platforms) ? 0.75 : 1)
   );
+}
+
+/**
+ * Built for Linux alone: desktop applets, kernel and hardware tools, Linux's own plumbing. An agent's
+ * task more often means a tool that runs anywhere: of the packages ranked above an expected answer in
+ * the dev queries, 15% were Linux-only; of the expected answers, 4%.
+ */
+function linuxOnly(platforms: string[] | null): boolean {
+  return platforms !== null && platforms.length > 0 && platforms.every((platform) => platform.endsWith("-linux"));
 }
 
 /**
