@@ -45,3 +45,17 @@ describe("a dictionary's postings counted per term", () => {
     expect([...new Dictionary(sections).countPostings(() => true)]).toEqual([2, 1]);
   });
 });
+
+describe("a dictionary's terms counted per id", () => {
+  it("counts the terms listing each id, and no id past the size given (a damaged file's)", () => {
+    const counted = new Dictionary(
+      encodeDictionary(
+        new Map([
+          ["a", [0, 1]],
+          ["b", [1, 7]],
+        ]),
+      ),
+    );
+    expect([...counted.termsPerId(3)]).toEqual([1, 2, 0]);
+  });
+});

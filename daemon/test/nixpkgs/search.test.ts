@@ -552,6 +552,18 @@ describe("a word packages are named after", () => {
   });
 });
 
+describe("a description's length", () => {
+  it("makes a word said in passing among many count less than in a description about it", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      // Named alike, so that only the descriptions decide (a tie would go to the first, xa).
+      ["xb", "Dissects binary formats"],
+      ["xa", "Graphical suite for editing photos, painting, printing, scanning, batch renaming, slideshows and binary formats"],
+    ]);
+    expect(ranked(small, "binary formats")).toEqual(["xb", "xa"]);
+  });
+});
+
 describe("words agents use for what descriptions say otherwise", () => {
   // Each query's answer says related words, not the query's own; the other packages say some of the
   // query's own words.

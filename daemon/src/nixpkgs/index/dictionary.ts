@@ -73,6 +73,14 @@ export class Dictionary {
     return counts;
   }
 
+  /** Per id below `size`, how many terms list it: a description's length in distinct stems. */
+  termsPerId(size: number): Uint16Array {
+    const { postings } = this.sections;
+    const counts = new Uint16Array(size);
+    for (const id of postings) if (id < size) counts[id]!++;
+    return counts;
+  }
+
   /** Index of the first term ≥ `key` in byte order. */
   lowerBound(key: Buffer): number {
     let lo = 0;

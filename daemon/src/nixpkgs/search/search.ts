@@ -49,6 +49,12 @@ const WEIGHT = {
   relatedQueryWordShare: 0.5,
   contextShare: 0.5,
   typicalWordWeight: 7,
+  /**
+   * How much a long description's match counts less, as BM25 weighs a document's length: a word said
+   * in passing among twenty ("… with support for PDF") says less than one of four ("jq for binary formats").
+   * Descriptions shorter than the average count fully.
+   */
+  descriptionLength: 0.75,
   /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
@@ -126,6 +132,8 @@ interface Scratch {
   ecosystemOwn: Uint8Array;
   share: Float64Array;
   descriptionShare: Float64Array;
+  /** Per package, what a match in its description counts for its length (WEIGHT.descriptionLength). */
+  lengthFactor: Float32Array;
 }
 const scratches = new WeakMap<NixpkgsIndex, Scratch>();
 
@@ -151,10 +159,26 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       ecosystemOwn: new Uint8Array(n),
       share: new Float64Array(n),
       descriptionShare: new Float64Array(n),
+      lengthFactor: descriptionLengthFactors(index),
     };
     scratches.set(index, scratch);
   }
   return scratch;
+}
+
+/** BM25's length normalisation (k1 = 1.2, b = WEIGHT.descriptionLength), only ever lowering: 1 up to the average length. */
+function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
+  const lengths = index.descriptions.termsPerId(index.size);
+  let sum = 0;
+  let described = 0;
+  for (const length of lengths) {
+    sum += length;
+    if (length > 0) described++;
+  }
+  const average = sum / Math.max(described, 1);
+  const k1 = 1.2;
+  const b = WEIGHT.descriptionLength;
+  return Float32Array.from(lengths, (length) => Math.min(1, (k1 + 1) / (1 + k1 * (1 - b + (b * length) / average))));
 }
 
 /** What a query asks for, before any package is scored. */
@@ -503,10 +527,12 @@ function scoreWord(
   const idf = (term: number) => Math.log(1 + index.size / descriptions.postings(term).length);
   // How much of the word a match covers: its own description says it fully, others' words less.
   const descriptionShare = scratches.descriptionShare;
+  const { lengthFactor } = scratches;
   const credit = (term: number, weight: number, matchShare = 1, postings = descriptions.postings(term)) => {
-    const score = weight * idf(term);
+    const base = weight * idf(term);
     for (const id of postings) {
       if (candidates && !candidates(id)) continue;
+      const score = base * lengthFactor[id]!;
       if (description[id] === 0) described.push(id);
       if (description[id]! < score) description[id] = score;
       if (descriptionShare[id]! < matchShare) descriptionShare[id] = matchShare;
