@@ -166,19 +166,18 @@ function scratchFor(index: NixpkgsIndex): Scratch {
   return scratch;
 }
 
-/** BM25's length normalisation (k1 = 1.2, b = WEIGHT.descriptionLength), only ever lowering: 1 up to the average length. */
+/**
+ * BM25's length normalisation (k1 = 1.2, b = WEIGHT.descriptionLength), only ever lowering: against a
+ * typical nixpkgs description of about six stems, not the index's own average, so that a small catalog
+ * ranks as the whole one does.
+ */
 function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
-  const lengths = index.descriptions.termsPerId(index.size);
-  let sum = 0;
-  let described = 0;
-  for (const length of lengths) {
-    sum += length;
-    if (length > 0) described++;
-  }
-  const average = sum / Math.max(described, 1);
   const k1 = 1.2;
   const b = WEIGHT.descriptionLength;
-  return Float32Array.from(lengths, (length) => Math.min(1, (k1 + 1) / (1 + k1 * (1 - b + (b * length) / average))));
+  const typical = 6;
+  return Float32Array.from(index.descriptions.termsPerId(index.size), (length) =>
+    Math.min(1, (k1 + 1) / (1 + k1 * (1 - b + (b * length) / typical))),
+  );
 }
 
 /** What a query asks for, before any package is scored. */
