@@ -603,6 +603,16 @@ describe("words agents use for what descriptions say otherwise", () => {
       ],
       found: "gotask",
     },
+    {
+      query: "browse json interactively",
+      packages: [
+        ["jsonview", "Terminal JSON viewer"],
+        ["jsonfmt", "Formats JSON"],
+        ["jsonlint", "Checks JSON"],
+        ["storetree", "Interactively browse a store's dependencies"],
+      ],
+      found: "jsonview",
+    },
     { query: "rust crate manager", packages: rustAndGoTools, found: "cargo" },
     { query: "go vet alternative", packages: rustAndGoTools, found: "staticcheck" },
     {

@@ -152,6 +152,8 @@ const RELATED: Record<string, string[]> = {
   amazon: ["aws"],
   manage: ["management"],
   read: ["viewer", "view"],
+  browse: ["viewer", "pager", "explorer", "navigate"],
+  interactive: ["tui", "terminal"],
   edit: ["editor"],
   validate: ["validator", "check"],
   compress: ["archive", "archiver", "compressor"],

@@ -75,7 +75,7 @@ export const TOOL_NOUNS: ReadonlyMap<string, string> = new Map([
 
 /**
  * A light suffix stripper (in the spirit of Porter's first steps): plurals, -ing/-ed, -ation/-ate, -ersion/-ert,
- * -er, final -e and -y, -ize, so "images"/"imaging"/"image" and "library"/"libraries" meet.
+ * -er, final -e and -y, -ize, -ively, so "images"/"imaging"/"image" and "library"/"libraries" meet.
  */
 export function stem(word: string): string {
   if (word.length <= 3 || /[0-9]/.test(word)) return word;
@@ -84,6 +84,7 @@ export function stem(word: string): string {
   else if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (TOOL_NOUNS.has(w)) return w;
+  if (w.length > 7 && w.endsWith("ively")) w = w.slice(0, -2);
   if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
   else if (w.length > 7 && w.endsWith("ersion")) w = `${w.slice(0, -4)}t`;
   else if (w.length > 6 && w.endsWith("ate")) w = w.slice(0, -3);
