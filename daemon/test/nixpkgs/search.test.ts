@@ -613,6 +613,16 @@ describe("words agents use for what descriptions say otherwise", () => {
       ],
       found: "jsonview",
     },
+    {
+      query: "java linter",
+      packages: [
+        ["checkstyle", "Checks Java source against a coding standard"],
+        ["javadoc", "Generates documentation from Java source"],
+        ["csslint", "Linter for CSS"],
+        ["avsenc", "Encoder for the AVS video coding standard, in Java"],
+      ],
+      found: "checkstyle",
+    },
     { query: "rust crate manager", packages: rustAndGoTools, found: "cargo" },
     { query: "go vet alternative", packages: rustAndGoTools, found: "staticcheck" },
     {

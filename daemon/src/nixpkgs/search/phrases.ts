@@ -12,6 +12,9 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
     "static checkers?",
     "lint(?:ing)? tool",
     "(?:style|code) check(?:ers?|ing)",
+    "style guide check(?:ers?|ing)",
+    // What linters check code against; a video coding standard is a codec's.
+    "(?<!video )coding standards?",
   ],
   ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer", "beautify", "prettify"],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
