@@ -188,6 +188,20 @@ describe("kinds of tool the stemmer keeps whole", () => {
   });
 });
 
+describe("nouns the stemmer keeps whole", () => {
+  it("keep a container apart from what is self-contained, and Docker from a dock", () => {
+    const small = smallIndex([
+      ["selfdb", "Self-contained database engine"],
+      ["podman", "Manages containers and images"],
+      ["plank", "Dock for the desktop"],
+      ["dockerd", "Docker daemon"],
+    ]);
+    expect(ranked(small, "containers")[0]).toBe("podman");
+    expect(ranked(small, "containers")).not.toContain("selfdb");
+    expect(ranked(small, "docker")).toEqual(["dockerd"]);
+  });
+});
+
 describe("what a package is made of", () => {
   it("is not what it is for: 'rust lsp' is the language server for Rust, not one written in Rust", () => {
     const small = smallIndex([
@@ -549,6 +563,20 @@ describe("a word packages are named after", () => {
       ["bzip2", "High-quality data compression program"],
     ]);
     expect(ranked(small, "compress a pdf")[0]).toBe("qpdf");
+  });
+});
+
+describe("a tool the query does not want", () => {
+  it("is neither a word to match nor an answer: 'without docker', 'instead of make'", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["docker", "Builds and runs container images"],
+      ["buildah", "Builds OCI images"],
+      ["make", "Runs the tasks of a makefile"],
+      ["just", "Runs tasks"],
+    ]);
+    expect(ranked(small, "build container images without docker")[0]).toBe("buildah");
+    expect(ranked(small, "run tasks instead of make")[0]).toBe("just");
   });
 });
 

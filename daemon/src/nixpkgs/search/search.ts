@@ -67,6 +67,8 @@ const WEIGHT = {
   common: 4,
   /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
   subject: 0.25,
+  /** Factor of a package the query says it does not want ("without docker"): shown only when nothing else matches. */
+  unwanted: 0.01,
   /** The representative shows for its group unless another member scores over this many times as much. */
   representative: 2,
   /** Factor of a top-level lib* package when the query asks for no library: a task means tcpdump, not libpcap. */
@@ -198,6 +200,8 @@ interface ParsedQuery {
   subjectOfTool: string[];
   /** Those whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"). */
   subjectNotMeant: string[];
+  /** Names of tools the query does not want ("without docker"). */
+  unwanted: string[];
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
   /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
@@ -216,12 +220,29 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
   return [...new Set([...usual, ...bySetName])].filter((id) => id >= 0);
 }
 
+/** Words after which a query names what it does not want. */
+const NEGATIONS = new Set(["without", "instead"]);
+
+/** The first word worth matching after each negation ("without a daemon": daemon; "instead of make": make). */
+function notWanted(words: string[]): string[] {
+  const unwanted: string[] = [];
+  for (const [i, w] of words.entries()) {
+    if (!NEGATIONS.has(w)) continue;
+    const next = words.slice(i + 1).find((after) => textTerms(after).length > 0);
+    if (next) unwanted.push(next);
+  }
+  return unwanted;
+}
+
 function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
   const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets").
-  const words = [...new Set(textWords(text))].filter((w, i, all) => !(i === 0 && w === "make" && all.length > 1));
+  const allWords = [...new Set(textWords(text))].filter((w, i, all) => !(i === 0 && w === "make" && all.length > 1));
+  // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
+  const unwanted = notWanted(allWords);
+  const words = allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w));
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
@@ -246,6 +267,7 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
     subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
+    unwanted,
     reversedKeys: reverseConversionNames(text),
     asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
@@ -263,6 +285,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     familyIds,
     subjectOfTool,
     subjectNotMeant,
+    unwanted,
     reversedKeys,
     conventionKeys,
     asksForLibrary,
@@ -365,11 +388,16 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   wanted += ecosystemWeight;
 
   // "zig lsp": zig itself (named zig) matches best by name, but the language server is meant.
-  const subjects = new Set<number>();
-  for (const w of subjectNotMeant) {
-    const term = index.exact.find(w);
-    if (term >= 0) for (const id of index.exact.postings(term)) subjects.add(id);
-  }
+  const named = (names: string[]) => {
+    const ids = new Set<number>();
+    for (const name of names) {
+      const term = index.exact.find(name);
+      if (term >= 0) for (const id of index.exact.postings(term)) ids.add(id);
+    }
+    return ids;
+  };
+  const subjects = named(subjectNotMeant);
+  const unwantedIds = named(unwanted);
   const reversed = new Set<number>();
   for (const key of reversedKeys) {
     for (const term of index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true })) {
@@ -401,6 +429,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       const common = flags & FLAG.common && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
       const kind =
         (subjects.has(id) ? WEIGHT.subject : 1) *
+        (unwantedIds.has(id) ? WEIGHT.unwanted : 1) *
         (reversed.has(id) ? WEIGHT.reversed : 1) *
         (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;

@@ -73,6 +73,9 @@ export const TOOL_NOUNS: ReadonlyMap<string, string> = new Map([
   ["debugger", "debug"],
 ]);
 
+/** Nouns that losing -er would make another word: a container is not "self-contained", Docker no dock. */
+const KEPT_WHOLE = new Set(["container", "docker"]);
+
 /**
  * A light suffix stripper (in the spirit of Porter's first steps): plurals, -ing/-ed, -ation/-ate, -ersion/-ert,
  * -er, final -e and -y, -ize, -ively, so "images"/"imaging"/"image" and "library"/"libraries" meet.
@@ -83,7 +86,7 @@ export function stem(word: string): string {
   if (w.endsWith("sses")) w = w.slice(0, -2);
   else if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
-  if (TOOL_NOUNS.has(w)) return w;
+  if (TOOL_NOUNS.has(w) || KEPT_WHOLE.has(w)) return w;
   if (w.length > 7 && w.endsWith("ively")) w = w.slice(0, -2);
   if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
   else if (w.length > 7 && w.endsWith("ersion")) w = `${w.slice(0, -4)}t`;
