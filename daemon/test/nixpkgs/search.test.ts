@@ -651,6 +651,15 @@ describe("words agents use for what descriptions say otherwise", () => {
       ],
       found: "checkstyle",
     },
+    {
+      query: "cpp lsp",
+      packages: [
+        ["als", "Ada language server"],
+        ["ccls", "C/C++ language server"],
+        ["pylsp", "Python language server"],
+      ],
+      found: "ccls",
+    },
     { query: "rust crate manager", packages: rustAndGoTools, found: "cargo" },
     { query: "go vet alternative", packages: rustAndGoTools, found: "staticcheck" },
     {

@@ -139,6 +139,7 @@ const RELATED: Record<string, string[]> = {
   queue: ["messaging", "broker"],
   binary: ["hex", "hexadecimal"],
   typescript: ["javascript"],
+  cpp: ["c++"],
   bash: ["shell"],
   zsh: ["shell"],
   html: ["web", "page", "webpage"],
