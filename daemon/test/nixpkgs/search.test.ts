@@ -306,7 +306,7 @@ describe("a library named lib*", () => {
 });
 
 describe("make", () => {
-  it("leading a query is a light verb, elsewhere the tool", () => {
+  it("leading a query is a light verb, elsewhere the tool, and before nothing but a kind of tool", () => {
     const small = smallIndex([
       ...WIDGETS,
       ["gnumake", "Tool to control the generation of non-source files from sources"],
@@ -314,6 +314,12 @@ describe("make", () => {
     ]);
     expect(ranked(small, "make slides from markdown")[0]).toBe("mdslides");
     expect(ranked(small, "run make targets")[0]).toBe("gnumake");
+    const alternatives = smallIndex([
+      ...WIDGETS,
+      ["gotask", "Task runner, a simpler Make alternative"],
+      ["fdfind", "Simple alternative to find"],
+    ]);
+    expect(ranked(alternatives, "make alternative")[0]).toBe("gotask");
   });
 });
 

@@ -238,8 +238,11 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
   const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
-  // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets").
-  const allWords = [...new Set(textWords(text))].filter((w, i, all) => !(i === 0 && w === "make" && all.length > 1));
+  // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
+  // as it is before nothing but a kind of tool ("make alternative").
+  const lightMake = (w: string, i: number, all: string[]) =>
+    i === 0 && w === "make" && all.length > 1 && !all.slice(1).every((after) => TOOL_KINDS.has(after));
+  const allWords = [...new Set(textWords(text))].filter((w, i, all) => !lightMake(w, i, all));
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
   const words = allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w));
