@@ -435,6 +435,13 @@ describe("a conversion asked for", () => {
     expect(ranked(both, "convert odt to pdf")[0]).toBe("docconv");
     expect(ranked(both, "convert pdf to odt")[0]).toBe("pdf2odt");
   });
+
+  it("takes a PNG or a JPEG for an image, as converters named img… do", () => {
+    const images = smallIndex([...WIDGETS, ["img2pdf", "Convert images to PDF"], ["pdfview", "PDF viewer that exports PNG"]]);
+    expect(ranked(images, "convert png to pdf")[0]).toBe("img2pdf");
+    expect(ranked(images, "jpg to pdf")[0]).toBe("img2pdf");
+    expect(ranked(images, "pdf to png")[0]).toBe("pdfview");
+  });
 });
 
 describe("a language's tool asked for by kind", () => {

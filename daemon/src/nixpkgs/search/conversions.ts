@@ -4,8 +4,18 @@
 // the other way round (markdown2html for "html to markdown") matches every word and does the opposite.
 const TO = /\b([a-z0-9]+)\s+(?:files?\s+|documents?\s+)?(?:to|into)\s+(?:an?\s+|the\s+)?([a-z0-9]+)/g;
 const FROM = /\b([a-z0-9]+)\s+from\s+(?:an?\s+|the\s+)?([a-z0-9]+)/g;
-/** Short forms formats go by in names. */
-const SHORT: Record<string, string> = { markdown: "md", image: "img", images: "img", text: "txt", jpeg: "jpg" };
+/** Shorter or wider forms formats go by in names: a PNG is an image to img2pdf. */
+const SHORT: Record<string, readonly string[]> = {
+  markdown: ["md"],
+  image: ["img"],
+  images: ["img"],
+  text: ["txt"],
+  jpeg: ["jpg", "img"],
+  jpg: ["img"],
+  png: ["img"],
+  gif: ["img"],
+  webp: ["img"],
+};
 
 type Conversion = readonly [from: string, to: string];
 
@@ -15,7 +25,7 @@ function conversionsAsked(query: string): Conversion[] {
 }
 
 function namesOf(conversions: Conversion[]): string[] {
-  const forms = (word: string) => [word, ...(SHORT[word] ? [SHORT[word]] : [])];
+  const forms = (word: string) => [word, ...(SHORT[word] ?? [])];
   return conversions.flatMap(([from, to]) => forms(from).flatMap((a) => forms(to).flatMap((b) => [`${a}2${b}`, `${a}to${b}`])));
 }
 
