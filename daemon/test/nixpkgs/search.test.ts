@@ -673,6 +673,24 @@ describe("words agents use for what descriptions say otherwise", () => {
       ],
       found: "ccls",
     },
+    {
+      query: "graphql lsp",
+      packages: [
+        ["gqlservice", "Language Service for GraphQL"],
+        ["gqlclient", "GraphQL client"],
+        ["pylsp", "Python language server"],
+      ],
+      found: "gqlservice",
+    },
+    {
+      query: "sass linter",
+      packages: [
+        ["stylelint", "CSS linter"],
+        ["sassc", "Sass compiler"],
+        ["yamllint", "YAML linter"],
+      ],
+      found: "stylelint",
+    },
     { query: "rust crate manager", packages: rustAndGoTools, found: "cargo" },
     { query: "go vet alternative", packages: rustAndGoTools, found: "staticcheck" },
     {

@@ -3,7 +3,7 @@
 // each entry is how people write the same thing, never a package.
 
 const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
-  ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?"],
+  ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?", "language services?"],
   ["cli", "command[ -]?lines?"],
   [
     "linter",

@@ -139,6 +139,8 @@ const RELATED: Record<string, string[]> = {
   queue: ["messaging", "broker"],
   binary: ["hex", "hexadecimal"],
   typescript: ["javascript"],
+  sass: ["css", "scss"],
+  scss: ["css", "sass"],
   cpp: ["c++"],
   bash: ["shell"],
   zsh: ["shell"],
