@@ -593,6 +593,19 @@ describe("a tool the query does not want", () => {
   });
 });
 
+describe("open ports, and ports that are no portable", () => {
+  it("take 'open' before a port, connection or socket as no word of its own, and a port as no adjective made of it", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["opendoc", "Open document viewer"],
+      ["yamlproc", "Portable YAML processor"],
+      ["portscan", "Scans the ports of a host"],
+    ]);
+    expect(ranked(small, "show open ports")[0]).toBe("portscan");
+    expect(ranked(small, "ports")).toEqual(["portscan"]);
+  });
+});
+
 describe("a description's length", () => {
   it("makes a word said in passing among many count less than in a description about it", () => {
     const small = smallIndex([

@@ -46,6 +46,10 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["crossplatform", "cross[ -]platform"],
   ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],
+  // Open is what a port, connection or socket is to be listed at all, no word of its own (not OpenSSL's).
+  ["port", "open ports?"],
+  ["connection", "open connections?"],
+  ["socket", "open sockets?"],
 ];
 
 const PATTERNS = PHRASES.map(([short, ...spellings]) => [new RegExp(`\\b(?:${spellings.join("|")})\\b`, "g"), short] as const);

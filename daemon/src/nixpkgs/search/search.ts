@@ -94,6 +94,8 @@ const PREFIX_EXPANSION = 256;
  * compressor, "markdown" → markdownlint), not another word ("java" → javascript, "type" → typescript).
  */
 const DESCRIPTION_PREFIX_TAIL = 4;
+/** ...but not an adjective made of it: "port" is no "portable", "read" no "readable". */
+const ADJECTIVE_TAIL = /^[ai]bl/;
 
 /** A list of package ids in a reusable typed array: cleared by resetting its length, never freed. */
 class IdList {
@@ -573,7 +575,7 @@ function scoreWord(
   if (own >= 0) credit(own, WEIGHT.descriptionStem);
   if (stemmed.length >= 4) {
     for (const term of descriptions.withPrefix(stemmed, PREFIX_EXPANSION, { maxExtra: DESCRIPTION_PREFIX_TAIL })) {
-      credit(term, WEIGHT.descriptionPrefix);
+      if (!ADJECTIVE_TAIL.test(descriptions.term(term).slice(stemmed.length))) credit(term, WEIGHT.descriptionPrefix);
     }
   }
   for (const related of relatedStems(stemmed)) {
