@@ -606,6 +606,21 @@ describe("open ports, and ports that are no portable", () => {
   });
 });
 
+describe("what a package does without", () => {
+  it("is not what it is for: 'zero-configuration', 'non-containerized' and 'daemon-less' match neither word", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["litedb", "Zero-configuration database engine"],
+      ["procman", "Runs non-containerized processes"],
+      ["imgbuild", "Daemon-less image builder"],
+      ["confman", "Configuration manager"],
+    ]);
+    expect(ranked(small, "configuration")).toEqual(["confman"]);
+    expect(ranked(small, "container")).toEqual([]);
+    expect(ranked(small, "daemon")).toEqual([]);
+  });
+});
+
 describe("a description's length", () => {
   it("makes a word said in passing among many count less than in a description about it", () => {
     const small = smallIndex([

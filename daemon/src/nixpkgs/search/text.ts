@@ -53,14 +53,18 @@ export function textTerms(text: string): string[] {
 /** "GNU Compiler Collection, version 14.3.0": which release it is, not what it is about. */
 const VERSION_NUMBER = /\bversion\s+v?[0-9][\w.]*/gi;
 
+/** "Zero-configuration", "non-containerized", "daemon-less": what a package does without. */
+const LACKS = /\b(?:non|zero|no)-[a-z]+|\b[a-z]+-less\b/gi;
+
 const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:pure |modern |safe )?[\w#+]+/gi;
 
 /**
  * The terms of what a description says a package does. "Written in Rust" says what it is made of,
- * not what it is for: such a clause would make every tool written in Rust an answer to "rust lsp".
+ * not what it is for: such a clause would make every tool written in Rust an answer to "rust lsp";
+ * what it does without ("zero-configuration") is not what it is for either.
  */
 export function descriptionTerms(description: string): string[] {
-  return textTerms(description.replace(IMPLEMENTED_IN, " ").replace(VERSION_NUMBER, " "));
+  return textTerms(description.replace(IMPLEMENTED_IN, " ").replace(VERSION_NUMBER, " ").replace(LACKS, " "));
 }
 
 /**
