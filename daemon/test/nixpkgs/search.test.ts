@@ -719,6 +719,15 @@ describe("words agents use for what descriptions say otherwise", () => {
       ],
       found: "stylelint",
     },
+    {
+      query: "digital ocean cli",
+      packages: [
+        ["doctl", "Command line tool for DigitalOcean services"],
+        ["oceancli", "Ocean simulation command line"],
+        ["digiclock", "Digital clock for the command line"],
+      ],
+      found: "doctl",
+    },
     { query: "rust crate manager", packages: rustAndGoTools, found: "cargo" },
     { query: "go vet alternative", packages: rustAndGoTools, found: "staticcheck" },
     {

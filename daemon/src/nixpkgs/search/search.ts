@@ -363,11 +363,12 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
+  const compounds = compoundsOf(index, textWords(text), contentWords);
   for (const [i, { w, weight }] of weighted.entries()) {
     const coverageWeight = weight * subjectWeight(index, w);
     wanted += coverageWeight;
     const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
-    scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, (id, score, share) => {
+    scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + coverageWeight * share;
@@ -381,7 +382,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   for (const w of ecosystemWords) {
     const weight = wordWeight(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, weight);
-    scoreWord(index, w, weight, scratch, queryStems, ecosystemCandidate, (id, score, share) => {
+    scoreWord(index, w, weight, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
@@ -482,6 +483,18 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   });
 }
 
+/** Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), per word. */
+function compoundsOf(index: NixpkgsIndex, words: readonly string[], contentWords: readonly string[]): Map<string, string[]> {
+  const compounds = new Map<string, string[]>();
+  for (let i = 0; i + 1 < words.length; i++) {
+    if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
+    const joined = stem(words[i]! + words[i + 1]!);
+    if (index.descriptions.find(joined) < 0) continue;
+    for (const w of [words[i]!, words[i + 1]!]) compounds.set(w, [...(compounds.get(w) ?? []), joined]);
+  }
+  return compounds;
+}
+
 /** How much a word says: its description rarity, the most for words no description uses. */
 function wordWeight(index: NixpkgsIndex, word: string): number {
   const term = index.descriptions.find(stem(word));
@@ -514,6 +527,8 @@ function scoreWord(
   queryStems: ReadonlySet<string>,
   /** When given, only these packages are scored. */
   candidates: ((id: number) => boolean) | undefined,
+  /** Words the query's words make together ("digital ocean": digitalocean), matched as related words are. */
+  compounds: readonly string[],
   add: (id: number, score: number, share: number) => void,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
@@ -578,7 +593,7 @@ function scoreWord(
       if (!ADJECTIVE_TAIL.test(descriptions.term(term).slice(stemmed.length))) credit(term, WEIGHT.descriptionPrefix);
     }
   }
-  for (const related of relatedStems(stemmed)) {
+  for (const related of [...relatedStems(stemmed), ...compounds]) {
     const term = descriptions.find(related);
     const covers = queryStems.has(related) ? WEIGHT.relatedQueryWordShare : WEIGHT.relatedShare;
     if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related, covers);
