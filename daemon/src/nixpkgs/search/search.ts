@@ -402,14 +402,22 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     }
     return ids;
   };
-  const subjects = named(subjectNotMeant);
-  const unwantedIds = named(unwanted);
   const reversed = new Set<number>();
   for (const key of reversedKeys) {
     for (const term of index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true })) {
       for (const id of index.exact.postings(term)) reversed.add(id);
     }
   }
+  // What the query says of particular packages, as one factor each: looked up once per candidate.
+  const said = new Map<number, number>();
+  const say = (ids: Iterable<number>, factor: number) => {
+    for (const id of ids) said.set(id, (said.get(id) ?? 1) * factor);
+  };
+  say(named(subjectNotMeant), WEIGHT.subject);
+  say(named(unwanted), WEIGHT.unwanted);
+  say(reversed, WEIGHT.reversed);
+  const inNamedFamily = new Uint8Array(index.header.families.length);
+  for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
     const flags = index.flags[id]!;
     const hidden =
@@ -417,7 +425,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       (!options.includeUnfree && flags & FLAG.unfree) ||
       (mask && !mask[index.platformSet[id]!]);
     if (!hidden) {
-      const inFamily = familyIds.has(index.family[id]!);
+      const inFamily = inNamedFamily[index.family[id]!] === 1;
       const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemWeight) : ecosystem[id]!;
       if (named > 0) {
         total[id] = total[id]! + named;
@@ -434,9 +442,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       // even one Python packages mention (whois).
       const common = flags & FLAG.common && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
       const kind =
-        (subjects.has(id) ? WEIGHT.subject : 1) *
-        (unwantedIds.has(id) ? WEIGHT.unwanted : 1) *
-        (reversed.has(id) ? WEIGHT.reversed : 1) *
+        (said.size > 0 ? (said.get(id) ?? 1) : 1) *
         (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
