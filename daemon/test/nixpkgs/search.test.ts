@@ -455,6 +455,13 @@ describe("a language's tool asked for by kind", () => {
     ]);
     expect(ranked(small, "format go code")[0]).toBe("go");
     expect(ranked(small, "lint terraform")[0]).toBe("tflint");
+    // Matched as the kind, not as file formats.
+    const haskell = smallIndex([
+      ...WIDGETS,
+      ["hsformats", "Formats Haskell code and data"],
+      ["ormolu", "A formatter for Haskell source code"],
+    ]);
+    expect(ranked(haskell, "format haskell code")[0]).toBe("ormolu");
     // Only leading: after a subject, "format" is a noun.
     expect(kindNames(["image", "format"])).toEqual([]);
   });

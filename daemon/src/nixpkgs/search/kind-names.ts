@@ -55,3 +55,9 @@ export function kindNames(words: readonly string[], { withinName = false } = {})
   const languages = [language, ...(LANGUAGE_FORMS[language] ?? [])].map((form) => form.replace(/[^a-z0-9]/g, ""));
   return languages.flatMap((form) => kinds.map((suffix) => form + suffix));
 }
+
+/** The words with a leading verb read as the kind of tool it asks for, when the query is "<verb> <language> [code]" ("format go code"). */
+export function verbAsKind(words: readonly string[]): string[] {
+  const kind = KIND_OF_VERB[words[0] ?? ""];
+  return kind && kindNames(words).length > 0 ? [kind, ...words.slice(1)] : [...words];
+}

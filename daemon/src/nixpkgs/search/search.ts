@@ -10,7 +10,7 @@ import type { Dictionary } from "../index/dictionary.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
-import { kindNames } from "./kind-names.js";
+import { kindNames, verbAsKind } from "./kind-names.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS, textTerms, textWords } from "./text.js";
 
@@ -247,7 +247,8 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const allWords = [...new Set(textWords(text))].filter((w, i, all) => !lightMake(w, i, all));
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
-  const words = allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w));
+  // "format go code" asks for a formatter as "go formatter" does, not for file formats.
+  const words = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
