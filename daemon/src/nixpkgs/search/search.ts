@@ -52,7 +52,7 @@ const WEIGHT = {
   /**
    * How much a long description's match counts less, as BM25 weighs a document's length: a word said
    * in passing among twenty ("… with support for PDF") says less than one of four ("jq for binary formats").
-   * Descriptions shorter than the average count fully.
+   * Descriptions no longer than a typical one count fully (descriptionLengthFactors).
    */
   descriptionLength: 0.75,
   /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
@@ -204,6 +204,8 @@ interface ParsedQuery {
   subjectNotMeant: string[];
   /** Names of tools the query does not want ("without docker"). */
   unwanted: string[];
+  /** Per content word, the words it makes with a neighbour ("digital ocean": digitalocean). */
+  compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
   /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
@@ -262,18 +264,20 @@ function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
+  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
     text,
     wholeKeys,
     subjectKeys,
-    contentWords: (subjectWords.length > 0 ? subjectWords : words).filter(meaningful),
+    contentWords,
     ecosystemWords: subjectWords.length > 0 ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
     familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
     subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
     unwanted,
+    compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(text),
     asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
@@ -292,6 +296,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
     subjectOfTool,
     subjectNotMeant,
     unwanted,
+    compounds,
     reversedKeys,
     conventionKeys,
     asksForLibrary,
@@ -364,7 +369,6 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
-  const compounds = compoundsOf(index, textWords(text), contentWords);
   for (const [i, { w, weight }] of weighted.entries()) {
     const coverageWeight = weight * subjectWeight(index, w);
     wanted += coverageWeight;
@@ -394,29 +398,21 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }
   wanted += ecosystemWeight;
 
-  // "zig lsp": zig itself (named zig) matches best by name, but the language server is meant.
-  const named = (names: string[]) => {
-    const ids = new Set<number>();
-    for (const name of names) {
-      const term = index.exact.find(name);
-      if (term >= 0) for (const id of index.exact.postings(term)) ids.add(id);
-    }
-    return ids;
+  // What the query says of particular packages, as one factor each, looked up once per candidate: "zig lsp"
+  // is no zig (named zig, it matches best by name), "without docker" no docker, "html to markdown" no markdown2html.
+  const queryFactor = new Map<number, number>();
+  // Each package once per factor, however many of its names the terms are.
+  const weigh = (terms: number[], factor: number) => {
+    const ids = new Set(terms.flatMap((term) => [...index.exact.postings(term)]));
+    for (const id of ids) queryFactor.set(id, (queryFactor.get(id) ?? 1) * factor);
   };
-  const reversed = new Set<number>();
-  for (const key of reversedKeys) {
-    for (const term of index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true })) {
-      for (const id of index.exact.postings(term)) reversed.add(id);
-    }
-  }
-  // What the query says of particular packages, as one factor each: looked up once per candidate.
-  const said = new Map<number, number>();
-  const say = (ids: Iterable<number>, factor: number) => {
-    for (const id of ids) said.set(id, (said.get(id) ?? 1) * factor);
-  };
-  say(named(subjectNotMeant), WEIGHT.subject);
-  say(named(unwanted), WEIGHT.unwanted);
-  say(reversed, WEIGHT.reversed);
+  const termsOf = (names: string[]) => names.map((name) => index.exact.find(name)).filter((term) => term >= 0);
+  weigh(termsOf(subjectNotMeant), WEIGHT.subject);
+  weigh(termsOf(unwanted), WEIGHT.unwanted);
+  weigh(
+    reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true })),
+    WEIGHT.reversed,
+  );
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
@@ -443,7 +439,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       // even one Python packages mention (whois).
       const common = flags & FLAG.common && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
       const kind =
-        (said.size > 0 ? (said.get(id) ?? 1) : 1) *
+        (queryFactor.size > 0 ? (queryFactor.get(id) ?? 1) : 1) *
         (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
