@@ -20,6 +20,18 @@ describe("a dictionary's terms with a prefix", () => {
   });
 });
 
+describe("a dictionary's lookup of a term", () => {
+  it("finds every term and nothing else, in byte order, whatever its bytes (a prefix of another, beyond ASCII)", () => {
+    const words = ["a", "ab", "abc", "b", "ba", "z", "zz", "é", "éa", "ü", "日本", "日", "~", "0", "a-b", "a_b"];
+    const found = new Dictionary(encodeDictionary(new Map(words.map((term, i) => [term, [i]]))));
+    for (const [i, term] of words.entries()) expect([...found.postings(found.find(term))]).toEqual([i]);
+    for (const absent of ["", "aa", "abcd", "c", "e", "é b", "日本語", "zzz", "\u00ff"]) expect(found.find(absent)).toBe(-1);
+    expect(found.withPrefix("é", 10).map((at) => found.term(at))).toEqual(["éa"]);
+    expect(found.withPrefix("日", 10, { including: true }).map((at) => found.term(at))).toEqual(["日", "日本"]);
+    expect(found.termLength(found.find("日本"))).toBe(6);
+  });
+});
+
 describe("a dictionary's postings counted per term", () => {
   it("counts the ones accepted, per term", () => {
     const counted = new Dictionary(

@@ -81,15 +81,35 @@ export class Dictionary {
     return counts;
   }
 
+  /** A term's length in bytes, without decoding it. */
+  termLength(index: number): number {
+    return this.sections.termOffsets[index + 1]! - this.sections.termOffsets[index]!;
+  }
+
+  /**
+   * How the term at `index` orders against `key` in bytes (negative: the term sorts first), or, with
+   * `prefixOnly`, against the key's length of it. A loop of JavaScript: for keys of a few bytes it is
+   * several times faster than Buffer.compare's native call, and lookups make hundreds per search.
+   */
+  private compareTerm(index: number, key: Uint8Array, prefixOnly = false): number {
+    const { terms, termOffsets } = this.sections;
+    const start = termOffsets[index]!;
+    const length = (prefixOnly ? Math.min(termOffsets[index + 1]!, start + key.length) : termOffsets[index + 1]!) - start;
+    const common = Math.min(length, key.length);
+    for (let i = 0; i < common; i++) {
+      const difference = terms[start + i]! - key[i]!;
+      if (difference !== 0) return difference;
+    }
+    return length - key.length;
+  }
+
   /** Index of the first term ≥ `key` in byte order. */
-  lowerBound(key: Buffer): number {
+  lowerBound(key: Uint8Array): number {
     let lo = 0;
     let hi = this.size;
-    const { termOffsets } = this.sections;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      // compare() orders the term (source) against the key (target): negative when the term sorts first.
-      if (this.termBuffer.compare(key, 0, key.length, termOffsets[mid], termOffsets[mid + 1]) < 0) lo = mid + 1;
+      if (this.compareTerm(mid, key) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -99,9 +119,7 @@ export class Dictionary {
   find(term: string): number {
     const key = Buffer.from(term);
     const at = this.lowerBound(key);
-    if (at >= this.size) return -1;
-    const { termOffsets } = this.sections;
-    return this.termBuffer.compare(key, 0, key.length, termOffsets[at], termOffsets[at + 1]) === 0 ? at : -1;
+    return at < this.size && this.compareTerm(at, key) === 0 ? at : -1;
   }
 
   /**
@@ -111,11 +129,9 @@ export class Dictionary {
   withPrefix(prefix: string, limit: number, { including = false, maxExtra = Number.POSITIVE_INFINITY } = {}): number[] {
     const key = Buffer.from(prefix);
     const found: number[] = [];
-    const { termOffsets } = this.sections;
     for (let at = this.lowerBound(key), seen = 0; at < this.size && seen < limit; at++, seen++) {
-      const start = termOffsets[at]!;
-      const length = termOffsets[at + 1]! - start;
-      if (length < key.length || this.termBuffer.compare(key, 0, key.length, start, start + key.length) !== 0) break;
+      const length = this.termLength(at);
+      if (length < key.length || this.compareTerm(at, key, true) !== 0) break;
       if ((length > key.length || including) && length - key.length <= maxExtra) found.push(at);
     }
     return found;

@@ -556,7 +556,7 @@ function scoreWord(
       }
     }
     const partial = (term: number, weight: number) => {
-      const score = rarity * weight * (0.5 + form.length / index.names.term(term).length / 2);
+      const score = rarity * weight * (0.5 + form.length / index.names.termLength(term) / 2);
       for (const id of index.names.postings(term)) offer(id, score);
     };
     if (form.length >= 2) for (const term of index.names.withPrefix(form, PREFIX_EXPANSION)) partial(term, WEIGHT.namePrefix);
