@@ -1,5 +1,5 @@
 // The agent surface budget (issue 13): tools/list is sent on every turn, so by default it stays at
-// most 20 tools and 12 KB of JSON, every capability one call away. A byte count is an invariant, not
+// most 20 tools and 12 KB of JSON (read strictly: 12,000 bytes of UTF-8), every capability one call away. A byte count is an invariant, not
 // a timing, so it is a test; `npm run bench -- surface` prints the numbers beside the official
 // filesystem server. Checked on the default configuration with the harness metadata, and with a
 // nixpkgs to realise from and no index yet (every nixpkgs tool listed, the whole everyday set named:
@@ -13,7 +13,7 @@ import { startServer } from "../daemon/test/support/mcp-client.js";
 import { harnessMetadata } from "./harness/metadata.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
-const BUDGET = { tools: 20, bytes: 12 * 1024 };
+const BUDGET = { tools: 20, bytes: 12_000 };
 
 async function toolList(extra: string[]) {
   const scratch = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-surface-")));
@@ -32,7 +32,7 @@ async function toolList(extra: string[]) {
   });
   try {
     const result = await handle.client.listTools();
-    return { names: result.tools.map((tool) => tool.name), bytes: JSON.stringify(result).length };
+    return { names: result.tools.map((tool) => tool.name), bytes: Buffer.byteLength(JSON.stringify(result)) };
   } finally {
     await handle.close();
   }

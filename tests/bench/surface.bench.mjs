@@ -4,7 +4,8 @@
 // harness metadata: no nixpkgs source), with a nixpkgs source and the real catalog's index (every
 // nixpkgs tool listed, the whole everyday set named), and with config nixpkgs.common_tools = "tools"
 // (one tool per everyday package, the old default) — beside the official filesystem server, installed
-// from npm outside the repository (as fs.bench.mjs does). Budget: ≤ 20 tools and ≤ 12 KB by default.
+// from npm outside the repository (as fs.bench.mjs does). Budget: ≤ 20 tools and ≤ 12 KB by default,
+// read strictly: 12,000 bytes of UTF-8 (the everyday list's "·" and "…" are two and three bytes each).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -16,7 +17,7 @@ const OFFICIAL = "@modelcontextprotocol/server-filesystem";
 // The catalog sits beside the repository (../shared), or beside the directory of clones.
 const CATALOG = ["..", "../.."].map((up) => join(REPO, up, "shared/data/nixpkgs-unstable-2025-09-27.packages.json.br")).find(existsSync);
 const FIXTURE = join(REPO, "tests/fixtures/nixpkgs");
-const BUDGET = { tools: 20, bytes: 12 * 1024 };
+const BUDGET = { tools: 20, bytes: 12_000 };
 
 /** The official server, installed into the fs bench's cache on first use; undefined when npm cannot. */
 function officialServer() {
@@ -42,10 +43,10 @@ async function measure(connecting) {
   const { client } = await connecting;
   try {
     const result = await client.listTools();
-    const sizes = result.tools.map((tool) => ({ name: tool.name, bytes: JSON.stringify(tool).length }));
+    const sizes = result.tools.map((tool) => ({ name: tool.name, bytes: Buffer.byteLength(JSON.stringify(tool)) }));
     return {
       count: result.tools.length,
-      bytes: JSON.stringify(result).length,
+      bytes: Buffer.byteLength(JSON.stringify(result)),
       largest: sizes.sort((a, b) => b.bytes - a.bytes).slice(0, 5),
     };
   } finally {
@@ -53,7 +54,7 @@ async function measure(connecting) {
   }
 }
 
-const kb = (bytes) => `${bytes} B (${(bytes / 1024).toFixed(1)} KB)`;
+const kb = (bytes) => `${bytes.toLocaleString("en")} B`;
 const tokens = (bytes) => `~${Math.round(bytes / 4).toLocaleString("en")}`;
 
 export default async function surfaceBench() {

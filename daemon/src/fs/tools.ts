@@ -17,7 +17,7 @@ import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const pathField = z.string().describe("Project-relative or /project/...; or absolute in a served root");
+const pathField = z.string().describe("Project-relative, /project/..., or absolute in a served root");
 const pathsField = z.array(pathField).min(1).max(100);
 const entryType = z.enum(["file", "directory", "symlink", "other"]);
 const errorField = z.string().optional().describe("Why this item failed (the others are unaffected)");
@@ -64,14 +64,14 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     name: "list_files",
     title: "List files",
     description:
-      "List a directory, or a tree with recursive/glob (a glob finds files by name); .gitignore honoured; capped, says how many more.",
+      "List a directory, or a tree with recursive/glob (to find files by name); .gitignore honoured; capped, says how many more.",
     input: {
-      path: pathField.optional().describe("Directory to list (default: the project root)"),
-      recursive: z.boolean().optional().describe("List the whole tree (files only) instead of one directory"),
+      path: pathField.optional().describe("Directory (default: the project root)"),
+      recursive: z.boolean().optional().describe("The whole tree (files only)"),
       max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
       glob: z.string().optional().describe("Gitignore-style glob, e.g. 'src/**/*.json' (implies recursive)"),
       include_ignored: z.boolean().optional().describe("Also list what .gitignore excludes"),
-      include_stats: z.boolean().optional().describe("Add size and mtime to each entry"),
+      include_stats: z.boolean().optional().describe("Size and mtime of each entry"),
     },
     output: {
       path: z.string(),
@@ -139,12 +139,12 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const readContentTool = defineTool({
     name: "read_content",
     title: "Read files",
-    description: `Read text files (path or paths), whole or start_line..end_line. At most ${config.max_read_bytes} bytes per call; next_start_line continues. Binary files are described, not dumped.`,
+    description: `Read text files (path or paths), whole or start_line..end_line; at most ${config.max_read_bytes} bytes per call, next_start_line continues. Binary files are described.`,
     input: {
       path: pathField.optional().describe("One file"),
       paths: pathsField.optional().describe("Several files"),
       start_line: z.number().int().min(1).optional().describe("First line, 1-based (each file)"),
-      end_line: z.number().int().min(1).optional().describe("Last line to return, inclusive"),
+      end_line: z.number().int().min(1).optional().describe("Last line, inclusive"),
     },
     output: {
       items: z.array(
@@ -194,12 +194,12 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     description: "Search file contents with ripgrep (regex unless literal: true; .gitignore honoured).",
     input: {
       pattern: z.string().min(1).describe("Regex (Rust syntax), or text with literal"),
-      path: pathField.optional().describe("File or directory to search (default: the project root)"),
-      glob: z.string().optional().describe("Only files matching this glob, e.g. '*.py' or '!*.min.js'"),
+      path: pathField.optional().describe("File or directory (default: the project root)"),
+      glob: z.string().optional().describe("Only matching files, e.g. '*.py' or '!*.min.js'"),
       literal: z.boolean().optional().describe("Pattern is plain text"),
       // Other servers' spelling of the same switch.
       regex: z.boolean().optional().describe("false = literal"),
-      case_sensitive: z.boolean().optional().describe("Default: smart case (sensitive only with an uppercase letter)"),
+      case_sensitive: z.boolean().optional().describe("Default: sensitive only if the pattern has uppercase"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
       max_results: z.number().int().min(1).optional().describe(`Matching lines returned (default and most: ${config.max_search_results})`),
     },
@@ -256,7 +256,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
           z.object({
             path: pathField,
             content: z.string().describe("The whole new content (or what to append)"),
-            append: z.boolean().optional().describe("Append to the file instead of replacing it"),
+            append: z.boolean().optional().describe("Append instead of replacing"),
           }),
         )
         .min(1)
@@ -296,7 +296,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         )
         .min(1)
         .max(100)
-        .describe("Applied in order, each to the result of the previous"),
+        .describe("Applied in order, each to the previous result"),
       dry_run: z.boolean().optional().describe("Show the diff without writing"),
     },
     output: { path: z.string(), diff: z.string(), edits: z.number().int(), dry_run: z.boolean() },

@@ -65,15 +65,15 @@ export const sandboxCapability: Capability = {
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
-      description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in /project (the project); /workspace is empty scratch; nothing persists. A timeout kills all it started; output so far returns.
-With \`session\`, a persistent interpreter of that env keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it (\`notices\` say what was kept). At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
+      description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in the project (/project); /workspace is empty scratch; nothing persists. A timeout kills all it started.
+With \`session\`, a persistent interpreter keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it (\`notices\` say what was kept). At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
 ${listing}`,
       input: {
         env: z
           .enum(names as [string, ...string[]])
           .optional()
           .describe("The env (a session keeps its own)"),
-        code: z.string().describe("Code for the env's interpreter, any length"),
+        code: z.string().describe("Code for the env's interpreter"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
         session: z
@@ -112,7 +112,7 @@ const listSessions = (sessions: SessionManager) =>
   defineTool({
     name: "list_sessions",
     title: "List sessions",
-    description: "The live sessions of `run`: id, env, age, idle time, calls, busy.",
+    description: "Live sessions of `run`: id, env, age, idle time, calls, busy.",
     input: {},
     output: {
       sessions: z.array(

@@ -40,7 +40,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep"),
       program: z.string().optional().describe("Program to run (default: the main one)"),
-      description: z.string().max(500).optional().describe("The tool's description"),
+      description: z.string().max(500).optional().describe("Its description for agents"),
       default_args: z.array(z.string()).optional().describe("Arguments before each call's"),
       timeout_seconds: z.number().int().min(1).optional().describe("Run time limit per call"),
     },
