@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMetadata } from "./harness/metadata.js";
 
-const BUDGET = 32 * 1024;
+const BUDGET = 32_000;
 let server: ServerHandle;
 let project: string;
 let cache: string;

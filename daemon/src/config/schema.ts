@@ -6,8 +6,11 @@ import { z } from "zod";
 import { networkSchema } from "./network.js";
 import { DEFAULT_PROTECTED_PATHS } from "./protected-paths.js";
 
-/** The default byte budget of one tool call's whole answer (MCP clients cut results near 25k tokens). */
-export const DEFAULT_RESPONSE_BYTES = 32768;
+/**
+ * The default byte budget of one tool call's whole answer (MCP clients cut results near 25k tokens):
+ * 32 KB read strictly, so that an answer is under it whichever way a kilobyte is counted.
+ */
+export const DEFAULT_RESPONSE_BYTES = 32_000;
 
 const seconds = (max: number) => z.number().int().min(1).max(max);
 const bytes = z.number().int().min(1024);

@@ -16,7 +16,7 @@ import { cutText, fitResponse, responseBytes, type Kept } from "../../src/mcp/re
 import { ResultStore } from "../../src/mcp/results.js";
 import { defineTool, registerTool, setResponsePolicy } from "../../src/mcp/tool.js";
 
-const BUDGET = 32 * 1024;
+const BUDGET = 32_000;
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
 const keptAt = (path: string) => async (): Promise<Kept> => ({ path });
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
