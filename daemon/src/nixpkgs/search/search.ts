@@ -8,11 +8,10 @@ import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
 import type { Dictionary } from "../index/dictionary.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
-import { ECOSYSTEM_WORDS, plainPname, splitAttr } from "../index/package-sets.js";
-import { conversionNames, reverseConversionNames } from "./conversions.js";
-import { kindNames, verbAsKind } from "./kind-names.js";
+import { splitAttr } from "../index/package-sets.js";
+import { parseQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
-import { normalizeName, squashName, stem, TOOL_NOUNS, textTerms, textWords } from "./text.js";
+import { normalizeName, stem, TOOL_NOUNS } from "./text.js";
 
 export interface SearchOptions {
   limit?: number;
@@ -76,12 +75,6 @@ const WEIGHT = {
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
-/** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
-const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
-/** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
-const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
-/** Words asking for a library, which a lib* package may well be. */
-const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk", "api", "header", "headers"]);
 export const MAX_LIMIT = 50;
 /**
  * Terms a word's prefix or suffix expands to. The dictionary lists them alphabetically, so the cut
@@ -182,106 +175,6 @@ function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
   return Float32Array.from(index.descriptions.termsPerId(index.size), (length) =>
     Math.min(1, (k1 + 1) / (1 + k1 * (1 - b + (b * length) / typical))),
   );
-}
-
-/** What a query asks for, before any package is scored. */
-interface ParsedQuery {
-  /** The query without installable syntax. */
-  text: string;
-  /** Whole names the query may be, all of it ("ripgrep", "yq go"). */
-  wholeKeys: Set<string>;
-  /** Whole names once the ecosystem is named ("python requests" → "requests"): only that ecosystem's packages. */
-  subjectKeys: Set<string>;
-  /** Words matched against names and descriptions. */
-  contentWords: string[];
-  /** Words naming an ecosystem ("python"): its packages match them, and so does a description saying them. */
-  ecosystemWords: string[];
-  /** Families the query names ("python …", "python3Packages …"). */
-  familyIds: Set<number>;
-  /** In "<subject> <tool kind>" ("zig lsp"): the subject words. */
-  subjectOfTool: string[];
-  /** Those whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"). */
-  subjectNotMeant: string[];
-  /** Names of tools the query does not want ("without docker"). */
-  unwanted: string[];
-  /** Per content word, the words it makes with a neighbour ("digital ocean": digitalocean). */
-  compounds: Map<string, string[]>;
-  /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
-  reversedKeys: string[];
-  /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
-  asksForLibrary: boolean;
-  /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
-  conventionKeys: string[];
-}
-
-/** How nixpkgs names the set of a language's or a tool's add-ons: elmPackages, tmuxPlugins, mpvScripts. */
-const SET_SUFFIXES = ["Packages", "Plugins", "Extensions", "Scripts"];
-
-/** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
-function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
-  const usual = (ECOSYSTEM_WORDS[word] ?? []).map((family) => index.familyIndex(family));
-  const bySetName = word.length >= 3 ? SET_SUFFIXES.map((suffix) => index.familyIndex(word + suffix)) : [];
-  return [...new Set([...usual, ...bySetName])].filter((id) => id >= 0);
-}
-
-/** Words after which a query names what it does not want. */
-const NEGATIONS = new Set(["without", "instead"]);
-
-/** The first word worth matching after each negation ("without a daemon": daemon; "instead of make": make). */
-function notWanted(words: string[]): string[] {
-  const unwanted: string[] = [];
-  for (const [i, w] of words.entries()) {
-    if (!NEGATIONS.has(w)) continue;
-    const next = words.slice(i + 1).find((after) => textTerms(after).length > 0);
-    if (next) unwanted.push(next);
-  }
-  return unwanted;
-}
-
-function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
-  // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
-  const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
-  if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
-  // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
-  // as it is before nothing but a kind of tool ("make alternative").
-  const lightMake = (w: string, i: number, all: string[]) =>
-    i === 0 && w === "make" && all.length > 1 && !all.slice(1).every((after) => TOOL_KINDS.has(after));
-  const allWords = [...new Set(textWords(text))].filter((w, i, all) => !lightMake(w, i, all));
-  // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
-  const unwanted = notWanted(allWords);
-  // "format go code" asks for a formatter as "go formatter" does, not for file formats.
-  const words = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
-  // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
-  const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
-  const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
-  const ecosystems = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
-  const namesEcosystem = (w: string) => ecosystems.get(w)!.length > 0;
-  const subjectWords = words.filter((w) => !namesEcosystem(w) && familyWords.get(w)! < 0);
-  const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
-  const conversions = conversionNames(text);
-  const wholeKeys = new Set([...keysOf(text), ...conversions, ...kindNames(words)]);
-  // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
-  const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
-  const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
-  const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
-  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
-  const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
-  const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
-  return {
-    text,
-    wholeKeys,
-    subjectKeys,
-    contentWords,
-    ecosystemWords: subjectWords.length > 0 ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
-    familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
-    subjectOfTool,
-    subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
-    unwanted,
-    compounds: compoundsOf(index, allWords, contentWords),
-    reversedKeys: reverseConversionNames(text),
-    asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
-    conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
-  };
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
@@ -484,18 +377,6 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       score: Math.round(score * 10) / 10,
     };
   });
-}
-
-/** Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), per word. */
-function compoundsOf(index: NixpkgsIndex, words: readonly string[], contentWords: readonly string[]): Map<string, string[]> {
-  const compounds = new Map<string, string[]>();
-  for (let i = 0; i + 1 < words.length; i++) {
-    if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
-    const joined = stem(words[i]! + words[i + 1]!);
-    if (index.descriptions.find(joined) < 0) continue;
-    for (const w of [words[i]!, words[i + 1]!]) compounds.set(w, [...(compounds.get(w) ?? []), joined]);
-  }
-  return compounds;
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */
