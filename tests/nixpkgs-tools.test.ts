@@ -128,6 +128,13 @@ describe("nixpkgs_execute", () => {
     });
   });
 
+  it("runs a name Nix has and the index lacks (nix-env lists a derivation once: nodejs_22 beside nodejs)", async () => {
+    expect(await ok("nixpkgs_execute", { package: "hexdumper_1", args: ["-p"], stdin: "hi" })).toMatchObject({
+      package: "hexdumper_1",
+      stdout: "6869\n",
+    });
+  });
+
   it("runs the package of a program named where a package is meant: rg is ripgrep's, sort coreutils'", async () => {
     expect(await ok("nixpkgs_execute", { package: "rg", args: ["-c", "a"], stdin: "a\nb\na\n" })).toMatchObject({
       package: "ripgrep",
@@ -326,6 +333,15 @@ describe("everyday and installed tools", () => {
     expect(installed.structuredContent).toMatchObject({ name: "nixpkgs_sort", package: "coreutils", already_installed: false });
     expect((await ok("nixpkgs_sort", { stdin: "b\na\n" })).stdout).toBe("a\nb\n");
     expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_sort" })).isError).toBeFalsy();
+  });
+
+  it("installs a name the index lacks as it is, saying that Nix checks it on the first call", async () => {
+    const installed = await server.call("nixpkgs_install_tool", { package: "hexdumper_1" });
+    expect(installed.structuredContent).toMatchObject({ package: "hexdumper_1", already_installed: false });
+    expect(textOf(installed)).toMatch(/index does not list hexdumper_1; Nix checks the name on the first call/);
+    const { name } = installed.structuredContent as { name: string };
+    expect((await ok(name, { args: ["-p"], stdin: "hi" })).stdout).toBe("6869\n");
+    expect((await server.call("nixpkgs_uninstall_tool", { name })).isError).toBeFalsy();
   });
 });
 

@@ -5,6 +5,9 @@ import { describe, expect, it } from "vitest";
 import { JailBudget } from "../../src/jail/budget.js";
 import { configSchema } from "../../src/config/schema.js";
 import { PackageRunner } from "../../src/nixpkgs/execute/execute.js";
+import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
+import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
+import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
 import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
 import { attrPath } from "../../src/nixpkgs/execute/realise.js";
@@ -100,6 +103,35 @@ describe("the runner's per-call limits", () => {
     });
     await expect(capping.execute({ attr: "jq" })).rejects.toThrow(/no nixpkgs to realise packages from/);
     await expect(capping.execute({ attr: "jq", timeoutSeconds: 60 })).rejects.toThrow(/above the limit of 5/);
+  });
+});
+
+describe("the package a call names, read against an index", () => {
+  // Shaped like a nix-env listing, which has each derivation once under one name: python3 is there
+  // only as python313Packages.python (and as the pname of a python3.withPackages environment), nodejs
+  // as nodePackages.nodejs; ghc not at top level at all.
+  const catalog = {
+    ripgrep: { name: "ripgrep-14", pname: "ripgrep", version: "14", meta: { description: "Search", mainProgram: "rg" } },
+    jupyter: { name: "python3-3.13-env", pname: "python3", version: "3.13", meta: { description: "Jupyter environment" } },
+    "python313Packages.python": { name: "python3-3.13", pname: "python3", version: "3.13", meta: { description: "Python" } },
+    "python313Packages.requests": { name: "python3.13-requests-2", pname: "requests", version: "2", meta: { description: "HTTP" } },
+    "haskell.compiler.ghc98": { name: "ghc-9.8", pname: "ghc", version: "9.8", meta: { description: "Haskell compiler" } },
+  };
+  const path = join(mkdtempSync(join(tmpdir(), "nixshed-resolve-")), "index");
+  writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+  const index = NixpkgsIndex.load(path);
+  const config = configSchema.parse({});
+  const runner = new PackageRunner({ config, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), budget, index: () => index });
+
+  it("maps a program to its package and a set's alias to its member", () => {
+    expect(runner.resolve("rg")).toEqual({ attr: "ripgrep", program: "rg", unlisted: false });
+    expect(runner.resolve("python3Packages.requests")).toMatchObject({ attr: "python3Packages.requests", unlisted: false });
+  });
+
+  it("leaves a name the listing lacks to Nix, never to another package of that pname", () => {
+    // python3 is the pname of jupyter's environment too: it must not run jupyter.
+    expect(runner.resolve("python3")).toEqual({ attr: "python3", program: undefined, unlisted: true });
+    expect(runner.resolve("ghc")).toEqual({ attr: "ghc", program: undefined, unlisted: true });
   });
 });
 

@@ -102,19 +102,23 @@ export class PackageRunner {
 
   /**
    * The package a call names: an attribute, an alias of its set ("python3Packages.x", which Nix
-   * resolves), or a program or pname of a package, which then runs that package ("pdfunite" is
-   * poppler-utils' program pdfunite, "nodejs" is nodejs_24). Without an index the name goes to Nix as it is.
+   * resolves), or a program of a package, which then runs that package ("pdfunite" is poppler-utils'
+   * program pdfunite, "rg" ripgrep's). A name the index lacks goes to Nix as it is: the index lists
+   * each derivation once, as nix-env does (python3 is listed as python313Packages.python, nodejs as
+   * nodePackages.nodejs), so Nix knows names it does not, and says when a name is no package (the
+   * error then names close matches from the index). `unlisted`: the index is at hand and lacks it.
    */
-  resolve(attr: string, program?: string): { attr: string; program?: string } {
+  resolve(attr: string, program?: string): { attr: string; program?: string; unlisted: boolean } {
     const index = this.ctx.index();
-    if (!index || index.lookup(attr) >= 0) return { attr, program };
+    if (!index || index.lookup(attr) >= 0) return { attr, program, unlisted: false };
     const member = index.lookupInFamily(attr);
-    if (member < 0) throw this.missing(attr);
+    if (member < 0) return { attr, program, unlisted: true };
     const { leaf } = splitAttr(attr);
     const found = index.attr(member);
-    if (splitAttr(found).leaf === leaf) return { attr, program };
-    const namesPackage = normalizeName(plainPname(index.record(member).pname)) === normalizeName(leaf);
-    return { attr: found, program: program ?? (namesPackage ? undefined : leaf) };
+    if (splitAttr(found).leaf === leaf) return { attr, program, unlisted: false };
+    // A package's name ("python3", the pname of every python3.withPackages environment too) is Nix's to resolve.
+    if (normalizeName(plainPname(index.record(member).pname)) === normalizeName(leaf)) return { attr, program, unlisted: true };
+    return { attr: found, program: program ?? leaf, unlisted: false };
   }
 
   /** "no package `x` in this nixpkgs; did you mean …", from the index when it is at hand. */
@@ -130,7 +134,8 @@ export class PackageRunner {
 
   async execute(asked: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
     const { config } = this.ctx;
-    const request = { ...asked, ...this.resolve(asked.attr, asked.program) };
+    const { unlisted: _unlisted, ...named } = this.resolve(asked.attr, asked.program);
+    const request = { ...asked, ...named };
     const policy = this.policy(request.attr, request);
     // The artifact is built for what the policy grants.
     const permissions = accessOf(policy);

@@ -47,7 +47,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args) => {
-      const { attr, program } = runner.resolve(args.package, args.program);
+      const { attr, program, unlisted } = runner.resolve(args.package, args.program);
       if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
       const wanted: Omit<InstalledTool, "name"> = {
         attr,
@@ -60,7 +60,13 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       const same = tools
         .packageTools()
         .find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
-      const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
+      const note = [
+        // The index lists each derivation once (nix-env's way), so a name Nix knows may be missing from it.
+        unlisted ? `The index does not list ${attr}; Nix checks the name on the first call.` : "",
+        "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.",
+      ]
+        .filter(Boolean)
+        .join(" ");
       if (same) return { name: same.name, package: same.attr, already_installed: true, note };
       const tool = { name: tools.freeName(args.package), ...wanted };
       registry.add(tool);
