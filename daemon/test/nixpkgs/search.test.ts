@@ -188,6 +188,19 @@ describe("kinds of tool the stemmer keeps whole", () => {
   });
 });
 
+describe("a language's own sets", () => {
+  it("hold its compilers too: 'haskell compiler' is GHC (haskell.compiler.*), not a Haskell library about compiling", () => {
+    const small = smallIndex([
+      ["haskell.compiler.ghc98", "Glasgow Haskell Compiler", "ghc", "9.8.4"],
+      ["haskellPackages.hakyll", "A static website compiler library", "hakyll"],
+      ["haskellPackages.alpha", "A compiler for the Alpha language", "alpha"],
+      ["haskellPackages.aeson", "Fast JSON parsing and encoding", "aeson"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "haskell compiler")[0]).toBe("haskell.compiler.ghc98");
+  });
+});
+
 describe("nouns the stemmer keeps whole", () => {
   it("keep a container apart from what is self-contained, and Docker from a dock", () => {
     const small = smallIndex([

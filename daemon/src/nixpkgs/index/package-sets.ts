@@ -48,7 +48,7 @@ export const ECOSYSTEM_WORDS: Record<string, string[]> = {
   python: ["pythonPackages"],
   py: ["pythonPackages"],
   pip: ["pythonPackages"],
-  haskell: ["haskellPackages"],
+  haskell: ["haskellPackages", "haskell.compiler"],
   hackage: ["haskellPackages"],
   emacs: ["emacsPackages"],
   vim: ["vimPlugins", "vimPlugins.nvim-treesitter-parsers"],
