@@ -199,6 +199,23 @@ describe("a language's own sets", () => {
     ]);
     expect(ranked(small, "haskell compiler")[0]).toBe("haskell.compiler.ghc98");
   });
+
+  it("show one result for a family's versions of one thing (haskell.compiler's GHCs), the newest release, the rest beside it", () => {
+    const small = smallIndex([
+      ["haskell.compiler.ghc94", "Glasgow Haskell Compiler", "ghc", "9.4.8"],
+      ["haskell.compiler.ghc98", "Glasgow Haskell Compiler", "ghc", "9.8.4"],
+      ["haskell.compiler.ghc96", "Glasgow Haskell Compiler", "ghc", "9.6.7"],
+      ["haskellPackages.aeson", "Fast JSON parsing and encoding", "aeson"],
+      ["haskellPackages.aeson_1", "Fast JSON parsing and encoding", "aeson"],
+      ...WIDGETS,
+    ]);
+    const [first, ...rest] = searchIndex(small, "ghc");
+    expect(first).toMatchObject({ attr: "haskell.compiler.ghc98" });
+    expect(first!.alsoIn.sort()).toEqual(["haskell.compiler.ghc94", "haskell.compiler.ghc96"]);
+    expect(rest.map((result) => result.attr)).not.toContain("haskell.compiler.ghc94");
+    // A set of add-ons keeps each leaf apart, as before.
+    expect(ranked(small, "aeson").sort()).toEqual(["haskellPackages.aeson", "haskellPackages.aeson_1"]);
+  });
 });
 
 describe("nouns the stemmer keeps whole", () => {

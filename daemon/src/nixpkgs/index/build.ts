@@ -11,7 +11,7 @@ import { KNOWN_MAIN_PROGRAMS, KNOWN_OTHER_PROGRAMS } from "./programs.js";
 import { categoryTerms } from "./category.js";
 import { findMentions } from "./mentions.js";
 import { establishment, mentionFactor } from "./prominence.js";
-import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
+import { compareVersions, familyFactor, familyOf, holdsAddons, plainPname, setVersion, splitAttr } from "./package-sets.js";
 import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
@@ -84,10 +84,11 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
-    // A library in each version of its set is one result; so is a top-level package kept in several versions or
-    // builds (crystal, crystal_1_14; imagemagick, imagemagickBig): the same pname and description.
-    const variant = familyName === "" && entry.description !== "";
-    const groupKey = variant ? `\0${plainPname(entry.pname)}\0${entry.description}` : `${familyName}\0${leaf}`;
+    // A library in each version of its set is one result; so is a package kept in several versions or builds,
+    // at top level or in a family of them (crystal, crystal_1_14; imagemagick, imagemagickBig; haskell.compiler's
+    // ghc96, ghc98): the same pname and description.
+    const variant = entry.description !== "" && !holdsAddons(familyName);
+    const groupKey = variant ? `${familyName}\0${plainPname(entry.pname)}\0${entry.description}` : `${familyName}\0${leaf}`;
     const members = groups.get(groupKey);
     if (members) members.push(id);
     else groups.set(groupKey, [id]);

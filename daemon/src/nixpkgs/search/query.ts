@@ -3,7 +3,7 @@
 // ("without docker"), and the names a converter or a language's tool would have.
 import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
-import { ECOSYSTEM_WORDS, plainPname } from "../index/package-sets.js";
+import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
 import { kindNames, verbAsKind } from "./kind-names.js";
 import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
@@ -44,9 +44,6 @@ export interface ParsedQuery {
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
   conventionKeys: string[];
 }
-
-/** How nixpkgs names the set of a language's or a tool's add-ons: elmPackages, tmuxPlugins, mpvScripts. */
-const SET_SUFFIXES = ["Packages", "Plugins", "Extensions", "Scripts"];
 
 /** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
 function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
