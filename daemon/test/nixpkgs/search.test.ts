@@ -216,6 +216,15 @@ describe("a language's own sets", () => {
     // A set of add-ons keeps each leaf apart, as before.
     expect(ranked(small, "aeson").sort()).toEqual(["haskellPackages.aeson", "haskellPackages.aeson_1"]);
   });
+
+  it("keep one leaf of a versioned family one result, though its versions describe it otherwise", () => {
+    const small = smallIndex([
+      ["chickenPackages_4.chickenEggs.base64", "Base64 encoding", "base64", "3.3.1"],
+      ["chickenPackages_5.chickenEggs.base64", "Encoding and decoding of base64", "base64", "1.0"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "base64")).toEqual(["chickenPackages_5.chickenEggs.base64"]);
+  });
 });
 
 describe("nouns the stemmer keeps whole", () => {

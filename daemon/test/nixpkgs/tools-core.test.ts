@@ -133,6 +133,19 @@ describe("the package a call names, read against an index", () => {
     expect(runner.resolve("python3")).toEqual({ attr: "python3", program: undefined, unlisted: true });
     expect(runner.resolve("ghc")).toEqual({ attr: "ghc", program: undefined, unlisted: true });
   });
+
+  it("refuses what is no attribute path before anything keeps it, index or not", () => {
+    expect(() => runner.resolve('a"b')).toThrow(/not a nixpkgs attribute path/);
+    const unindexed = new PackageRunner({
+      config,
+      discovered: {},
+      projectRoot: tmpdir(),
+      cacheDir: tmpdir(),
+      budget,
+      index: () => undefined,
+    });
+    expect(() => unindexed.resolve("a..b")).toThrow(/not a nixpkgs attribute path/);
+  });
 });
 
 describe("attribute paths", () => {

@@ -14,7 +14,7 @@ import type { NixpkgsInfo } from "../../discovery/types.js";
 import { NixCommandError, NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { chooseProgram } from "./program.js";
-import { jailMounts, realise, realisedAhead, type NixpkgsSource, type Realised } from "./realise.js";
+import { attrPath, jailMounts, realise, realisedAhead, type NixpkgsSource, type Realised } from "./realise.js";
 import { plainPname, splitAttr } from "../index/package-sets.js";
 import { searchIndex } from "../search/search.js";
 import { normalizeName } from "../search/text.js";
@@ -107,8 +107,10 @@ export class PackageRunner {
    * each derivation once, as nix-env does (python3 is listed as python313Packages.python, nodejs as
    * nodePackages.nodejs), so Nix knows names it does not, and says when a name is no package (the
    * error then names close matches from the index). `unlisted`: the index is at hand and lacks it.
+   * What is no attribute path at all is refused here, before anything keeps it (an installed tool).
    */
   resolve(attr: string, program?: string): { attr: string; program?: string; unlisted: boolean } {
+    attrPath(attr);
     const index = this.ctx.index();
     if (!index || index.lookup(attr) >= 0) return { attr, program, unlisted: false };
     const member = index.lookupInFamily(attr);

@@ -84,10 +84,10 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
-    // A library in each version of its set is one result; so is a package kept in several versions or builds,
-    // at top level or in a family of them (crystal, crystal_1_14; imagemagick, imagemagickBig; haskell.compiler's
-    // ghc96, ghc98): the same pname and description.
-    const variant = entry.description !== "" && !holdsAddons(familyName);
+    // A library in each version of its set is one result, whatever each version's description says; so is a
+    // package kept in several versions or builds at top level or in an unversioned family of them (crystal,
+    // crystal_1_14; imagemagick, imagemagickBig; haskell.compiler's ghc96, ghc98): the same pname and description.
+    const variant = entry.description !== "" && !holdsAddons(familyName) && newestSet.get(familyName)!.length === 0;
     const groupKey = variant ? `${familyName}\0${plainPname(entry.pname)}\0${entry.description}` : `${familyName}\0${leaf}`;
     const members = groups.get(groupKey);
     if (members) members.push(id);

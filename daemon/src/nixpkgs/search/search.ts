@@ -335,9 +335,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
       // even one Python packages mention (whois).
       const common = flags & FLAG.common && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
-      const kind =
-        (queryFactor.size > 0 ? (queryFactor.get(id) ?? 1) : 1) *
-        (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
+      const kind = (queryFactor.get(id) ?? 1) * (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) {

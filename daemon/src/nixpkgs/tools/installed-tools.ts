@@ -60,13 +60,9 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       const same = tools
         .packageTools()
         .find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
-      const note = [
-        // The index lists each derivation once (nix-env's way), so a name Nix knows may be missing from it.
-        unlisted ? `The index does not list ${attr}; Nix checks the name on the first call.` : "",
-        "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.",
-      ]
-        .filter(Boolean)
-        .join(" ");
+      // The index lists each derivation once (nix-env's way), so a name Nix knows may be missing from it.
+      const unchecked = unlisted ? `The index does not list ${attr}; Nix checks the name on the first call. ` : "";
+      const note = `${unchecked}If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.`;
       if (same) return { name: same.name, package: same.attr, already_installed: true, note };
       const tool = { name: tools.freeName(args.package), ...wanted };
       registry.add(tool);
