@@ -417,4 +417,39 @@ describe("only the nixpkgs tools that can work here", () => {
       await handle.close();
     }
   }, 180_000);
+
+  it('with common_tools = "tools", the index ready: the tools it rules out go in one list_changed, not one each', async () => {
+    const handle = await startServer({
+      args: [
+        "--metadata",
+        harnessMetadata(),
+        "--project",
+        project,
+        "--state-dir",
+        join(scratch, "burst-state"),
+        "--cache-dir",
+        join(scratch, "burst-cache"),
+        "--set",
+        `nixpkgs.source=${FIXTURE}`,
+        "--set",
+        'nixpkgs.common_tools="tools"',
+      ],
+    });
+    let changes = 0;
+    handle.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes++;
+    });
+    try {
+      const before = (await handle.client.listTools()).tools.length;
+      // A failed call starts the index build; the fixture index lacks most everyday packages.
+      expect((await handle.call("nixpkgs_execute", { package: "no-such-package" })).isError).toBe(true);
+      expect(await waitFor(() => changes > 0, 120_000)).toBe(true);
+      // Notifications sent with the first arrive before the answer to a later request.
+      await handle.client.ping();
+      expect((await handle.client.listTools()).tools.length).toBeLessThan(before - 10);
+      expect(changes).toBe(1);
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
 });

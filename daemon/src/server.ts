@@ -40,7 +40,12 @@ export interface RunningServer {
 
 export async function buildServer(loaded: LoadedConfig, discovery: Discovery, log: Logger): Promise<RunningServer> {
   const { McpServer } = await import("@modelcontextprotocol/sdk/server/mcp.js");
-  const mcp = new McpServer(SERVER_INFO, { instructions: instructionsFor(loaded.config), capabilities: SERVER_CAPABILITIES });
+  const mcp = new McpServer(SERVER_INFO, {
+    instructions: instructionsFor(loaded.config),
+    capabilities: SERVER_CAPABILITIES,
+    // Tools added or removed together (the index ruling out everyday tools) make one list_changed, not one each.
+    debouncedNotificationMethods: ["notifications/tools/list_changed"],
+  });
   const { responses } = loaded.config;
   // The whole text of a cut answer is kept only where an agent can read it: through the fs tools.
   const results = loaded.config.fs.enabled
