@@ -97,7 +97,11 @@ async function main(given: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (error) {
-    process.stderr.write(`nixshed ${named.name}: ${flagError(error as NodeJS.ErrnoException, Object.keys(options))}\n\n${named.help}\n`);
+    // Without a command the flags are nixshed's own (--version) as well as serve's.
+    const names = explicit ? Object.keys(options) : [...Object.keys(options), "version"];
+    process.stderr.write(
+      `nixshed${explicit ? ` ${named.name}` : ""}: ${flagError(error as NodeJS.ErrnoException, names)}\n\n${named.help}\n`,
+    );
     return EXIT.usage;
   }
   if (parsed.values.help) {

@@ -14,9 +14,10 @@ import {
   type Layers,
   type LoadOptions,
 } from "./layers.js";
+import type { z } from "zod";
 import { configSchema, type Config } from "./schema.js";
 import { lineOfKey } from "./key-line.js";
-import { allowedKeys } from "./shape.js";
+import { allowedKeys, schemaAt } from "./shape.js";
 import { closest } from "./suggest.js";
 import { narrowProjectValues, trustCommand, type ProjectTrust } from "./trust.js";
 
@@ -65,9 +66,17 @@ function validate(layers: Layer[]): { config: Config; provenance: Map<string, st
         })
         .join("\n");
     }
-    return `${where(base)}: \`${base}\`: ${issue.message}`;
+    return `${where(base)}: \`${base}\`: ${issueMessage(issue)}`;
   });
   throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(\`nixshed config --example\` prints every key, documented)`);
+}
+
+/** zod's message; for a value of none of a key's forms ("Invalid input"), the forms and what the key is. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code !== "invalid_union") return issue.message;
+  const forms = [...new Set(issue.errors.flatMap((branch) => (branch[0]?.code === "invalid_type" ? [branch[0].expected] : [])))];
+  const description = schemaAt(configSchema, issue.path as (string | number)[])?.description;
+  return `${issue.message}${forms.length > 0 ? `: expected ${forms.join(" or ")}` : ""}${description ? ` (${description})` : ""}`;
 }
 
 /**

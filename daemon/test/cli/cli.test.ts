@@ -54,6 +54,11 @@ describe("nixshed", () => {
       stderr: expect.stringContaining("unknown flag --projct; did you mean --project?"),
     });
     expect(nixshed(["search", "--nixpkgs-idx", "x", "jq"]).stderr).toContain("did you mean --nixpkgs-index?");
+    // Without a command the flags are nixshed's own as well as serve's: --version too, and no command is named.
+    expect(nixshed(["--verison"])).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^nixshed: unknown flag --verison; did you mean --version\?/),
+    });
     expect(nixshed(["config", "--set", "sandbox.max_timout_seconds=5"]).stderr).toContain(
       "flag --set sandbox.max_timout_seconds: unknown key `sandbox.max_timout_seconds` (did you mean `sandbox.max_timeout_seconds`? allowed in [sandbox]:",
     );
@@ -72,6 +77,11 @@ describe("nixshed", () => {
     writeFileSync(file, "[fs]\nread_only = true\n[nixpkgs.permissions.curl]\nnetwrok = false\n");
     expect(nixshed(["config"]).stderr).toContain(
       `${file}:4: unknown key \`nixpkgs.permissions.curl.netwrok\` (did you mean \`nixpkgs.permissions.curl.network\`?`,
+    );
+    // A value of none of a key's forms names the forms and what the key is.
+    writeFileSync(user, '[nixpkgs.permissions.jq]\nnetwork = "yes"\n');
+    expect(nixshed(["config", "--config", user]).stderr).toContain(
+      `${user}:2: \`nixpkgs.permissions.jq.network\`: Invalid input: expected boolean or array (The package's network: false, true, or destinations it may reach)`,
     );
   });
 
