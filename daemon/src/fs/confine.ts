@@ -79,6 +79,8 @@ export async function makeRoot(path: string): Promise<Root> {
 }
 
 function checkSyntax(input: string): void {
+  if (input === "")
+    throw new FsError("empty path", `give a file's path relative to the project, e.g. src/main.ts ("." is the project itself)`);
   if (input.includes("\0")) throw new FsError("path contains a NUL byte", "pass the path without control characters");
   if (Buffer.byteLength(input) > PATH_MAX) throw new FsError(`path is longer than ${PATH_MAX} bytes`);
   for (const part of input.split("/")) {
@@ -203,8 +205,8 @@ export class Confinement {
     return new FsError(`${input}: ${why}`, `use a path relative to the project root, or inside another served root (${roots})`);
   }
 
-  /** The absolute, normalised path an input names: relative and `/project/...` paths mean the project. */
-  private lexical(input: string): string {
+  /** The absolute, normalised path an input names, by its spelling alone: relative and `/project/...` paths mean the project. */
+  lexical(input: string): string {
     checkSyntax(input);
     let path: string;
     if (!isAbsolute(input)) {

@@ -22,7 +22,8 @@ export function itemError(error: unknown, path: string): string {
         ? `${error.message}; ${error.hint}`
         : error.message
       : describeErrno(code!, (error as Error).message);
-  return message.startsWith(`${path}:`) ? message : `${path}: ${message}`;
+  // An empty path names no item (its error says so).
+  return path === "" || message.startsWith(`${path}:`) ? message : `${path}: ${message}`;
 }
 
 const ERRNO_TEXT: Record<string, string> = {

@@ -1,6 +1,6 @@
 // Multi-item tools handle each item on its own: one item's expected failure becomes that item's
-// error and the others go on; a bug still fails the whole call.
-import { itemError } from "./errors.js";
+// error and the others go on; a bug still fails the whole call, and so does every item failing.
+import { FsError, itemError } from "./errors.js";
 
 export async function eachItem<T, R>(
   items: T[],
@@ -19,4 +19,10 @@ export async function eachItem<T, R>(
     }
   }
   return outcomes;
+}
+
+/** A multi-item call's result: its items, some of which may have failed; when all did, nothing was done and the call failed, one line per item. */
+export function batchResult<R extends { error?: string }>(items: R[]): { items: R[] } {
+  if (items.every((item) => item.error !== undefined)) throw new FsError(items.map((item) => item.error).join("\n"));
+  return { items };
 }

@@ -5,6 +5,7 @@ import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
+import { globWithin } from "./glob.js";
 import { ripgrep, type RipgrepOptions } from "./ripgrep.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
@@ -78,14 +79,15 @@ async function listTree(
 }
 
 export async function listFiles(confinement: Confinement, request: ListRequest, limit: number, signal: AbortSignal): Promise<ListResult> {
-  const input = request.path || ".";
+  const input = request.path ?? ".";
   return confinement.hold(input, "follow", async (dir) => {
     if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
     if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
     const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
+    const glob = request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir.real);
     const found = await withDirectory(dir.at, input, (held) =>
       tree
-        ? confinement.withRootOf(dir.real, input, (jail) => listTree(held, jail, request, signal))
+        ? confinement.withRootOf(dir.real, input, (jail) => listTree(held, jail, { ...request, glob }, signal))
         : listDirectory(held, request, signal),
     );
     found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

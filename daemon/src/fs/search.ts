@@ -2,11 +2,12 @@
 // result cap is reached, so a search over a huge tree costs only what is returned.
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import { parseJson } from "../files/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
+import { globWithin } from "./glob.js";
 import { ripgrep } from "./ripgrep.js";
 
 // A pattern that reads as a file-name glob (*.ts, src/**/*.py, *.{js,ts}) rather than text to find.
@@ -109,22 +110,24 @@ function ripgrepArgs(request: SearchRequest): string[] {
   return args;
 }
 
-/** Runs rg in the held directory, or over one held file given as its input; yields the records and the directory results are shown from. */
+/** Runs rg in the held directory, or over one held file given as its input, with the arguments for that directory; yields the records and the directory results are shown from. */
 function searchRecords(
   confinement: Confinement,
   input: string,
-  args: string[],
+  argsIn: (dir: string) => string[],
   signal: AbortSignal,
   use: (records: AsyncIterable<string>, base: string, single?: string) => Promise<void>,
 ): Promise<void> {
   return confinement.hold(input, "follow", async (target) => {
     if (!target.exists) throw new FsError(`${input}: does not exist`);
     if ((await lstat(target.at)).isDirectory()) {
+      const args = argsIn(target.real);
       return withDirectory(target.at, input, (dir) =>
         confinement.withRootOf(target.real, input, (jail) => use(ripgrep(args, { cwd: dir, jail, signal, separator: "\n" }), target.real)),
       );
     }
     // One file: rg reads it from a descriptor opened no-follow, so nothing can be swapped in under it.
+    const args = argsIn(dirname(target.real));
     const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
       await use(ripgrep([...args, "--", "-"], { cwd: target.dirAt, stdin: file.fd, signal, separator: "\n" }), target.real, target.real);
@@ -138,7 +141,9 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
   if (request.pattern === "")
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
-  const searched = searchRecords(confinement, request.path || ".", ripgrepArgs(request), signal, async (records, base, single) => {
+  const argsIn = (dir: string) =>
+    ripgrepArgs({ ...request, glob: request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir) });
+  const searched = searchRecords(confinement, request.path ?? ".", argsIn, signal, async (records, base, single) => {
     let current: SearchResult["files"][number] | undefined;
     for await (const record of records) {
       const event = parseJson(record, rgEventSchema, "rg --json output");

@@ -8,6 +8,7 @@ import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDef
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
+import { batchResult } from "./items.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { readContent } from "./read.js";
@@ -125,7 +126,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       ),
     },
     annotations: READS,
-    run: (args, call) => run(call, async () => ({ items: await statItems(confinement, args.paths) })),
+    run: (args, call) => run(call, async () => batchResult(await statItems(confinement, args.paths))),
     render: (result) =>
       result.items
         .map((item) =>
@@ -166,15 +167,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       run(call, async (signal) => {
         const paths = [...(args.path === undefined ? [] : [args.path]), ...(args.paths ?? [])];
         if (paths.length === 0) throw new ToolError("no file named", 'pass path: "file" (or paths: [...] for several)');
-        const items = await readContent(
-          confinement,
-          { paths, startLine: args.start_line, endLine: args.end_line },
-          config.max_read_bytes,
-          signal,
+        return batchResult(
+          await readContent(confinement, { paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal),
         );
-        // Nothing read at all is a failed call, not a result to look through.
-        if (items.every((item) => item.error !== undefined)) throw new ToolError(items.map((item) => item.error).join("\n"));
-        return { items };
       }),
     render: (result) =>
       result.items
@@ -270,7 +265,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: (args, call) =>
-      run(call, async (signal) => ({ items: await writeContent(confinement, args.items, config.max_write_bytes, signal) })),
+      run(call, async (signal) => batchResult(await writeContent(confinement, args.items, config.max_write_bytes, signal))),
     render: (result) =>
       result.items
         .map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} bytes)`))
@@ -312,7 +307,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     input: { paths: pathsField.describe("Directories to create") },
     output: { items: z.array(z.object({ path: z.string(), created: z.boolean().optional(), error: errorField })) },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: (args, call) => run(call, async () => ({ items: await createDirectories(confinement, args.paths) })),
+    run: (args, call) => run(call, async () => batchResult(await createDirectories(confinement, args.paths))),
     render: (result) =>
       result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "exists"} ${item.path}/`)).join("\n"),
   });
@@ -336,7 +331,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         },
         output: { items: z.array(z.object({ source: z.string(), destination: z.string(), error: errorField })) },
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-        run: (args, call) => run(call, async (signal) => ({ items: await moveItems(confinement, args.operations, signal) })),
+        run: (args, call) => run(call, async (signal) => batchResult(await moveItems(confinement, args.operations, signal))),
         render: (result) =>
           result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.source} -> ${item.destination}`)).join("\n"),
       }) as ToolDefinition,
@@ -355,7 +350,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         output: { items: z.array(z.object({ path: z.string(), deleted: z.boolean().optional(), error: errorField })) },
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
         run: (args, call) =>
-          run(call, async (signal) => ({ items: await deleteItems(confinement, args.paths, args.recursive ?? false, signal) })),
+          run(call, async (signal) => batchResult(await deleteItems(confinement, args.paths, args.recursive ?? false, signal))),
         render: (result) => result.items.map((item) => (item.error ? `error: ${item.error}` : `deleted ${item.path}`)).join("\n"),
       }) as ToolDefinition,
     );

@@ -79,6 +79,7 @@ const rows: Row[] = [
   ["the root by its real path, absolute", () => join(root, "sub"), "follow", { real: () => join(root, "sub") }],
   ["a new file", () => "new/dir/file.txt", "entry", { real: () => join(root, "new", "dir", "file.txt"), exists: false }],
   ["a path through a file", () => "file.txt/x", "entry", /is not a directory/],
+  ["an empty path", () => "", "follow", /^empty path$/],
   ["a NUL byte", () => "file.txt\0.png", "follow", /NUL byte/],
   ["an overlong path", () => "a/".repeat(2100), "entry", /longer than 4096 bytes/],
   ["an overlong component", () => "x".repeat(256), "entry", /longer than 255 bytes/],

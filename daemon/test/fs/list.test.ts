@@ -66,6 +66,34 @@ describe("list_files", () => {
     ]);
   });
 
+  it("takes an absolute glob as a path in the project's world, anchored where it points", async () => {
+    const f = await gitProject();
+    expect(paths(await listFiles(f.confinement, { glob: "/project/src/*.ts" }, 100, never))).toEqual(["src/a.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: `${f.root}/src/**` }, 100, never))).toEqual([
+      "src/a.ts",
+      "src/b.js",
+      "src/deep/c.ts",
+    ]);
+    expect(paths(await listFiles(f.confinement, { path: "src", glob: "/project/src/deep/*" }, 100, never))).toEqual(["src/deep/c.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: "!/project/src/**" }, 100, never))).toEqual([".github/ci.yml", ".gitignore"]);
+  });
+
+  it.each([
+    [".", "../**", "the project"],
+    [".", "src/../../*", "the project"],
+    [".", "/etc/*", "the project"],
+    [".", "/*.ts", "the project"],
+    [".", "!/project/../*", "the project"],
+    ["src", "/project/.github/*", "src"],
+  ])("refuses in %s the glob %s, which can only match outside %s", async (path, glob, where) => {
+    const f = await gitProject();
+    // ripgrep alone would take "/etc/*" as the project's own etc/.
+    f.write("etc/passwd", "");
+    const listed = listFiles(f.confinement, { path, glob }, 100, never);
+    await expect(listed).rejects.toThrow(`glob "${glob}" can only match outside ${where}`);
+    await expect(listed).rejects.toMatchObject({ hint: expect.stringMatching(/relative to .*\/project\//) });
+  });
+
   it("caps the listing and counts what it left out", async () => {
     const f = await fixture(Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`f${String(index).padStart(2, "0")}.txt`, ""])));
     const result = await listFiles(f.confinement, { recursive: true }, 10, never);

@@ -28,6 +28,15 @@ describe("search_files", () => {
     expect((await search(f, { pattern: "foo", path: "a.py" })).files.map((file) => file.path)).toEqual(["a.py"]);
   });
 
+  it("takes a glob under /project/ as the project, and refuses one that can only match outside", async () => {
+    const f = await fixture({ "a.py": "foo\n", "etc/b.js": "foo\n" });
+    expect((await search(f, { pattern: "foo", glob: "/project/etc/*.js" })).files.map((file) => file.path)).toEqual(["etc/b.js"]);
+    await expect(search(f, { pattern: "foo", glob: "../../etc/*" })).rejects.toThrow(
+      'glob "../../etc/*" can only match outside the project',
+    );
+    await expect(search(f, { pattern: "foo", glob: "/etc/*" })).rejects.toThrow('glob "/etc/*" can only match outside the project');
+  });
+
   it("adds context lines around matches", async () => {
     const f = await fixture({ "a.txt": "1\n2\nhit\n4\n5\n" });
     const result = await search(f, { pattern: "hit", contextLines: 1 });

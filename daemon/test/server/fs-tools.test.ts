@@ -171,6 +171,79 @@ describe("first guesses an agent makes", () => {
   });
 });
 
+describe("batch tools", () => {
+  it.each([
+    [
+      "write_content",
+      "escaping",
+      { items: [{ path: "../escape.txt", content: "hi" }] },
+      /^\.\.\/escape\.txt: climbs out of the project root/,
+    ],
+    ["write_content", "protected", { items: [{ path: ".envrc", content: "x" }] }, /^\.envrc: is protected/],
+    [
+      "write_content",
+      "too big",
+      { items: [{ path: "big.txt", content: "x".repeat(2049) }] },
+      /^big\.txt: content is 2049 bytes, over the 2048-byte limit/,
+    ],
+    ["create_directories", "escaping", { paths: ["../evil"] }, /^\.\.\/evil: climbs out of the project root/],
+    ["stat_items", "missing", { paths: ["nope.txt"] }, /^nope\.txt: does not exist$/],
+    ["move_items", "missing", { operations: [{ source: "nope.txt", destination: "x.txt" }] }, /^nope\.txt: does not exist$/],
+    ["delete_items", "missing", { paths: ["nope.txt"] }, /^nope\.txt: does not exist$/],
+  ])("%s whose every item failed (%s) is an error result, one line per item", async (tool, _why, args, line) => {
+    const server = await start(["--set", "fs.max_write_bytes=2048", "--set", "fs.allow_move=true", "--set", "fs.allow_delete=true"]);
+    const result = await server.call(tool, args);
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(textOf(result)).toMatch(line);
+    expect(textOf(result)).not.toContain("\n");
+  });
+
+  it("a batch with some items done stays a success that names each failure", async () => {
+    const server = await start();
+    const result = await server.call("stat_items", { paths: ["src", "nope.txt", "../up"] });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result).split("\n").slice(1)).toEqual([
+      "error: nope.txt: does not exist",
+      expect.stringMatching(/^error: \.\.\/up: climbs out of the project root/),
+    ]);
+  });
+});
+
+describe("empty paths", () => {
+  it.each([
+    ["read_content", { path: "" }],
+    ["read_content", { paths: ["", ""] }],
+    ["stat_items", { paths: [""] }],
+    ["write_content", { items: [{ path: "", content: "x" }] }],
+    ["create_directories", { paths: [""] }],
+    ["edit_file", { path: "", edits: [{ old_text: "a", new_text: "b" }] }],
+    ["list_files", { path: "" }],
+    ["search_files", { pattern: "answer", path: "" }],
+  ])("%s %j is refused, saying what to give", async (tool, args) => {
+    const result = await (await start()).call(tool, args);
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(textOf(result)).toMatch(/^empty path[;\n] ?give a file's path relative to the project, e\.g\. src\/main\.ts/);
+  });
+});
+
+describe("globs", () => {
+  it.each([
+    ["list_files", { glob: "../**" }],
+    ["list_files", { glob: "/etc/*" }],
+    ["search_files", { pattern: "root", glob: "../../etc/*" }],
+  ])("%s %j, which can only match outside the project, is refused", async (tool, args) => {
+    const result = await (await start()).call(tool, args);
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(textOf(result)).toMatch(/^glob "[^"]+" can only match outside the project\n.*relative to .*\/project\//);
+  });
+
+  it("takes a glob under /project/ as the project", async () => {
+    const server = await start();
+    expect(textOf(await server.call("list_files", { glob: "/project/src/*.ts" }))).toBe("src/main.ts");
+    expect(textOf(await server.call("search_files", { pattern: "answer", glob: "/project/**/*.ts" }))).toContain("src/main.ts");
+  });
+});
+
 describe("cancellation and limits", () => {
   /** A stand-in `rg` that records its pid and hangs, so in-flight work can be observed. */
   function hangingRipgrep(): { bin: string; pidFile: string } {
