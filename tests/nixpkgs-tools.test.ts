@@ -214,6 +214,12 @@ describe("nixpkgs_execute", () => {
 });
 
 describe("everyday and installed tools", () => {
+  it("points a call of a package tool not installed (nixpkgs_jq) to nixpkgs_execute", async () => {
+    const result = await server.call("nixpkgs_jq", { args: [".", "data.json"] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe('no tool `nixpkgs_jq`; run the package with nixpkgs_execute {"package": "jq"}');
+  });
+
   it("names the everyday packages the index knows in nixpkgs_execute's description, without a tool each", async () => {
     const { tools } = await server.client.listTools();
     const execute = tools.find((tool) => tool.name === "nixpkgs_execute")!;

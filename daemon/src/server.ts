@@ -12,6 +12,7 @@ import type { Discovery } from "./discovery/types.js";
 import { fsCapability } from "./fs/tools.js";
 import type { EarlyStdio } from "./mcp/early-stdio.js";
 import { SERVER_CAPABILITIES, SERVER_INFO } from "./mcp/identity.js";
+import { checkToolCalls } from "./mcp/tool-calls.js";
 import { compactToolList } from "./mcp/tool-list.js";
 import { ResultStore } from "./mcp/results.js";
 import { setResponsePolicy } from "./mcp/tool.js";
@@ -77,6 +78,7 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
     if (closer) closers.push(closer);
   }
   compactToolList(mcp);
+  checkToolCalls(mcp);
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= (async () => {

@@ -1,0 +1,151 @@
+// tools/call as an agent's first guess makes it. The SDK answers a tool that is not one, and
+// arguments its schema refuses, with "MCP error -32602: …" and zod's dump, and drops an argument a
+// tool does not take without a word (read_content's `offset` read the whole file). Checked here
+// first, each becomes one line naming what would work, as a result the model reads.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { z } from "zod";
+import { closest } from "../config/suggest.js";
+import { errorResult } from "./tool.js";
+
+/** What other servers and shells call the tools agents reach for first. */
+const NAMES_ELSEWHERE: Record<string, string> = {
+  read_file: "read_content",
+  read_text_file: "read_content",
+  read_multiple_files: "read_content",
+  cat: "read_content",
+  view: "read_content",
+  write_file: "write_content",
+  create_file: "write_content",
+  list_directory: "list_files",
+  directory_tree: "list_files",
+  ls: "list_files",
+  glob: "list_files",
+  grep: "search_files",
+  get_file_info: "stat_items",
+  str_replace: "edit_file",
+  move_file: "move_items",
+  bash: "run",
+  shell: "run",
+  exec: "run",
+  execute_command: "run",
+  run_command: "run",
+  python: "run",
+};
+
+type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
+
+interface RegisteredInput {
+  enabled: boolean;
+  inputSchema?: z.ZodType;
+}
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+}
+
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The schema under optional, default and nullable. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema;
+  for (let def = defOf(current); def.innerType; def = defOf(current)) current = def.innerType;
+  return current;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** "items[0].content" */
+const placeOf = (path: readonly PropertyKey[]) =>
+  path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`)).join("");
+
+/** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */
+function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[] = []): { place: string; near?: string }[] {
+  const def = defOf(unwrap(schema));
+  if (def.type === "object" && def.shape && isRecord(value)) {
+    const shape = def.shape;
+    return Object.entries(value).flatMap(([key, item]) => {
+      const child = shape[key];
+      if (!child) return [{ place: placeOf([...path, key]), near: closest(key, Object.keys(shape)) }];
+      return unknownArguments(child, item, [...path, key]);
+    });
+  }
+  if (def.type === "array" && def.element && Array.isArray(value)) {
+    return value.flatMap((item, i) => unknownArguments(def.element!, item, [...path, i]));
+  }
+  return [];
+}
+
+/** One zod issue in a few words: a missing argument with what it is, else zod's words. */
+function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType): string {
+  const place = placeOf(issue.path);
+  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) {
+    const described = describedAt(schema, issue.path);
+    return `\`${place}\` is required${described ? ` (${described})` : ""}`;
+  }
+  return `${place ? `\`${place}\`: ` : ""}${issue.message.replace(/^Invalid input: /, "")}`;
+}
+
+/** The description of the argument at `path`, when it has one. */
+function describedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | undefined {
+  let current: z.ZodType | undefined = schema;
+  for (const key of path) {
+    const def: Def = defOf(unwrap(current));
+    current = typeof key === "number" ? def.element : def.shape?.[String(key)];
+    if (!current) return undefined;
+  }
+  return current.description;
+}
+
+/** The problem with a call, in one line and a hint, or undefined when the SDK should take it. */
+function callProblem(tools: Record<string, RegisteredInput>, params: unknown): CallToolResult | undefined {
+  if (!isRecord(params) || typeof params.name !== "string") return undefined;
+  const { name, arguments: args } = params;
+  const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+  const available = Object.keys(tools).filter((candidate) => tools[candidate]!.enabled);
+  if (!tool?.enabled) {
+    // A package tool not installed (nixpkgs_jq): the package runs through nixpkgs_execute.
+    const packageName = /^nixpkgs_(.+)$/.exec(name)?.[1];
+    if (packageName && available.includes("nixpkgs_execute")) {
+      return errorResult(`no tool \`${name}\`; run the package with nixpkgs_execute {"package": "${packageName}"}`);
+    }
+    const elsewhere = NAMES_ELSEWHERE[name.toLowerCase()];
+    const near = elsewhere && available.includes(elsewhere) ? elsewhere : closest(name, available);
+    return errorResult(`no tool \`${name}\`${near ? `; did you mean ${near}?` : ""}`, `Tools: ${available.join(", ")}`);
+  }
+  const schema = tool.inputSchema;
+  if (!schema) return undefined;
+  const takes = `${name} takes: ${Object.keys(defOf(unwrap(schema)).shape ?? {}).join(", ")}`;
+  if (args !== undefined && !isRecord(args)) {
+    const first = Object.keys(defOf(unwrap(schema)).shape ?? {})[0];
+    return errorResult(`${name}: arguments must be an object of named arguments, e.g. {"${first}": …}`, takes);
+  }
+  const unknown = unknownArguments(schema, args ?? {});
+  const parsed = schema.safeParse(args ?? {});
+  if (unknown.length === 0 && parsed.success) return undefined;
+  const issues = parsed.success ? [] : parsed.error.issues.map((issue) => issueWords(issue, schema));
+  if (unknown.length > 0) {
+    const near = unknown.length === 1 && unknown[0]!.near ? ` (did you mean \`${unknown[0]!.near}\`?)` : "";
+    issues.push(`unknown argument ${unknown.map(({ place }) => `\`${place}\``).join(", ")}${near}`);
+  }
+  return errorResult(`${name}: ${issues.join("; ")}`, takes);
+}
+
+/**
+ * Wraps the SDK's tools/call handler (installed with the first registered tool) so that a call is
+ * checked before the SDK sees it, the raw request included (arguments that are no object). The SDK
+ * keeps handlers and tools in fields it does not expose (the tool-calls test notices if that changes).
+ */
+export function checkToolCalls(mcp: McpServer): void {
+  const handlers = (mcp.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
+  const tools = (mcp as unknown as { _registeredTools: Record<string, RegisteredInput> })._registeredTools;
+  const sdk = handlers.get("tools/call");
+  if (!sdk) return;
+  handlers.set("tools/call", async (request, extra) => {
+    const problem = callProblem(tools, (request as { params?: unknown }).params);
+    return problem ?? sdk(request, extra);
+  });
+}

@@ -1,0 +1,77 @@
+// A tools/call as an agent's first guess makes it: a tool that is not one, an argument the tool does
+// not take, a missing or mistyped one. Each is one line of the agent's words naming what would work,
+// as a tool result, where the SDK answered "MCP error -32602: …" with zod's dump or went on
+// silently without the argument.
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ONLY_FS, startServer, textOf, type ServerHandle } from "../support/mcp-client.js";
+
+let handle: ServerHandle;
+
+beforeAll(async () => {
+  const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-calls-")));
+  writeFileSync(join(project, "notes.txt"), Array.from({ length: 300 }, (_, i) => `line ${i + 1}`).join("\n"));
+  handle = await startServer({ args: [...ONLY_FS, "--project", project], env: { XDG_CACHE_HOME: join(project, ".cache") } });
+});
+
+afterAll(async () => {
+  await handle.close();
+});
+
+/** The error's lines: an error result, never the SDK's wording, never a dump. */
+function refusal(result: CallToolResult): string[] {
+  expect(result.isError).toBe(true);
+  const text = textOf(result);
+  expect(text).not.toMatch(/MCP error|-32602|Input validation error|"code":/);
+  const lines = text.split("\n");
+  expect(lines.length).toBeLessThanOrEqual(2);
+  return lines;
+}
+
+describe("a tool that is not one", () => {
+  it("names the tool meant, by the name other servers give it or by spelling", async () => {
+    expect(refusal(await handle.call("read_file", { path: "notes.txt" }))[0]).toBe("no tool `read_file`; did you mean read_content?");
+    expect(refusal(await handle.call("read_contnet", { path: "notes.txt" }))[0]).toBe("no tool `read_contnet`; did you mean read_content?");
+    const [, tools] = refusal(await handle.call("frobnicate"));
+    expect(tools).toMatch(/^Tools: (?=.*\bread_content\b)(?=.*\blist_files\b)/);
+  });
+});
+
+describe("arguments", () => {
+  it("refuses one the tool does not take, naming the closest and those it takes, where it went on without it", async () => {
+    const [line, hint] = refusal(await handle.call("read_content", { path: "notes.txt", offset: 100, limit: 2 }));
+    expect(line).toBe("read_content: unknown argument `offset`, `limit`");
+    expect(hint).toMatch(/^read_content takes: path, paths, .*start_line/);
+    expect(refusal(await handle.call("list_files", { pth: "." }))[0]).toBe("list_files: unknown argument `pth` (did you mean `path`?)");
+  });
+
+  it("refuses one unknown within an item, by its place", async () => {
+    const [line] = refusal(await handle.call("write_content", { items: [{ path: "a.txt", text: "hi" }] }));
+    expect(line).toMatch(/^write_content: `items\[0\]\.content` is required .*unknown argument `items\[0\]\.text`/);
+  });
+
+  it("says which is missing or of the wrong kind, and what it is", async () => {
+    expect(refusal(await handle.call("search_files", { query: "TODO" }))[0]).toMatch(
+      /^search_files: `pattern` is required \(.+\); unknown argument `query`/,
+    );
+    expect(refusal(await handle.call("read_content", { path: 7 }))[0]).toBe("read_content: `path`: expected string, received number");
+  });
+
+  it("refuses arguments that are not an object of named arguments", async () => {
+    const result = (await handle.client.request(
+      { method: "tools/call", params: { name: "read_content", arguments: ["notes.txt"] } },
+      CallToolResultSchema,
+    )) as CallToolResult;
+    expect(refusal(result)[0]).toBe('read_content: arguments must be an object of named arguments, e.g. {"path": …}');
+  });
+
+  it("lets a call with only known arguments through, camelCase spellings a tool accepts included", async () => {
+    const read = await handle.call("read_content", { path: "notes.txt", start_line: 2, end_line: 3 });
+    expect(read.isError).toBeFalsy();
+    const edit = await handle.call("edit_file", { path: "notes.txt", edits: [{ oldText: "line 2\n", newText: "two\n" }], dry_run: true });
+    expect(edit.isError).toBeFalsy();
+  });
+});
