@@ -131,10 +131,10 @@ describe("run's limits from the config", () => {
     try {
       const stdin = await limited.call("run", { env: "shell", code: "cat", stdin: "x".repeat(1025) });
       expect(stdin.isError).toBe(true);
-      expect(textOf(stdin)).toMatch(/stdin is 1025 bytes, above the limit of 1024\n.*sandbox\.max_stdin_bytes/);
+      expect(textOf(stdin)).toMatch(/stdin is 1025 bytes, above the limit of 1024; .*sandbox\.max_stdin_bytes/);
       const timeout = await limited.call("run", { env: "shell", code: "true", timeout_seconds: 6 });
       expect(timeout.isError).toBe(true);
-      expect(textOf(timeout)).toMatch(/timeout_seconds 6 is above the limit of 5\n.*sandbox\.max_timeout_seconds/);
+      expect(textOf(timeout)).toMatch(/timeout_seconds 6 is above the limit of 5; .*sandbox\.max_timeout_seconds/);
     } finally {
       await limited.close();
     }

@@ -360,7 +360,7 @@ describe("session tools", () => {
     });
     const fresh = await server.call("run", { session: "nobody-yet", code: "true" });
     expect(fresh.isError).toBe(true);
-    expect(textOf(fresh)).toMatch(/no env given[\s\S]*Valid environments: .*python/);
+    expect(textOf(fresh)).toMatch(/no env given[\s\S]*valid environments: .*python/);
     const oneOff = await server.call("run", { code: "true" });
     expect(textOf(oneOff)).toMatch(/no env given[\s\S]*shell/);
   });

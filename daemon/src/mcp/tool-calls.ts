@@ -118,7 +118,7 @@ function callProblem(tools: Record<string, RegisteredInput>, params: unknown): C
   }
   const schema = tool.inputSchema;
   if (!schema) return undefined;
-  const takes = `${name} takes: ${Object.keys(defOf(unwrap(schema)).shape ?? {}).join(", ")}`;
+  const takes = `It takes: ${Object.keys(defOf(unwrap(schema)).shape ?? {}).join(", ")}`;
   if (args !== undefined && !isRecord(args)) {
     const first = Object.keys(defOf(unwrap(schema)).shape ?? {})[0];
     return errorResult(`${name}: arguments must be an object of named arguments, e.g. {"${first}": …}`, takes);

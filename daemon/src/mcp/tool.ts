@@ -43,8 +43,16 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(too
   return tool;
 }
 
+/** A failure and what to do instead, in one line: "no package `x` in this nixpkgs; find the attribute with nixpkgs_search." */
 export function errorResult(message: string, hint?: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: hint ? `${message}\n${hint}` : message }] };
+  return { isError: true, content: [{ type: "text", text: hint ? `${message}${hintAfter(message, hint)}` : message }] };
+}
+
+/** A hint after the message: a new sentence after one that ends, else a clause of it; after a block of lines, a line of its own. */
+function hintAfter(message: string, hint: string): string {
+  if (message.includes("\n")) return `\n${hint}`;
+  if (/[.?!]$/.test(message)) return ` ${hint}`;
+  return `; ${/^[A-Z][a-z]/.test(hint) ? hint.charAt(0).toLowerCase() + hint.slice(1) : hint}`;
 }
 
 /** How big one answer may be, and where the whole text of a cut one is kept. */
