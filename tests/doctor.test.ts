@@ -5,8 +5,10 @@ import { mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CLI } from "../daemon/test/support/mcp-client.js";
+import { CLI, startServer, textOf } from "../daemon/test/support/mcp-client.js";
+import { harnessMountsFlag } from "./harness/extra-mounts.js";
 import { harnessMetadata } from "./harness/metadata.js";
+import { fixtureNixpkgsConfig } from "./support/fixture-nixpkgs.js";
 
 interface Check {
   name: string;
@@ -64,4 +66,53 @@ describe("nixshed doctor", () => {
       new RegExp(`^built in the background on first need from ${fixture}, cached at .*/\\.cache/nixshed/`),
     );
   });
+
+  it("says why packages cannot be realised when nixpkgs.source is a path that does not exist", () => {
+    const { checks } = doctor(["--metadata", metadata, "--set", "nixpkgs.source=/nonexistent/nixpkgs"]);
+    expect(check(checks, "nixpkgs_execute")).toMatchObject({
+      ok: false,
+      detail: "not offered: nixpkgs.source /nonexistent/nixpkgs does not exist",
+    });
+    expect(check(checks, "nixpkgs_execute")?.fix).toMatch(/nixpkgs\.source/);
+  });
+
+  it("says which packages are realised: none ahead, and the everyday and installed ones the cache holds", async () => {
+    const scratch = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-doctor-realised-")));
+    const { config, source } = fixtureNixpkgsConfig(scratch);
+    const args = [
+      "--metadata",
+      metadata,
+      "--config",
+      config,
+      ...harnessMountsFlag(),
+      "--cache-dir",
+      join(scratch, "cache"),
+      "--state-dir",
+      join(scratch, "state"),
+    ];
+    const before = doctor(args).checks;
+    expect(check(before, "nixpkgs_execute")).toMatchObject({ ok: true, detail: `realises packages from ${source}` });
+    expect(check(before, "nixpkgs realised ahead")).toMatchObject({ ok: true, detail: "none" });
+    expect(check(before, "nixpkgs realised in the cache")).toMatchObject({ ok: true, detail: "none" });
+
+    const server = await startServer({ args: [...args, "--project", scratch] });
+    try {
+      for (const [tool, params] of [
+        ["nixpkgs_execute", { package: "jq", args: ["-n", "1"] }],
+        ["nixpkgs_execute", { package: "tree", args: ["--version"] }],
+        ["nixpkgs_install_tool", { package: "hexdumper" }],
+        ["nixpkgs_hexdumper", { args: ["-p"], stdin: "hi" }],
+      ] as const) {
+        const result = await server.call(tool, params);
+        expect(result.isError, textOf(result)).toBeFalsy();
+      }
+    } finally {
+      await server.close();
+    }
+    for (const mode of ["execute", "tools"]) {
+      const after = doctor([...args, "--set", `nixpkgs.common_tools=${mode}`]).checks;
+      expect(check(after, "nixpkgs realised in the cache")).toMatchObject({ ok: true, detail: "jq, tree, hexdumper" });
+      expect(check(after, "nixpkgs realised ahead")).toMatchObject({ ok: true, detail: "none" });
+    }
+  }, 120_000);
 });

@@ -163,6 +163,19 @@ describe("nixpkgs_execute", () => {
     expect(textOf(result)).toMatch(/^no package `ripgre` in this nixpkgs; did you mean ripgrep\b.*\?$/);
   });
 
+  it("names the closest packages for a misspelt name: Nix's suggestions and the index's", async () => {
+    for (const [typo, meant] of [
+      ["ripgrp", "ripgrep"],
+      ["jqq", "jq"],
+      ["hexdumpr", "hexdumper"],
+      ["python3Packages.requestz", "python3Packages.requests"],
+    ]) {
+      const result = await server.call("nixpkgs_execute", { package: typo, args: ["x"] });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(`no package \`${typo}\` in this nixpkgs; did you mean ${meant}?`);
+    }
+  });
+
   it("stops the program at its run timeout and caps its output like run", async () => {
     const slow = await server.call("nixpkgs_execute", { package: "coreutils", program: "sleep", args: ["30"], timeout_seconds: 1 });
     expect(slow.structuredContent).toMatchObject({ timed_out: true });
@@ -341,13 +354,34 @@ describe("everyday and installed tools", () => {
     expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_sort" })).isError).toBeFalsy();
   });
 
-  it("installs a name the index lacks as it is, saying that Nix checks it on the first call", async () => {
+  it("installs a name the index lacks when Nix has it", async () => {
     const installed = await server.call("nixpkgs_install_tool", { package: "hexdumper_1" });
     expect(installed.structuredContent).toMatchObject({ package: "hexdumper_1", already_installed: false });
-    expect(textOf(installed)).toMatch(/index does not list hexdumper_1; Nix checks the name on the first call/);
     const { name } = installed.structuredContent as { name: string };
     expect((await ok(name, { args: ["-p"], stdin: "hi" })).stdout).toBe("6869\n");
     expect((await server.call("nixpkgs_uninstall_tool", { name })).isError).toBeFalsy();
+  });
+});
+
+describe("install agrees with execute", () => {
+  it("refuses a name Nix does not have, as execute does, installing nothing", async () => {
+    const before = listChanges;
+    for (const [name, words] of [
+      ["nosuchpkgx", "no package `nosuchpkgx` in this nixpkgs"],
+      ["ripgrp", "no package `ripgrp` in this nixpkgs; did you mean ripgrep?"],
+    ]) {
+      const refused = await server.call("nixpkgs_install_tool", { package: name });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain(words);
+    }
+    const tools = (await server.client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).not.toContain("nixpkgs_nosuchpkgx");
+    expect(tools).not.toContain("nixpkgs_ripgrp");
+    const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { package: string }[] };
+    const packages = listed.installed.map((tool) => tool.package);
+    expect(packages).not.toContain("nosuchpkgx");
+    expect(packages).not.toContain("ripgrp");
+    expect(listChanges).toBe(before);
   });
 });
 
@@ -377,6 +411,16 @@ describe("only the nixpkgs tools that can work here", () => {
       expect(await nixpkgsTools(none)).toEqual([]);
     } finally {
       await none.close();
+    }
+    // A nixpkgs.source path that does not exist is no nixpkgs: execute is not offered, and the log says why.
+    const missing = await startServer({
+      args: [...base, "--set", `nixpkgs.index=${index}`, "--set", "nixpkgs.source=/nonexistent/nixpkgs"],
+    });
+    try {
+      expect(await nixpkgsTools(missing)).toEqual(["nixpkgs_search"]);
+      expect(missing.stderr()).toMatch(/nixpkgs\.source \/nonexistent\/nixpkgs does not exist, so only nixpkgs_search is offered/);
+    } finally {
+      await missing.close();
     }
   });
 

@@ -1,6 +1,6 @@
 // `nixshed doctor`: what this machine can do for nixshed, each problem with a one-line fix.
 import { APPARMOR_PROFILE, APPARMOR_PROFILE_PATH, appArmorRestrictsUserns } from "../jail/apparmor.js";
-import { describeNetwork } from "../config/network.js";
+import { describeNetwork, reachesOut } from "../config/network.js";
 import { probeHost } from "../jail/host.js";
 import { JAIL_SCRATCH } from "../jail/policy.js";
 import { runInJail } from "../jail/runner.js";
@@ -8,9 +8,12 @@ import type { LoadedConfig } from "../config/load.js";
 import type { Config } from "../config/schema.js";
 import { trustStatus } from "../config/trust.js";
 import { discover } from "../discovery/discover.js";
-import type { Discovery } from "../discovery/types.js";
+import type { Discovery, RealisedAhead } from "../discovery/types.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
+import { Realiser } from "../nixpkgs/execute/realiser.js";
 import { indexSources, planIndex } from "../nixpkgs/index/provider.js";
+import { everydaySet } from "../nixpkgs/tools/everyday-tools.js";
+import { installedTools } from "../nixpkgs/tools/installed.js";
 import { commonHelp, EXIT, loadFromFlags, type Command } from "./command.js";
 
 /** nixpkgs.network, and each package whose permissions say otherwise. */
@@ -52,9 +55,46 @@ function indexCheck(loaded: LoadedConfig, discovery: Discovery): Check {
   }
 }
 
+/** The packages the metadata realised ahead (the modules' prerealise), each as it stands here. */
+function realisedAheadDetail(realiser: Realiser, ahead: RealisedAhead[]): string {
+  const attrs = ahead.map((entry) => entry.attr);
+  const used = attrs.filter((attr) => realiser.ahead(attr));
+  const unused = attrs.filter((attr) => !used.includes(attr));
+  const notHere = unused.length ? `${unused.join(", ")} (for another nixpkgs, permissions or mounts: realised again on first use)` : "";
+  return [used.join(", "), notHere].filter(Boolean).join("; ") || "none";
+}
+
+/** The everyday and installed packages the realise cache holds, realised by earlier calls. */
+function realisedInCache(realiser: Realiser, loaded: LoadedConfig): string[] {
+  const hasNetwork = (attr: string) => reachesOut(realiser.permissions(attr).network);
+  const everyday = everydaySet(loaded.config.nixpkgs, undefined, hasNetwork).groups.flatMap((group) => group.tools);
+  const attrs = new Set([...everyday, ...installedTools(loaded.stateDir)].map((tool) => tool.attr));
+  return [...attrs].filter((attr) => realiser.cached(attr));
+}
+
+/** Where nixpkgs_execute realises packages from, and which are realised already. */
+function packageChecks(loaded: LoadedConfig, discovery: Discovery): Check[] {
+  const realiser = new Realiser({
+    config: loaded.config,
+    discovered: discovery.nixpkgs,
+    projectRoot: loaded.projectRoot,
+    cacheDir: loaded.cacheDir,
+  });
+  const unavailable = realiser.unavailable();
+  const source = unavailable ? undefined : realiser.source();
+  const name = "nixpkgs_execute";
+  return [
+    source
+      ? { name, ok: true, detail: `realises packages from ${"path" in source ? source.path : source.flake}` }
+      : { name, ok: false, detail: `not offered: ${unavailable?.message}`, fix: unavailable?.hint },
+    { name: "nixpkgs realised ahead", ok: true, detail: realisedAheadDetail(realiser, discovery.nixpkgs.realised ?? []) },
+    { name: "nixpkgs realised in the cache", ok: true, detail: (source ? realisedInCache(realiser, loaded) : []).join(", ") || "none" },
+  ];
+}
+
 export const doctorCommand: Command = {
   name: "doctor",
-  summary: "check node, nix, bubblewrap, limits, config files and their trust, environments and the nixpkgs index",
+  summary: "check node, nix, bubblewrap, limits, config files and their trust, environments, the nixpkgs index and the packages realised",
   help: `Usage: nixshed doctor [--json] [flags]
 
   --json   print the checks as JSON
@@ -96,11 +136,7 @@ ${commonHelp}`,
         fix: "build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes",
       });
     }
-    if (loaded.config.nixpkgs.enabled) checks.push(indexCheck(loaded, discovery));
-    // The packages the metadata realised ahead (the modules' prerealise); a skipped one is a discovery note.
-    const ahead = discovery.nixpkgs.realised;
-    if (loaded.config.nixpkgs.enabled && ahead)
-      checks.push({ name: "nixpkgs realised ahead", ok: true, detail: ahead.map((entry) => entry.attr).join(", ") || "none" });
+    if (loaded.config.nixpkgs.enabled) checks.push(indexCheck(loaded, discovery), ...packageChecks(loaded, discovery));
     const host = await probeHost([...discovery.environments.values()][0]?.artifact);
     checks.push(
       { name: "nix", ...host.nix, fix: "install Nix (https://nixos.org/download); artifacts are built with it" },

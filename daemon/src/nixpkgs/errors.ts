@@ -16,9 +16,30 @@ export class NixCommandError extends NixpkgsError {
     /** nix's own output (its last lines): for the debug log. */
     readonly trace: string,
     hint?: string,
+    /** For a package this nixpkgs lacks, the names Nix suggested instead, as attribute paths. */
+    readonly suggestions: string[] = [],
   ) {
     super(message, hint);
   }
+}
+
+/** "no package `x` in this nixpkgs; did you mean a, b?", or a pointer to search when nothing is close. */
+export function noPackage(attr: string, close: string[]): [message: string, hint?: string] {
+  return close.length > 0
+    ? [`no package \`${attr}\` in this nixpkgs; did you mean ${close.join(", ")}?`]
+    : [`no package \`${attr}\` in this nixpkgs`, "Find the attribute with nixpkgs_search."];
+}
+
+/**
+ * Nix's "Did you mean X?" / "Did you mean one of X, Y or Z?" after an attribute `missing` from
+ * `attr`, as attribute paths: each suggestion in place of the missing component.
+ */
+function nixSuggestions(trace: string, attr: string, missing: string): string[] {
+  const said = /Did you mean (?:one of )?(.+)\?\s*$/m.exec(trace);
+  if (!said) return [];
+  const path = attr.split(".");
+  const at = path.indexOf(missing);
+  return said[1]!.split(/, | or /).map((name) => [...path.slice(0, at), name, ...path.slice(at + 1)].join("."));
 }
 
 const REFUSALS: [RegExp, string, string][] = [
@@ -41,7 +62,9 @@ export function nixFailure(what: string, attr: string, stderr: string): NixComma
   const trace = stderr.trim();
   const missing = /attribute '([^']+)' missing/.exec(trace);
   if (missing && attr.split(".").includes(missing[1]!)) {
-    return new NixCommandError(`no package \`${attr}\` in this nixpkgs`, "missing", trace, "Find the attribute with nixpkgs_search.");
+    const suggestions = nixSuggestions(trace, attr, missing[1]!);
+    const [message, hint] = noPackage(attr, suggestions);
+    return new NixCommandError(message, "missing", trace, hint, suggestions);
   }
   for (const [pattern, says, hint] of REFUSALS)
     if (pattern.test(trace)) return new NixCommandError(`\`${attr}\` ${says}`, "refused", trace, hint);

@@ -11,6 +11,7 @@ import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
 import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
 import { attrPath } from "../../src/nixpkgs/execute/realise.js";
+import { Realiser } from "../../src/nixpkgs/execute/realiser.js";
 import { relatedStems } from "../../src/nixpkgs/search/synonyms.js";
 import { descriptionTerms, stem, textTerms, textWords } from "../../src/nixpkgs/search/text.js";
 import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/tool-names.js";
@@ -124,14 +125,14 @@ describe("the package a call names, read against an index", () => {
   const runner = new PackageRunner({ config, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), budget, index: () => index });
 
   it("maps a program to its package and a set's alias to its member", () => {
-    expect(runner.resolve("rg")).toEqual({ attr: "ripgrep", program: "rg", unlisted: false });
-    expect(runner.resolve("python3Packages.requests")).toMatchObject({ attr: "python3Packages.requests", unlisted: false });
+    expect(runner.resolve("rg")).toEqual({ attr: "ripgrep", program: "rg", listed: true });
+    expect(runner.resolve("python3Packages.requests")).toMatchObject({ attr: "python3Packages.requests", listed: true });
   });
 
   it("leaves a name the listing lacks to Nix, never to another package of that pname", () => {
     // python3 is the pname of jupyter's environment too: it must not run jupyter.
-    expect(runner.resolve("python3")).toEqual({ attr: "python3", program: undefined, unlisted: true });
-    expect(runner.resolve("ghc")).toEqual({ attr: "ghc", program: undefined, unlisted: true });
+    expect(runner.resolve("python3")).toEqual({ attr: "python3", program: undefined, listed: false });
+    expect(runner.resolve("ghc")).toEqual({ attr: "ghc", program: undefined, listed: false });
   });
 
   it("refuses what is no attribute path before anything keeps it, index or not", () => {
@@ -145,6 +146,26 @@ describe("the package a call names, read against an index", () => {
       index: () => undefined,
     });
     expect(() => unindexed.resolve("a..b")).toThrow(/not a nixpkgs attribute path/);
+  });
+});
+
+describe("where packages are realised from", () => {
+  const realiser = (source: string) =>
+    new Realiser({ config: configSchema.parse({ nixpkgs: { source } }), discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir() });
+
+  it("is no nixpkgs at all when nixpkgs.source is a path that does not exist", () => {
+    expect(realiser("/nonexistent/nixpkgs").unavailable()).toMatchObject({
+      message: "nixpkgs.source /nonexistent/nixpkgs does not exist",
+      hint: expect.stringMatching(/nixpkgs\.source/),
+    });
+    expect(realiser("./no-nixpkgs-here").unavailable()?.message).toBe(`nixpkgs.source ${join(tmpdir(), "no-nixpkgs-here")} does not exist`);
+  });
+
+  it("takes a path that exists, and a flake ref or a channel as it is", () => {
+    expect(realiser(tmpdir()).unavailable()).toBeUndefined();
+    expect(realiser(tmpdir()).source()).toEqual({ path: tmpdir() });
+    expect(realiser("github:NixOS/nixpkgs/nixos-unstable").source()).toEqual({ flake: "github:NixOS/nixpkgs/nixos-unstable" });
+    expect(realiser("nixpkgs").unavailable()).toBeUndefined();
   });
 });
 

@@ -1,9 +1,10 @@
 // Realises one nixpkgs attribute as a jailed environment: the package from the configured nixpkgs,
 // wrapped by nixshed's own lib.mkEnvironment (interpreter bash; `bin/run -- PROGRAM` runs it).
-// Evaluation (`nix eval`) names the environment's derivation and the package's programs; `nix-store
-// --realise` builds it with a GC root in the cache, which is also the cache: the next call with the
-// same attribute and permissions starts at once (across restarts when nixpkgs is pinned in the
-// store). Builds report progress, obey their own timeout and stop when cancelled.
+// Evaluation (`nix eval`) names the environment's derivation and the package's programs (alone, it
+// tells whether this nixpkgs has the package at all, as install asks); `nix-store --realise` builds
+// it with a GC root in the cache, which is also the cache: the next call with the same attribute
+// and permissions starts at once (across restarts when nixpkgs is pinned in the store). Builds
+// report progress, obey their own timeout and stop when cancelled.
 //
 // The cache is data, not authority: an entry is used only when it names the key it was stored
 // under and both its artifact and its programs resolve inside the Nix store; anything else is
@@ -102,6 +103,7 @@ const evaluatedSchema = z.object({
   mainProgram: z.string().nullable(),
   pname: z.string(),
 });
+type Evaluated = z.infer<typeof evaluatedSchema>;
 
 /** A realise-cache entry: what the evaluation said, under the key it was stored for. */
 const cacheEntrySchema = z.object({ key: z.string(), bin: z.string(), mainProgram: z.string().nullable(), pname: z.string() });
@@ -129,22 +131,28 @@ function environmentName(attr: string): string {
   return `pkg-${attr.toLowerCase().replace(/[^a-z0-9_-]+/g, "-")}`.slice(0, 60);
 }
 
-export async function realise(request: RealiseRequest, options: RealiseOptions): Promise<Realised> {
+/** Where a request's realisation is kept: a GC root and the evaluation's facts beside it, under a hash of the request. */
+function cacheFiles(request: RealiseRequest, cacheDir: string): { key: string; dir: string; root: string; infoFile: string } {
   const key = createHash("sha256").update(JSON.stringify(request)).digest("hex").slice(0, 32);
-  const dir = join(options.cacheDir, "nixpkgs-tools");
-  const root = join(dir, key);
-  const infoFile = join(dir, `${key}.json`);
-  // A store path is immutable, so its artifacts are reused across restarts; a checkout or a flake
-  // ref may have moved, so its artifacts are reused within this process only (nix re-evaluates it
-  // after a restart, and rebuilds only what changed).
-  const pinned = "path" in request.source && [request.source.path, request.lib].every((path) => inStore(path) !== undefined);
-  const cached = pinned || realisedHere.has(key) ? readCached(key, root, infoFile, options.warn) : undefined;
-  if (cached) return cached;
+  const dir = join(cacheDir, "nixpkgs-tools");
+  return { key, dir, root: join(dir, key), infoFile: join(dir, `${key}.json`) };
+}
 
-  mkdirSync(dir, { recursive: true });
-  // nix-store keeps a GC root only where it finds nothing or a root of its own.
-  if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
-  const deadline = Date.now() + options.timeoutMs;
+/** The package as the cache holds it, realised before (by this process or an earlier one), or undefined. */
+export function realisedInCache(request: RealiseRequest, cacheDir: string, warn?: (message: string) => void): Realised | undefined {
+  const { key, root, infoFile } = cacheFiles(request, cacheDir);
+  return readCached(key, root, infoFile, warn);
+}
+
+/**
+ * Evaluates the request (`nix eval`, nothing built): whether this nixpkgs has the package, and
+ * the environment's derivation and the package's programs. `deadline` is shared with a build after it.
+ */
+export async function evaluate(
+  request: RealiseRequest,
+  options: RealiseOptions,
+  deadline = Date.now() + options.timeoutMs,
+): Promise<Evaluated> {
   options.progress?.(0, undefined, `evaluating ${request.attr}`);
   const nixRequest = {
     ...("flake" in request.source ? { flake: request.source.flake } : { path: request.source.path }),
@@ -166,7 +174,23 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     `evaluating ${request.attr}`,
     request.attr,
   );
-  const evaluated = parseEvaluation(evaluation, request.attr);
+  return parseEvaluation(evaluation, request.attr);
+}
+
+export async function realise(request: RealiseRequest, options: RealiseOptions): Promise<Realised> {
+  const { key, dir, root, infoFile } = cacheFiles(request, options.cacheDir);
+  // A store path is immutable, so its artifacts are reused across restarts; a checkout or a flake
+  // ref may have moved, so its artifacts are reused within this process only (nix re-evaluates it
+  // after a restart, and rebuilds only what changed).
+  const pinned = "path" in request.source && [request.source.path, request.lib].every((path) => inStore(path) !== undefined);
+  const cached = pinned || realisedHere.has(key) ? readCached(key, root, infoFile, options.warn) : undefined;
+  if (cached) return cached;
+
+  mkdirSync(dir, { recursive: true });
+  // nix-store keeps a GC root only where it finds nothing or a root of its own.
+  if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
+  const deadline = Date.now() + options.timeoutMs;
+  const evaluated = await evaluate(request, options, deadline);
   await runNix(
     "nix-store",
     [...(options.nixOptions ?? []), "--realise", evaluated.environment, "--add-root", root],
@@ -191,7 +215,7 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   return realised;
 }
 
-function parseEvaluation(output: string, attr: string): z.infer<typeof evaluatedSchema> {
+function parseEvaluation(output: string, attr: string): Evaluated {
   try {
     return parseJson(output, evaluatedSchema, `evaluating ${attr} gave an unexpected result`);
   } catch (error) {

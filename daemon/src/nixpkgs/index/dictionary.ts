@@ -81,6 +81,11 @@ export class Dictionary {
     return counts;
   }
 
+  /** The terms' bytes in place, term i at offsets[i]..offsets[i + 1]: for a scan of every term that decodes none. */
+  termBytes(): { bytes: Uint8Array; offsets: Uint32Array } {
+    return { bytes: this.sections.terms, offsets: this.sections.termOffsets };
+  }
+
   /** A term's length in bytes, without decoding it. */
   termLength(index: number): number {
     return this.sections.termOffsets[index + 1]! - this.sections.termOffsets[index]!;

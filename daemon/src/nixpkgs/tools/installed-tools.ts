@@ -1,7 +1,8 @@
 // nixpkgs_install_tool, nixpkgs_uninstall_tool and nixpkgs_list_installed: the package tools the
 // agent adds at run time, kept in the state dir (installed.ts) and restored at startup. One model:
 // the package tools on the server, installed or everyday (config common_tools = "tools"); install
-// finds a tool among them, and list shows each of them, so the two always agree.
+// finds a tool among them, and list shows each of them, so the two always agree. Only a package is
+// installed, as only a package runs: a name the index has, or one Nix evaluates (nothing is built).
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import { defineTool } from "../../mcp/tool.js";
@@ -9,6 +10,7 @@ import { NixpkgsError } from "../errors.js";
 import type { PackageRunner } from "../execute/execute.js";
 import type { InstalledRegistry, InstalledTool } from "./installed.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
+import { progressOf } from "./tool-support.js";
 
 /** Whether two tool definitions run the same thing the same way. */
 function sameTool(a: Omit<InstalledTool, "name">, b: Omit<InstalledTool, "name">): boolean {
@@ -46,8 +48,8 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     },
     output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args) => {
-      const { attr, program, unlisted } = runner.resolve(args.package, args.program);
+    run: async (args, call) => {
+      const { attr, program, listed } = runner.resolve(args.package, args.program);
       if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
       const wanted: Omit<InstalledTool, "name"> = {
         attr,
@@ -60,10 +62,10 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       const same = tools
         .packageTools()
         .find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
-      // The index lists each derivation once (nix-env's way), so a name Nix knows may be missing from it.
-      const unchecked = unlisted ? `The index does not list ${attr}; Nix checks the name on the first call. ` : "";
-      const note = `${unchecked}If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.`;
+      const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
       if (same) return { name: same.name, package: same.attr, already_installed: true, note };
+      // A name the index lacks may still be Nix's (the index lists each derivation once, nix-env's way): Nix says.
+      if (!listed) await runner.checkPackage(attr, { signal: call.signal, progress: progressOf(call) });
       const tool = { name: tools.freeName(args.package), ...wanted };
       registry.add(tool);
       // Registering a tool on a connected server sends notifications/tools/list_changed.

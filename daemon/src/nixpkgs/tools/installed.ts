@@ -28,6 +28,28 @@ export type InstalledTool = z.infer<typeof installedToolSchema>;
 const registryFileSchema = z.object({ schemaVersion: z.literal(1), tools: z.array(z.unknown()) });
 type RegistryFile = z.infer<typeof registryFileSchema>;
 
+const registryPath = (stateDir: string) => join(stateDir, "nixpkgs", "installed-tools.json");
+
+/** The valid entries of the file (each other one told to `warn`); none when it is absent. Throws when it cannot be read. */
+function readEntries(path: string, warn: (message: string) => void): InstalledTool[] {
+  const file = readJsonFile(path, registryFileSchema);
+  return (file?.tools ?? []).flatMap((entry, index) => {
+    const parsed = installedToolSchema.safeParse(entry);
+    if (parsed.success) return [parsed.data];
+    warn(`${path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
+    return [];
+  });
+}
+
+/** The installed tools as the state dir holds them, changing nothing there (for doctor); none when the file cannot be read. */
+export function installedTools(stateDir: string): InstalledTool[] {
+  try {
+    return readEntries(registryPath(stateDir), () => {});
+  } catch {
+    return [];
+  }
+}
+
 export class InstalledRegistry {
   readonly path: string;
   private tools = new Map<string, InstalledTool>();
@@ -38,7 +60,7 @@ export class InstalledRegistry {
     stateDir: string,
     private readonly warn: (message: string) => void,
   ) {
-    this.path = join(stateDir, "nixpkgs", "installed-tools.json");
+    this.path = registryPath(stateDir);
     this.load();
   }
 
@@ -68,9 +90,8 @@ export class InstalledRegistry {
   }
 
   private load(): void {
-    let file: RegistryFile | undefined;
     try {
-      file = readJsonFile(this.path, registryFileSchema);
+      for (const tool of readEntries(this.path, this.warn)) this.tools.set(tool.name, tool);
     } catch (error) {
       if (error instanceof InvalidJson) {
         // Keep the unreadable file for the user; start empty rather than refuse to serve.
@@ -81,13 +102,7 @@ export class InstalledRegistry {
       // Not absent, yet unreadable (permissions, I/O): serve without the tools, and never overwrite the file.
       this.unreadable = `${this.path}: unreadable (${(error as Error).message})`;
       this.warn(`${this.unreadable}; installed tools are not restored`);
-      return;
     }
-    file?.tools.forEach((entry, index) => {
-      const parsed = installedToolSchema.safeParse(entry);
-      if (parsed.success) this.tools.set(parsed.data.name, parsed.data);
-      else this.warn(`${this.path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
-    });
   }
 
   private save(): void {

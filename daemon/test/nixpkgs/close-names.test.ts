@@ -1,0 +1,90 @@
+// "Did you mean …" for a name this nixpkgs lacks: close names from the index, and Nix's own.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { nixFailure } from "../../src/nixpkgs/errors.js";
+import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
+import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
+import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
+import { closeNames } from "../../src/nixpkgs/search/close-names.js";
+
+const established = { maintainers: [{ github: "a" }, { github: "b" }], homepage: "https://example.org" };
+const catalog = {
+  ripgrep: { name: "ripgrep-14", pname: "ripgrep", version: "14", meta: { description: "Search", mainProgram: "rg" } },
+  jq: { name: "jq-1.8", pname: "jq", version: "1.8", meta: { description: "JSON processor", ...established } },
+  jqp: { name: "jqp-0.7", pname: "jqp", version: "0.7", meta: { description: "TUI playground for jq" } },
+  jc: { name: "jc-1", pname: "jc", version: "1", meta: { description: "JSONifies commands" } },
+  pandoc: { name: "pandoc-3", pname: "pandoc", version: "3", meta: { description: "Document converter" } },
+  imagemagick: { name: "imagemagick-7", pname: "imagemagick", version: "7", meta: { description: "Bitmap images" } },
+  imagemagickBig: { name: "imagemagick-7", pname: "imagemagick", version: "7", meta: { description: "Bitmap images" } },
+  request: { name: "request-1", pname: "request", version: "1", meta: { description: "A top-level request tool" } },
+  "python312Packages.requests": {
+    name: "python3.12-requests-2",
+    pname: "python3.12-requests",
+    version: "2",
+    meta: { description: "HTTP" },
+  },
+  "python313Packages.requests": {
+    name: "python3.13-requests-2",
+    pname: "python3.13-requests",
+    version: "2",
+    meta: { description: "HTTP" },
+  },
+  "python313Packages.requests-toolbelt": {
+    name: "python3.13-requests-toolbelt-1",
+    pname: "python3.13-requests-toolbelt",
+    version: "1",
+    meta: { description: "Utilities for requests" },
+  },
+};
+const path = join(mkdtempSync(join(tmpdir(), "nixshed-close-")), "index");
+writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+const index = NixpkgsIndex.load(path);
+
+describe("close names from the index", () => {
+  it("finds a name a typo or two away: a letter missing, doubled, swapped or wrong", () => {
+    expect(closeNames(index, "ripgrp")[0]).toBe("ripgrep");
+    expect(closeNames(index, "pandco")).toEqual(["pandoc"]);
+    expect(closeNames(index, "jqq")[0]).toBe("jq");
+    // One result for a package's builds (imagemagickBig is imagemagick's).
+    expect(closeNames(index, "imagemagik")).toEqual(["imagemagick"]);
+  });
+
+  it("looks in the set a name is in, and names the member in that set", () => {
+    expect(closeNames(index, "python3Packages.requestz")).toEqual(["python3Packages.requests"]);
+    expect(closeNames(index, "nosuchPackages.requestz")).toEqual([]);
+  });
+
+  it("ranks closer names first, then top-level ones, then the likelier", () => {
+    expect(closeNames(index, "requestz")).toEqual(["request", "python313Packages.requests"]);
+    expect(closeNames(index, "jqz")).toEqual(["jq", "jqp"]);
+  });
+
+  it("allows fewer typos in a short name, and suggests nothing far away", () => {
+    expect(closeNames(index, "jk")).toEqual([]);
+    expect(closeNames(index, "jcq")).toEqual(["jq", "jc"]);
+    expect(closeNames(index, "zzzzzzzz")).toEqual([]);
+  });
+});
+
+describe("Nix's own suggestions", () => {
+  const trace = (missing: string, suggestion: string) =>
+    `error: attribute '${missing}' missing\n\n       at «string»:1:74:\n\n       Did you mean ${suggestion}?`;
+
+  it("make the one line, as attribute paths of the name asked for", () => {
+    const one = nixFailure("evaluating ripgrp", "ripgrp", trace("ripgrp", "ripgrep"));
+    expect(one).toMatchObject({ kind: "missing", suggestions: ["ripgrep"] });
+    expect(one.message).toBe("no package `ripgrp` in this nixpkgs; did you mean ripgrep?");
+    const several = nixFailure("evaluating", "python3Packages.requestz", trace("requestz", "one of requests, grequests or requests-mock"));
+    expect(several.suggestions).toEqual(["python3Packages.requests", "python3Packages.grequests", "python3Packages.requests-mock"]);
+    const set = nixFailure("evaluating", "python3Pakages.requests", trace("python3Pakages", "python3Packages"));
+    expect(set.suggestions).toEqual(["python3Packages.requests"]);
+  });
+
+  it("leave the hint to search when Nix has none", () => {
+    const none = nixFailure("evaluating", "zzz", "error: attribute 'zzz' missing");
+    expect(none).toMatchObject({ kind: "missing", suggestions: [], message: "no package `zzz` in this nixpkgs" });
+    expect(none.hint).toMatch(/nixpkgs_search/);
+  });
+});
