@@ -73,6 +73,32 @@ describe("a long answer", () => {
     expect(cut.end - cut.start).toBeGreaterThan(1000);
   });
 
+  it("run with both streams long: each keeps its own head and tail under its own header, each marker pages the kept text", async () => {
+    const result = await server.call("run", { env: "shell", code: "seq -f 'ERR %g' 1 300000 >&2; seq -f 'OUT %g' 1 300000" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const text = textOf(result);
+    const [stdout, stderr] = text.split("\n--- stderr\n");
+    expect(stdout).toMatch(/\n--- stdout\nOUT 1\nOUT 2\n[\s\S]*\nOUT 300000\n$/);
+    expect(stderr).toMatch(/^ERR 1\nERR 2\n[\s\S]*\nERR 300000\n$/);
+    const markers = [...text.matchAll(new RegExp(MARKER.source, "gm"))];
+    expect(markers.length).toBe(2);
+    const whole = readFileSync(markers[0]![5]!, "utf8").split("\n");
+    // Each marker's page starts at its first omitted line, counted in the kept text.
+    for (const [, first, , , , , start] of markers) {
+      expect(start).toBe(first);
+      expect(whole[Number(first) - 1]).toMatch(/^(OUT|ERR) \d+$/);
+    }
+    expect(whole[Number(markers[1]![1]) - 1]).toMatch(/^ERR /);
+  });
+
+  it("a mid-size answer that fits is not sent twice: the text has it, structured content the facts", async () => {
+    const result = await server.call("read_content", { path: "big.txt", end_line: 700 });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain("line 0000000000700\n");
+    expect(bytes(result)).toBeLessThan(14_000 + 5_000);
+    expect(result._meta?.["nixshed/cut"]).toMatch(/the text holds the whole answer/);
+  });
+
   it("read of a 500 KB file: under 32 KB with its first and last lines, the rest pages from the kept text", async () => {
     const result = await server.call("read_content", { paths: ["big.txt"] });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);

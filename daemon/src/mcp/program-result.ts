@@ -51,8 +51,8 @@ export function programFacts(
   return facts;
 }
 
-/** A heading line, then each non-empty stream under its name. */
-export function renderStreams(lines: string[], output: { stdout: string; stderr: string }): string {
+/** The heading lines, then each non-empty stream under its name: parts of the text, each cut on its own when the answer is too long. */
+export function renderStreams(lines: string[], output: { stdout: string; stderr: string }): string[] {
   const sections = (["stdout", "stderr"] as const).filter((stream) => output[stream]).map((stream) => `--- ${stream}\n${output[stream]}`);
-  return [...lines, ...sections].join("\n");
+  return [lines.join("\n"), ...sections];
 }

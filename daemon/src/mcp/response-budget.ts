@@ -1,8 +1,10 @@
-// One tool call's whole answer (text plus structured content, as JSON) within a byte budget. A
-// result that fits goes out unchanged. One that does not is cut once, here, for every tool: the
-// structured content keeps its shape with each long string cut to a short head and tail and long
-// arrays to their first items (programs learn the facts; the payload is the text's), the text keeps
-// its head and tail lines, and one line says what was omitted and where the whole text is kept.
+// One tool call's whole answer (text plus structured content, as JSON) within a byte budget, for
+// every tool. Structured content that repeats the text's payload (a file read, a program's output)
+// keeps its shape with each long string cut to a short head and tail and long arrays to their
+// first items: programs learn the facts, the payload is the text's. An answer still too long is
+// cut once more: the text keeps the head and tail lines of each of its parts (a program's stdout
+// and stderr each under its header), one line each saying what was omitted and where the whole
+// text is kept.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 /** Where the whole text went, for the marker: a path the agent can page, or why it was not kept. */
@@ -32,18 +34,26 @@ export function resultText(result: CallToolResult): string {
     .join("\n");
 }
 
+/** Where the payload of abridged structured content is. */
+const IN_THE_TEXT = "the text holds the whole answer";
+
 /**
- * The result itself when it fits `maxBytes`, else the cut one. `keep` stores the whole text (called
- * only when something is cut) and says where.
+ * The result itself when it fits `maxBytes` and repeats nothing, else the abridged or cut one.
+ * `parts` are the text's parts (joined by newlines, they are the text); `keep` stores the whole
+ * text (called only when the text is cut) and says where.
  */
 export async function fitResponse(
   result: CallToolResult,
   maxBytes: number,
   keep: (text: string) => Promise<Kept>,
+  parts = [resultText(result)],
 ): Promise<CallToolResult> {
   const limit = maxBytes - ENVELOPE_BYTES;
-  if (responseBytes(result) <= limit) return result;
-  const text = resultText(result);
+  // Most answers are small: whatever they repeat costs little.
+  if (responseBytes(result) <= limit * STRUCTURED_SHARE) return result;
+  const once = withoutRepeat(result, limit * STRUCTURED_SHARE);
+  if (responseBytes(once) <= limit) return once;
+  const text = parts.join("\n");
   const kept = await keep(text);
   // _meta tells a program reading structured content that it was cut (arrays carry no marker).
   const cut: CallToolResult = {
@@ -55,8 +65,53 @@ export async function fitResponse(
     cut.structuredContent = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
   }
   // The text gets what the rest leaves; escaping is counted exactly, so one pass fits.
-  cut.content = [{ type: "text", text: cutText(text, limit - responseBytes(cut), kept, Math.floor(maxBytes / 2)) }];
+  cut.content = [{ type: "text", text: cutParts(parts, limit - responseBytes(cut), kept, Math.floor(maxBytes / 2)) }];
   return cut;
+}
+
+/**
+ * The result with its structured content abridged to `share` bytes when it repeats the text's
+ * payload: larger than that, beside a text at least half its size (a summary text leaves it whole).
+ */
+function withoutRepeat(result: CallToolResult, share: number): CallToolResult {
+  if (result.structuredContent === undefined) return result;
+  const bytes = Buffer.byteLength(JSON.stringify(result.structuredContent));
+  if (bytes <= share || Buffer.byteLength(resultText(result)) * 2 < bytes) return result;
+  return {
+    ...result,
+    structuredContent: shrinkStructured(result.structuredContent, share, IN_THE_TEXT),
+    _meta: { ...result._meta, "nixshed/cut": IN_THE_TEXT },
+  };
+}
+
+/** What a string costs inside JSON, quotes left out. */
+const escapedLength = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+/**
+ * The parts within `maxBytes` (escaped), joined by newlines: the room shared out smallest first, so
+ * a short part stays whole and each long one keeps its own head and tail, its marker counting lines
+ * in the whole text. Cut as one text when the parts' markers alone would not fit.
+ */
+function cutParts(parts: string[], maxBytes: number, kept: Kept, pageBytes: number): string {
+  const text = parts.join("\n");
+  const sizes = parts.map(escapedLength);
+  let left = maxBytes - 2 * (parts.length - 1);
+  const shares: number[] = [];
+  const smallestFirst = parts.map((_, i) => i).sort((a, b) => sizes[a]! - sizes[b]!);
+  for (const [done, i] of smallestFirst.entries()) {
+    shares[i] = Math.min(sizes[i]!, Math.floor(left / (parts.length - done)));
+    left -= shares[i]!;
+  }
+  const totalLines = lineCount(text);
+  let firstLine = 1;
+  const cut = parts
+    .map((part, i) => {
+      const place = { firstLine, totalLines };
+      firstLine += countLines(part, 0, part.length) + 1;
+      return sizes[i]! <= shares[i]! ? part : cutText(part, shares[i]!, kept, pageBytes, place);
+    })
+    .join("\n");
+  return escapedLength(cut) <= maxBytes ? cut : cutText(text, maxBytes, kept, pageBytes);
 }
 
 function wholeText(kept: Kept, page?: { start: number; end: number }): string {
@@ -131,6 +186,9 @@ function fittingChars(text: string, maxBytes: number, fromEnd: boolean): number 
   return count;
 }
 
+/** Lines of a text: a last line without a newline counts. */
+const lineCount = (text: string) => countLines(text, 0, text.length) + (text.endsWith("\n") ? 0 : 1);
+
 const countLines = (text: string, from: number, to: number): number => {
   let lines = 0;
   for (let at = text.indexOf("\n", from); at !== -1 && at < to; at = text.indexOf("\n", at + 1)) lines++;
@@ -146,9 +204,16 @@ function pageEnd(text: string, from: number, line: number, maxBytes: number): nu
 /**
  * Head and tail of `text` within `maxBytes` (escaped), cut at line ends where one is near, and
  * between them one line saying which lines were omitted, where the whole text is kept and which
- * range of it makes a next page of about `pageBytes`.
+ * range of it makes a next page of about `pageBytes`. `place`: where `text` starts in the whole
+ * kept text, when it is a part of it.
  */
-export function cutText(text: string, maxBytes: number, kept: Kept, pageBytes: number): string {
+export function cutText(
+  text: string,
+  maxBytes: number,
+  kept: Kept,
+  pageBytes: number,
+  place: { firstLine: number; totalLines: number } = { firstLine: 1, totalLines: lineCount(text) },
+): string {
   // The marker's own size depends on the numbers in it; a generous estimate of them is reserved.
   const reserve = 200 + Buffer.byteLength(JSON.stringify(wholeText(kept, { start: 0, end: 0 })));
   const room = Math.max(0, maxBytes - reserve);
@@ -162,14 +227,13 @@ export function cutText(text: string, maxBytes: number, kept: Kept, pageBytes: n
   if (tailLine >= 0 && tailLine < tailStart + (text.length - tailStart) * 0.25) tailStart = tailLine + 1;
   const headLines = countLines(text, 0, headEnd);
   const middleLines = countLines(text, headEnd, tailStart);
-  const firstLine = headLines + 1;
+  const firstLine = place.firstLine + headLines;
   // The line holding the last omitted character.
-  const lastLine = headLines + middleLines + (text[tailStart - 1] === "\n" ? 0 : 1);
-  const totalLines = headLines + middleLines + countLines(text, tailStart, text.length) + (text.endsWith("\n") ? 0 : 1);
+  const lastLine = firstLine - 1 + middleLines + (text[tailStart - 1] === "\n" ? 0 : 1);
   const omittedBytes = Buffer.byteLength(text.slice(headEnd, tailStart));
   const lines = firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}-${lastLine}`;
   const head = text.slice(0, headEnd);
   const page = { start: firstLine, end: Math.min(lastLine, pageEnd(text, headEnd, firstLine, pageBytes)) };
-  const marker = `[… ${lines} of ${totalLines} omitted (${omittedBytes} bytes); ${wholeText(kept, page)} …]`;
+  const marker = `[… ${lines} of ${place.totalLines} omitted (${omittedBytes} bytes); ${wholeText(kept, page)} …]`;
   return `${head}${head.endsWith("\n") || head === "" ? "" : "\n"}${marker}\n${text.slice(tailStart)}`;
 }

@@ -35,7 +35,8 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
   output: O;
   annotations: ToolAnnotations;
   run(args: z.infer<z.ZodObject<I>>, call: ToolCallContext): Promise<z.infer<z.ZodObject<O>>>;
-  render(result: z.infer<z.ZodObject<O>>): string;
+  /** The text; given as parts (a program's streams), each part is cut on its own when the answer is too long. */
+  render(result: z.infer<z.ZodObject<O>>): string | string[];
 }
 
 /** Identity, for type inference of a tool's args and result. */
@@ -98,7 +99,8 @@ export function registerTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
       const policy = policies.get(server) ?? { maxBytes: DEFAULT_RESPONSE_BYTES };
       const keep = (text: string): Promise<Kept> =>
         policy.store ? policy.store.keep(tool.name, text) : Promise.resolve({ error: "no results directory: the fs tools are off" });
-      return fitResponse(await answer(tool, args, call, log), policy.maxBytes, keep);
+      const { result, parts } = await answer(tool, args, call, log);
+      return fitResponse(result, policy.maxBytes, keep, parts);
     }) as never,
   );
 }
@@ -108,18 +110,19 @@ async function answer<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   args: z.infer<z.ZodObject<I>>,
   call: ToolCallContext,
   log: Logger,
-): Promise<CallToolResult> {
+): Promise<{ result: CallToolResult; parts?: string[] }> {
   try {
-    const result = await tool.run(args, call);
+    const output = await tool.run(args, call);
+    const parts = [tool.render(output)].flat();
     return {
-      content: [{ type: "text", text: tool.render(result) }],
-      structuredContent: result as Record<string, unknown>,
+      result: { content: [{ type: "text", text: parts.join("\n") }], structuredContent: output as Record<string, unknown> },
+      parts,
     };
   } catch (error) {
-    if (error instanceof ExpectedError) return errorResult(error.message, error.hint);
-    if (call.signal.aborted) return errorResult(`${tool.name}: cancelled`);
+    if (error instanceof ExpectedError) return { result: errorResult(error.message, error.hint) };
+    if (call.signal.aborted) return { result: errorResult(`${tool.name}: cancelled`) };
     log.error(`${tool.name}: ${(error as Error).stack ?? error}`);
-    return errorResult(`${tool.name}: internal error: ${(error as Error).message}`, "This is a nixshed bug; please report it.");
+    return { result: errorResult(`${tool.name}: internal error: ${(error as Error).message}`, "This is a nixshed bug; please report it.") };
   }
 }
 

@@ -31,7 +31,7 @@ function toOutput(result: JailResult | SessionResult, session?: string): RunOutp
   };
 }
 
-function render(output: RunOutput): string {
+function render(output: RunOutput): string[] {
   const facts = [`exit ${output.exit_code ?? "none"}`, `${output.duration_ms} ms`];
   if (output.session !== undefined) facts.push(`session ${output.session}`);
   facts.push(...programFacts(output, output.session === undefined ? "timed out: killed with everything it started" : "timed out"));

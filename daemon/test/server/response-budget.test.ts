@@ -99,6 +99,21 @@ describe("fitResponse", () => {
     expect(textOf(result)).toBe("5000 rows");
   });
 
+  it("abridges structured content that repeats the text, and leaves it whole beside a summary", async () => {
+    const content = lines(3000);
+    const read = await fitResponse(
+      { content: [{ type: "text", text: `a.txt\n${content}` }], structuredContent: { path: "a.txt", content } },
+      BUDGET,
+      keptAt("/kept/never"),
+    );
+    expect(textOf(read)).toBe(`a.txt\n${content}`);
+    expect(Buffer.byteLength(JSON.stringify(read.structuredContent))).toBeLessThanOrEqual(BUDGET / 8);
+    expect((read.structuredContent as { content: string }).content).toMatch(/characters omitted; the text holds the whole answer/);
+    expect(read._meta?.["nixshed/cut"]).toBe("the text holds the whole answer");
+    const summary: CallToolResult = { content: [{ type: "text", text: "3000 rows" }], structuredContent: { rows: content.split("\n") } };
+    expect(await fitResponse(summary, BUDGET, keptAt("/kept/never"))).toBe(summary);
+  });
+
   it("says so when the whole text could not be kept", async () => {
     const result = await fitResponse({ content: [{ type: "text", text: lines(100_000) }], isError: true }, BUDGET, async () => ({
       error: "disk full",
@@ -168,9 +183,9 @@ describe("registerTool", () => {
     expect(failure.isError).toBe(true);
     expect(responseBytes(failure)).toBeLessThanOrEqual(8192);
     expect(textOf(failure)).toMatch(/^huge: internal error: 0:z+\n[\s\S]*omitted[\s\S]*\n2999:z+\nThis is a nixshed bug/);
-    // Only the newest files are kept.
+    // Only the newest files are kept (n = 7 fits once its structured content does not repeat the text: nothing kept).
     const kept = readdirSync(store.dir).sort();
-    expect(kept).toEqual(["0003-huge.txt", "0004-huge.txt"]);
+    expect(kept).toEqual(["0002-huge.txt", "0003-huge.txt"]);
     expect(readFileSync(join(store.dir, kept[0]!), "utf8")).toContain("\n2999:z");
   });
 

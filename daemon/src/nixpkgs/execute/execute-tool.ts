@@ -21,7 +21,7 @@ function toOutput(execution: Execution): RunOutput {
   return { package: execution.attr, program: execution.program, ...programResultOutput(execution) };
 }
 
-function renderRun(output: RunOutput): string {
+function renderRun(output: RunOutput): string[] {
   const facts = [
     `${output.package}: ${output.program} exited ${output.exit_code ?? "by signal"}`,
     `${output.duration_ms} ms`,

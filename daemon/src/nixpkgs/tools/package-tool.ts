@@ -35,7 +35,7 @@ function toBrief(execution: Execution): BriefOutput {
   return { stdout: execution.stdout, stderr: execution.stderr, exit_code: execution.exitCode, ...(note ? { note } : {}) };
 }
 
-function renderBrief(output: BriefOutput): string {
+function renderBrief(output: BriefOutput): string[] {
   return renderStreams([`exit ${output.exit_code ?? "by signal"}${output.note ? ` · ${output.note}` : ""}`], output);
 }
 
