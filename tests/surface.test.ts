@@ -72,4 +72,9 @@ describe("tools/list by default", () => {
     expect(names.length).toBeLessThanOrEqual(BUDGET.tools);
     expect(bytes).toBeLessThanOrEqual(BUDGET.bytes);
   });
+
+  it("stays within it when packages get the network, which names the network group too", async () => {
+    const { bytes } = await toolList(["--set", `nixpkgs.source=${FIXTURE}`, "--set", "nixpkgs.network=true"]);
+    expect(bytes).toBeLessThanOrEqual(BUDGET.bytes);
+  });
 });

@@ -18,7 +18,7 @@ import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
-const pathField = z.string().describe("Project-relative, /project/..., or absolute in a served root");
+const pathField = z.string().describe("Project-relative, /project/..., or in a served root");
 const pathsField = z.array(pathField).min(1).max(100);
 const entryType = z.enum(["file", "directory", "symlink", "other"]);
 const errorField = z.string().optional().describe("Why this item failed (the others are unaffected)");
@@ -64,10 +64,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const listFilesTool = defineTool({
     name: "list_files",
     title: "List files",
-    description:
-      "List a directory, or a tree with recursive/glob (to find files by name); .gitignore honoured; capped, says how many more.",
+    description: "List a directory, or a tree with recursive/glob (find files by name); .gitignore honoured; capped.",
     input: {
-      path: pathField.optional().describe("Directory (default: the project root)"),
+      path: pathField.optional().describe("Directory, project-relative or /project/... (default: the project)"),
       recursive: z.boolean().optional().describe("The whole tree (files only)"),
       max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
       glob: z.string().optional().describe("Gitignore-style glob, e.g. 'src/**/*.json' (implies recursive)"),
@@ -110,7 +109,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const statItemsTool = defineTool({
     name: "stat_items",
     title: "Stat paths",
-    description: "Type, size, permissions and mtime of each path (a symlink itself, not its target).",
+    description: "Type, size, permissions and mtime of each path (of a symlink, not its target).",
     input: { paths: pathsField.describe("Paths to describe") },
     output: {
       items: z.array(
@@ -140,9 +139,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const readContentTool = defineTool({
     name: "read_content",
     title: "Read files",
-    description: `Read text files (path or paths), whole or start_line..end_line; at most ${config.max_read_bytes} bytes per call, next_start_line continues. Binary files are described.`,
+    description: `Read text files, whole or start_line..end_line; at most ${config.max_read_bytes} bytes per call, next_start_line continues; binary files are described.`,
     input: {
-      path: pathField.optional().describe("One file"),
+      path: pathField.optional().describe("One file, project-relative or /project/..."),
       paths: pathsField.optional().describe("Several files"),
       start_line: z.number().int().min(1).optional().describe("First line, 1-based (each file)"),
       end_line: z.number().int().min(1).optional().describe("Last line, inclusive"),
@@ -189,14 +188,14 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     description: "Search file contents with ripgrep (regex unless literal: true; .gitignore honoured).",
     input: {
       pattern: z.string().min(1).describe("Regex (Rust syntax), or text with literal"),
-      path: pathField.optional().describe("File or directory (default: the project root)"),
+      path: pathField.optional().describe("File or directory, project-relative or /project/... (default: the project)"),
       glob: z.string().optional().describe("Only matching files, e.g. '*.py' or '!*.min.js'"),
       literal: z.boolean().optional().describe("Pattern is plain text"),
       // Other servers' spelling of the same switch.
       regex: z.boolean().optional().describe("false = literal"),
-      case_sensitive: z.boolean().optional().describe("Default: sensitive only if the pattern has uppercase"),
+      case_sensitive: z.boolean().optional().describe("Default: smart case"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
-      max_results: z.number().int().min(1).optional().describe(`Matching lines returned (default and most: ${config.max_search_results})`),
+      max_results: z.number().int().min(1).optional().describe(`Matching lines (default and most: ${config.max_search_results})`),
     },
     output: {
       matches: z.number().int(),
@@ -275,10 +274,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const editFileTool = defineTool({
     name: "edit_file",
     title: "Edit a file",
-    description:
-      "Replace exact text in a file: each old_text must occur exactly once. All edits apply or none. Returns a unified diff; dry_run only shows it.",
+    description: "Replace exact text in a file; each old_text must occur exactly once. All edits apply or none; returns a unified diff.",
     input: {
-      path: pathField.describe("File to edit"),
+      path: pathField.describe("File to edit, project-relative or /project/..."),
       edits: z
         .array(
           z.preprocess(
@@ -303,7 +301,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   const createDirectoriesTool = defineTool({
     name: "create_directories",
     title: "Create directories",
-    description: "Create directories with their parents; existing ones are left alone.",
+    description: "Create directories and their parents; existing ones are kept.",
     input: { paths: pathsField.describe("Directories to create") },
     output: { items: z.array(z.object({ path: z.string(), created: z.boolean().optional(), error: errorField })) },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },

@@ -86,7 +86,7 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
     name: "scan_packages",
     title: "List installed packages",
     description:
-      "Installed Python and Node packages of the project (venvs, Nix Python envs, node_modules): versions, import names, entry points.",
+      "The project's installed Python and Node packages (venvs, Nix Python envs, node_modules): versions, import names, entry points.",
     input: {
       language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
       filter: z.string().optional().describe("Package or import name: a substring or * glob"),

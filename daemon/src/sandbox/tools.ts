@@ -65,8 +65,8 @@ export const sandboxCapability: Capability = {
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
-      description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in the project (/project); /workspace is empty scratch; nothing persists. A timeout kills all it started.
-With \`session\`, a persistent interpreter keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it (\`notices\` say what was kept). At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
+      description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in /project, the project; /workspace is empty scratch; nothing persists; a timeout kills all it started.
+With \`session\`, an interpreter keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it. At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
 ${listing}`,
       input: {
         env: z
@@ -146,7 +146,7 @@ const closeSession = (sessions: SessionManager) =>
   defineTool({
     name: "close_session",
     title: "Close a session",
-    description: "Close a session of `run`: all it started is killed, its state and /workspace gone.",
+    description: "Close a `run` session: kills all it started, drops its state and /workspace.",
     input: { session: z.string().describe("The session id") },
     output: { closed: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

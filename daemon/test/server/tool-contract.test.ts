@@ -28,4 +28,20 @@ describe("every group's tools", () => {
       }
     }
   });
+
+  it("say the one path world wherever a project path is taken: relative or /project/...", async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-contract-")));
+    handle = await startServer({ args: ["--project", base], env: { XDG_CACHE_HOME: join(base, "cache") } });
+    type Schema = { description?: string; properties?: Record<string, Schema>; items?: Schema };
+    const pathArguments = (schema: Schema, at: string): [string, Schema][] =>
+      Object.entries(schema.properties ?? {}).flatMap(([name, field]): [string, Schema][] => {
+        const place = `${at}.${name}`;
+        if (name === "path" && !at.startsWith("read_package")) return [[place, field]];
+        if (name === "paths") return [[place, field.items!]];
+        return field.items?.properties ? pathArguments(field.items, place) : [];
+      });
+    const found = (await handle.client.listTools()).tools.flatMap((tool) => pathArguments(tool.inputSchema as Schema, tool.name));
+    expect(found.length).toBeGreaterThan(5);
+    for (const [place, field] of found) expect(field.description, place).toMatch(/[Pp]roject-relative.*\/project\/\.\.\./);
+  });
 });

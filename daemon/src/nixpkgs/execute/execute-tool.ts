@@ -35,7 +35,7 @@ export const EXECUTE = "nixpkgs_execute";
 /** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
 export function executeDescription(everyday: string): string {
   const intro = "Run a nixpkgs package's program once in a jail, in /project (relative paths are project files); args: an array, no shell.";
-  return everyday ? `${intro} Everyday packages, no search needed (… = pass program):\n${everyday}` : intro;
+  return everyday ? `${intro} Everyday packages need no search (… = pass program):\n${everyday}` : intro;
 }
 
 /** `permissions`: those of every package it may run (the defaults and each configured one), for its annotations. */

@@ -38,11 +38,11 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
   return defineTool({
     name: "nixpkgs_install_tool",
     title: "Install a nixpkgs package as a tool",
-    description: "Make a package a tool of its own, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
+    description: "Make a package its own tool, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep"),
       program: z.string().optional().describe("Program to run (default: the main one)"),
-      description: z.string().max(500).optional().describe("Its description for agents"),
+      description: z.string().max(500).optional().describe("Its description"),
       default_args: z.array(z.string()).optional().describe("Arguments before each call's"),
       timeout_seconds: z.number().int().min(1).optional().describe("Run time limit per call"),
     },
