@@ -48,6 +48,30 @@ async function ok(name: string, params: Record<string, unknown>): Promise<RunOut
 
 const slowBuildRunning = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(SLOW_BUILD_MARKER);
 
+/** A server with the fixture nixpkgs and no index yet (a first call starts its build), counting list_changed; `name` names its directories. */
+async function startWithoutIndex(name: string, extra: string[]): Promise<{ handle: ServerHandle; changes: () => number }> {
+  const handle = await startServer({
+    args: [
+      "--metadata",
+      harnessMetadata(),
+      "--project",
+      project,
+      "--state-dir",
+      join(scratch, `${name}-state`),
+      "--cache-dir",
+      join(scratch, `${name}-cache`),
+      "--set",
+      `nixpkgs.source=${FIXTURE}`,
+      ...extra,
+    ],
+  });
+  let changes = 0;
+  handle.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    changes++;
+  });
+  return { handle, changes: () => changes };
+}
+
 async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
   for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (condition()) return true;
   return condition();
@@ -425,28 +449,7 @@ describe("only the nixpkgs tools that can work here", () => {
   });
 
   it("while the index builds: a failed evaluation is one line (nix's trace only in the debug log); the index ready, the list changes", async () => {
-    const handle = await startServer({
-      args: [
-        "--metadata",
-        harnessMetadata(),
-        "--project",
-        project,
-        "--state-dir",
-        join(scratch, "building-state"),
-        "--cache-dir",
-        join(scratch, "building-cache"),
-        "--set",
-        `nixpkgs.source=${FIXTURE}`,
-        "--set",
-        'nixpkgs.tools=["no-such-package"]',
-        "--log-level",
-        "debug",
-      ],
-    });
-    let changes = 0;
-    handle.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes++;
-    });
+    const { handle, changes } = await startWithoutIndex("building", ["--set", 'nixpkgs.tools=["no-such-package"]', "--log-level", "debug"]);
     try {
       const before = (await handle.client.listTools()).tools.find((tool) => tool.name === "nixpkgs_execute")!;
       // Not yet checked against an index: the configured package is named.
@@ -459,7 +462,7 @@ describe("only the nixpkgs tools that can work here", () => {
       expect(textOf(result)).not.toMatch(/error:|trace|\.nix:/);
       expect(handle.stderr()).toMatch(/attribute 'no-such-package' missing/);
       // The failed call started the index build; once it is ready the description drops the package.
-      expect(await waitFor(() => changes > 0, 120_000)).toBe(true);
+      expect(await waitFor(() => changes() > 0, 120_000)).toBe(true);
       const after = (await handle.client.listTools()).tools.find((tool) => tool.name === "nixpkgs_execute")!;
       expect(after.description).not.toMatch(/no-such-package/);
       expect(after.description).toMatch(/data: jq\b/);
@@ -469,35 +472,16 @@ describe("only the nixpkgs tools that can work here", () => {
   }, 180_000);
 
   it('with common_tools = "tools", the index ready: the tools it rules out go in one list_changed, not one each', async () => {
-    const handle = await startServer({
-      args: [
-        "--metadata",
-        harnessMetadata(),
-        "--project",
-        project,
-        "--state-dir",
-        join(scratch, "burst-state"),
-        "--cache-dir",
-        join(scratch, "burst-cache"),
-        "--set",
-        `nixpkgs.source=${FIXTURE}`,
-        "--set",
-        'nixpkgs.common_tools="tools"',
-      ],
-    });
-    let changes = 0;
-    handle.client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
-      changes++;
-    });
+    const { handle, changes } = await startWithoutIndex("burst", ["--set", 'nixpkgs.common_tools="tools"']);
     try {
       const before = (await handle.client.listTools()).tools.length;
       // A failed call starts the index build; the fixture index lacks most everyday packages.
       expect((await handle.call("nixpkgs_execute", { package: "no-such-package" })).isError).toBe(true);
-      expect(await waitFor(() => changes > 0, 120_000)).toBe(true);
+      expect(await waitFor(() => changes() > 0, 120_000)).toBe(true);
       // Notifications sent with the first arrive before the answer to a later request.
       await handle.client.ping();
       expect((await handle.client.listTools()).tools.length).toBeLessThan(before - 10);
-      expect(changes).toBe(1);
+      expect(changes()).toBe(1);
     } finally {
       await handle.close();
     }

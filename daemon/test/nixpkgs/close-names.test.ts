@@ -9,6 +9,10 @@ import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
 import { closeNames } from "../../src/nixpkgs/search/close-names.js";
 
+/** A Python library of a set, as nix-env names it. */
+function member(python: string, name: string, description: string) {
+  return { name: `python${python}-${name}-1`, pname: `python${python}-${name}`, version: "1", meta: { description } };
+}
 const established = { maintainers: [{ github: "a" }, { github: "b" }], homepage: "https://example.org" };
 const catalog = {
   ripgrep: { name: "ripgrep-14", pname: "ripgrep", version: "14", meta: { description: "Search", mainProgram: "rg" } },
@@ -19,24 +23,9 @@ const catalog = {
   imagemagick: { name: "imagemagick-7", pname: "imagemagick", version: "7", meta: { description: "Bitmap images" } },
   imagemagickBig: { name: "imagemagick-7", pname: "imagemagick", version: "7", meta: { description: "Bitmap images" } },
   request: { name: "request-1", pname: "request", version: "1", meta: { description: "A top-level request tool" } },
-  "python312Packages.requests": {
-    name: "python3.12-requests-2",
-    pname: "python3.12-requests",
-    version: "2",
-    meta: { description: "HTTP" },
-  },
-  "python313Packages.requests": {
-    name: "python3.13-requests-2",
-    pname: "python3.13-requests",
-    version: "2",
-    meta: { description: "HTTP" },
-  },
-  "python313Packages.requests-toolbelt": {
-    name: "python3.13-requests-toolbelt-1",
-    pname: "python3.13-requests-toolbelt",
-    version: "1",
-    meta: { description: "Utilities for requests" },
-  },
+  "python312Packages.requests": member("3.12", "requests", "HTTP"),
+  "python313Packages.requests": member("3.13", "requests", "HTTP"),
+  "python313Packages.requests-toolbelt": member("3.13", "requests-toolbelt", "Utilities for requests"),
 };
 const path = join(mkdtempSync(join(tmpdir(), "nixshed-close-")), "index");
 writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
