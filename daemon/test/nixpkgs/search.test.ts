@@ -186,6 +186,18 @@ describe("kinds of tool the stemmer keeps whole", () => {
     expect(found.slice(0, 2)).toEqual(["codetidy", "ocamlformat"]);
     expect(found).not.toContain("webmin");
   });
+
+  it("take a document's style as no formatter: 'latex formatter' is tex-fmt, not a thesis style", () => {
+    const found = ranked(
+      smallIndex([
+        ["tex-fmt", "LaTeX formatter written in Rust"],
+        ["texlivePackages.tui", "Thesis style for the University of the Andes"],
+        ["texlivePackages.cell", "Bibliography style for Cell"],
+      ]),
+      "latex formatter",
+    );
+    expect(found).toEqual(["tex-fmt"]);
+  });
 });
 
 describe("a language's own sets", () => {

@@ -34,7 +34,7 @@ const RELATED: Record<string, string[]> = {
   terminal: ["console", "tui", "cli"],
   ui: ["interface", "tui"],
   query: ["processor", "filter", "select"],
-  format: ["formatter", "pretty", "reformat", "indent", "style"],
+  format: ["formatter", "pretty", "reformat", "indent"],
   benchmark: ["timing"],
   directory: ["folder", "tree"],
   folder: ["directory"],
