@@ -114,6 +114,15 @@ describe("nixpkgs_search over an index of an evaluated nixpkgs", () => {
     const broken = (await server.call("nixpkgs_search", { query: "broken-tool" })).structuredContent as { results: { attr: string }[] };
     expect(broken.results.map((r) => r.attr)).not.toContain("broken-tool");
   });
+
+  it("names the closest packages when a misspelt name matches nothing, and refuses a query that is no name or few words", async () => {
+    const typo = await server.call("nixpkgs_search", { query: "ripgrpe" });
+    expect(textOf(typo)).toBe("No nixpkgs package matches 'ripgrpe'; did you mean ripgrep?");
+    expect(typo.structuredContent).toMatchObject({ results: [], suggestions: ["ripgrep"] });
+    const long = await server.call("nixpkgs_search", { query: "x".repeat(100_000) });
+    expect(long.isError).toBe(true);
+    expect(textOf(long)).toBe("query is 100000 characters long; pass a package name or a few words of what it does (at most 200).");
+  });
 });
 
 describe("nixpkgs_execute", () => {

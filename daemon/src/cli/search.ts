@@ -1,6 +1,7 @@
 import { discover } from "../discovery/discover.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index/provider.js";
+import { closeToQuery } from "../nixpkgs/search/close-names.js";
 import { renderResults } from "../nixpkgs/search/render.js";
 import { searchIndex } from "../nixpkgs/search/search.js";
 import { hostSystem } from "../nixpkgs/system.js";
@@ -46,7 +47,8 @@ ${commonHelp}`,
         includeUnfree: values["include-unfree"] === true,
         platform: (values.platform as string | undefined) ?? hostSystem(),
       });
-      process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results)}\n`);
+      const suggestions = results.length === 0 ? closeToQuery(index, query) : [];
+      process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, suggestions)}\n`);
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof NixpkgsError)) throw error;

@@ -19,6 +19,12 @@ function allowedTypos(length: number): number {
   return Math.min(2, Math.floor(length / 3));
 }
 
+/** For a search that found nothing: the names closest to a query that is one name ("ripgrpe"), else none. */
+export function closeToQuery(index: NixpkgsIndex, query: string): string[] {
+  const name = query.trim();
+  return /^[\w.+-]+$/.test(name) ? closeNames(index, name) : [];
+}
+
 /** The names closest to `attr`'s, as attribute paths; at most `limit`. */
 export function closeNames(index: NixpkgsIndex, attr: string, limit = 5): string[] {
   const { set, leaf } = splitAttr(attr);

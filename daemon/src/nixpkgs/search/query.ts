@@ -52,6 +52,9 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
   return [...new Set([...usual, ...bySetName])].filter((id) => id >= 0);
 }
 
+/** What a query can be: a name or a few words; a longer one would only be echoed back. */
+const MAX_QUERY_CHARS = 200;
+
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);
 
@@ -70,6 +73,12 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
   const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  if (text.length > MAX_QUERY_CHARS) {
+    throw new NixpkgsError(
+      `query is ${text.length} characters long`,
+      `Pass a package name or a few words of what it does (at most ${MAX_QUERY_CHARS}).`,
+    );
+  }
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
   // as it is before nothing but a kind of tool ("make alternative").
   const lightMake = (w: string, i: number, all: string[]) =>

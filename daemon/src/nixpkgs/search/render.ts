@@ -1,8 +1,11 @@
 // The compact text form of search results, shared by the tool and `nixshed search`.
 import type { SearchResult } from "./search.js";
 
-export function renderResults(query: string, results: Omit<SearchResult, "score">[]): string {
-  if (results.length === 0) return `No nixpkgs package matches '${query}'.`;
+/** The results, or for none the closest names (`suggestions`) when there are any. */
+export function renderResults(query: string, results: Omit<SearchResult, "score">[], suggestions: string[] = []): string {
+  if (results.length === 0) {
+    return `No nixpkgs package matches '${query}'${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : "."}`;
+  }
   return results
     .map((result) => {
       const notes = [

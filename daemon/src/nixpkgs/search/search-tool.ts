@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineTool } from "../../mcp/tool.js";
 import type { IndexProvider } from "../index/provider.js";
+import { closeToQuery } from "./close-names.js";
 import { renderResults } from "./render.js";
 import { MAX_LIMIT, searchIndex } from "./search.js";
 import { hostSystem } from "../system.js";
@@ -33,17 +34,19 @@ export function searchTool(provider: IndexProvider) {
           alsoIn: z.array(z.string()),
         }),
       ),
+      suggestions: z.array(z.string()).optional().describe("When nothing matches: the closest names"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    run: async (args) => ({
-      query: args.query,
-      results: searchIndex(provider.get(), args.query, {
+    run: async (args) => {
+      const index = provider.get();
+      const results = searchIndex(index, args.query, {
         limit: args.limit,
         includeBroken: args.include_broken,
         includeUnfree: args.include_unfree,
         platform: args.platform ?? hostSystem(),
-      }).map(({ score: _score, ...result }) => result),
-    }),
-    render: (result) => renderResults(result.query, result.results),
+      }).map(({ score: _score, ...result }) => result);
+      return { query: args.query, results, ...(results.length === 0 ? { suggestions: closeToQuery(index, args.query) } : {}) };
+    },
+    render: (result) => renderResults(result.query, result.results, result.suggestions),
   });
 }
