@@ -227,6 +227,19 @@ describe("nixpkgs_execute", () => {
     expect(textOf(result)).toMatch(/stdin is 1048577 bytes/);
   });
 
+  it("refuses arguments no program can take, in one line, as the agent's mistake and not a bug", async () => {
+    for (const [args, words] of [
+      [["a\u0000b"], /^an argument contains a NUL byte, which no program can take; pass large or binary input on stdin/],
+      [["x".repeat(200 * 1024)], /^an argument is 204800 bytes, over the 131071 one argument can be;/],
+      [Array.from({ length: 200_000 }, () => "xxxxxx"), /^the arguments are 14000\d\d bytes, over the 1048576 a program can be given;/],
+    ] as const) {
+      const result = await server.call("nixpkgs_execute", { package: "jq", args: [...args] });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toMatch(words);
+      expect(textOf(result)).not.toMatch(/internal error|bug/);
+    }
+  });
+
   it("applies per-package permissions: project read-only and no network by default, as configured otherwise", async () => {
     const denied = await ok("nixpkgs_execute", { package: "hexdumper", args: ["-r", "-p", "-", "/project/by-xxd"], stdin: "6869" });
     expect(denied.exit_code).not.toBe(0);

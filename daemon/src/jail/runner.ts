@@ -9,6 +9,7 @@
 // grace period.
 import { type ChildProcess, execFile, type StdioOptions, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
+import { checkArgv } from "./argv.js";
 import type { JailBudget } from "./budget.js";
 import type { JailPolicy } from "./policy.js";
 import { EGRESS_SOCKET_VARIABLE, egressSince, openEgress } from "./egress/jail-egress.js";
@@ -217,6 +218,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   if ((call.code === undefined) === (call.argv === undefined)) {
     throw new Error("runInJail: give exactly one of code and argv");
   }
+  if (call.argv) checkArgv(call.argv);
   const { policy } = call;
   const program = requireStorePath(runPath(call.artifact), "jail program");
   const asked = performance.now();
