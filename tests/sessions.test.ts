@@ -352,17 +352,20 @@ describe("session tools", () => {
     expect(textOf(result)).toContain("session 'mine' runs in env 'python'");
   });
 
-  it("run a call without env in its session's env, and say which envs exist when a new session has none", async () => {
+  it("run a call without env in its session's env, else the one its #! line names, else the shell", async () => {
     await run({ env: "python", session: "inferred", code: "v = 'kept'" });
     expect(await run({ session: "inferred", code: "import sys; print(v, sys.version_info.major)" })).toMatchObject({
       stdout: "kept 3\n",
       exit_code: 0,
     });
-    const fresh = await server.call("run", { session: "nobody-yet", code: "true" });
-    expect(fresh.isError).toBe(true);
-    expect(textOf(fresh)).toMatch(/no env given[\s\S]*valid environments: .*python/);
-    const oneOff = await server.call("run", { code: "true" });
-    expect(textOf(oneOff)).toMatch(/no env given[\s\S]*shell/);
+    expect(await run({ session: "nobody-yet", code: "echo $BASH_VERSION | cut -c1" })).toMatchObject({ stdout: "5\n", exit_code: 0 });
+    expect(await run({ session: "nobody-yet", code: "echo again" })).toMatchObject({ stdout: "again\n" });
+    expect(await run({ code: "ls /project >/dev/null && echo listed" })).toMatchObject({ stdout: "listed\n", exit_code: 0 });
+    expect(await run({ code: "#!/usr/bin/env python3\nprint(6 * 7)" })).toMatchObject({ stdout: "42\n", exit_code: 0 });
+    expect(await run({ code: "#!/usr/bin/env node\nconsole.log(6 * 7)" })).toMatchObject({ stdout: "42\n", exit_code: 0 });
+    const unknown = await server.call("run", { env: "cobol", code: "true" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/`env`: Invalid option: expected one of .*"python"/);
   });
 
   it("list sessions and close one", async () => {

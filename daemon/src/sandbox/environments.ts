@@ -6,15 +6,32 @@ import type { ProjectAccess } from "../config/schema.js";
 import type { Environment } from "../discovery/types.js";
 import { SandboxError } from "./errors.js";
 
-/** The named environment; with no name, the only one there is. */
-export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined): Environment {
-  const env = name === undefined && environments.size === 1 ? [...environments.values()][0] : environments.get(name ?? "");
+/** The environment a call without one gets when there are several: the shell, as for a command line. */
+export const DEFAULT_ENVIRONMENT = "shell";
+
+/**
+ * The named environment; with no name, the one a `#!` line names ("#!/usr/bin/env python3": python),
+ * the only one there is, or the shell.
+ */
+export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined, code = ""): Environment {
+  const env = environments.get(name ?? unnamed(environments, code));
   if (env) return env;
   const valid = [...environments.keys()];
   throw new SandboxError(
     name === undefined ? "no env given: name the environment to run in" : `unknown environment '${name}'`,
     valid.length > 0 ? `Valid environments: ${valid.join(", ")}.` : "No environment is discovered; run `nixshed doctor`.",
   );
+}
+
+/** The environment for code given none. */
+function unnamed(environments: Map<string, Environment>, code: string): string {
+  const interpreter = /^#![ \t]*(?:\S*\/)?([\w.-]+)(?:[ \t]+([\w.-]+))?/.exec(code);
+  // python3 is python's, sh the shell's.
+  const program = (interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1])?.replace(/[\d.]+$/, "").replace(/^sh$/, "bash");
+  const named = [...environments.values()].find((env) => program !== undefined && (env.interpreter === program || env.name === program));
+  if (named) return named.name;
+  if (environments.size === 1) return [...environments.keys()][0]!;
+  return DEFAULT_ENVIRONMENT;
 }
 
 const MAIN_PACKAGES = 6;

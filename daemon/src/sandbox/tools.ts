@@ -72,7 +72,7 @@ ${listing}`,
         env: z
           .enum(names as [string, ...string[]])
           .optional()
-          .describe("The env (a session keeps its own)"),
+          .describe("The env (default: the session's, #!'s or shell)"),
         code: z.string().describe("Code for the env's interpreter"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
@@ -92,7 +92,11 @@ ${listing}`,
       },
       async run(args, call) {
         // A session call without env runs where the session lives (or lived).
-        const env = pickEnvironment(environments, args.env ?? (args.session === undefined ? undefined : sessions.envOf(args.session)));
+        const env = pickEnvironment(
+          environments,
+          args.env ?? (args.session === undefined ? undefined : sessions.envOf(args.session)),
+          args.code,
+        );
         const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
         const onWait = (ahead: number, running: number) => void call.progress(0, undefined, waitMessage(ahead, running));
         const context = { ...jailContext, signal: call.signal, onWait, log: ctx.log, spool: ctx.results?.spooler("run") };
