@@ -227,6 +227,14 @@ describe("nixpkgs_execute", () => {
     expect(textOf(result)).toMatch(/stdin is 1048577 bytes/);
   });
 
+  it("says a package without programs is likely a library, not a broken store path", async () => {
+    const result = await server.call("nixpkgs_execute", { package: "python3Packages.requests" });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe(
+      "python3Packages.requests installs no programs in bin/; it may be a library: use it from a sandbox instead.",
+    );
+  });
+
   it("refuses arguments no program can take, in one line, as the agent's mistake and not a bug", async () => {
     for (const [args, words] of [
       [["a\u0000b"], /^an argument contains a NUL byte, which no program can take; pass large or binary input on stdin/],

@@ -12,8 +12,8 @@
 // unsafe native code off and has no say in what the jail mounts: that is nixpkgs.extra_mounts.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { NetworkSetting } from "../../config/network.js";
 import { unlessAbsent } from "../../files/absence.js";
@@ -232,8 +232,7 @@ export function realisedAhead(ahead: { artifact: string; bin: string; mainProgra
 /** What an entry names, each part required to resolve inside the store (NotInStore otherwise). */
 function fromStore(entry: Omit<CacheEntry, "key">, root: string): Realised {
   const artifact = requireStorePath(root, "realised artifact");
-  const bin = requireStorePath(entry.bin, "package programs");
-  return { artifact, programs: listPrograms(bin), mainProgram: entry.mainProgram, pname: entry.pname };
+  return { artifact, programs: programsIn(entry.bin), mainProgram: entry.mainProgram, pname: entry.pname };
 }
 
 /** A cached realisation, or undefined (then it is realised again) with a warning when the entry is refused. */
@@ -259,9 +258,14 @@ function readCached(key: string, root: string, infoFile: string, warn: (message:
   }
 }
 
-/** The programs in a package's bin/; a package without one has none. */
-function listPrograms(bin: string): string[] {
-  return unlessAbsent(() => readdirSync(bin).sort(), []);
+/** The programs in a package's bin/, which must resolve inside the store; a package without one (a library) has none. */
+function programsIn(bin: string): string[] {
+  if (!existsSync(bin)) {
+    requireStorePath(dirname(bin), "package");
+    return [];
+  }
+  const programs = requireStorePath(bin, "package programs");
+  return unlessAbsent(() => readdirSync(programs).sort(), []);
 }
 
 /**
