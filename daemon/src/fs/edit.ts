@@ -60,12 +60,12 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
   if (edit.old_text === "")
     throw new FsError(`${label} is empty`, "quote the text to replace; to add text, include a neighbouring line in old_text and new_text");
   let needle = edit.old_text;
-  let replacement = edit.new_text;
+  // The file uses CRLF while the agent writes LF: new lines end as the file's do.
+  const replacement = crlf ? edit.new_text.replace(/\r?\n/g, "\r\n") : edit.new_text;
   let found = occurrences(text, needle);
   if (found.length === 0 && crlf && !needle.includes("\r\n")) {
-    // The file uses CRLF while the agent wrote LF: match and replace in the file's convention.
+    // ...and the text to replace is matched in the file's convention.
     needle = needle.replace(/\n/g, "\r\n");
-    replacement = replacement.replace(/\r?\n/g, "\r\n");
     found = occurrences(text, needle);
   }
   if (found.length === 0) {
@@ -75,9 +75,14 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
     );
   }
   if (found.length > 1) {
-    const lines = found.slice(0, 10).map((at) => lineOf(text, at));
+    // Each line once (several matches may share one), the first ten.
+    const lines = new Set<number>();
+    for (const at of found.slice(0, 1000)) {
+      lines.add(lineOf(text, at));
+      if (lines.size > 10) break;
+    }
     throw new FsError(
-      `${label} matches ${found.length} times (lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""})`,
+      `${label} matches ${found.length} times (lines ${[...lines].slice(0, 10).join(", ")}${lines.size > 10 ? ", …" : ""})`,
       "add surrounding lines to old_text so it matches exactly once",
     );
   }

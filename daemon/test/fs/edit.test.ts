@@ -55,6 +55,16 @@ describe("edit_file", () => {
     const f = await fixture({ "w.txt": "one\r\ntwo\r\nthree\r\n" });
     await editFile(f.confinement, "w.txt", [{ old_text: "one\ntwo", new_text: "uno\ndos" }], false, 1 << 20);
     expect(readFileSync(join(f.root, "w.txt"), "utf8")).toBe("uno\r\ndos\r\nthree\r\n");
+    // One line replaced by several: the new lines end as the file's do.
+    await editFile(f.confinement, "w.txt", [{ old_text: "three", new_text: "THREE\nfour" }], false, 1 << 20);
+    expect(readFileSync(join(f.root, "w.txt"), "utf8")).toBe("uno\r\ndos\r\nTHREE\r\nfour\r\n");
+  });
+
+  it("names each line of several matches once", async () => {
+    const f = await fixture({ "x.txt": "a a\nb\na a\n" });
+    await expect(editFile(f.confinement, "x.txt", [{ old_text: "a", new_text: "z" }], false, 1 << 20)).rejects.toThrow(
+      /matches 4 times \(lines 1, 3\)/,
+    );
   });
 
   it("refuses edits that would grow the file past max_write_bytes, and writes nothing", async () => {
