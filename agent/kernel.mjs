@@ -72,6 +72,24 @@ function setStdin(data) {
   });
 }
 
+// An import declaration the REPL refuses ("Cannot use import statement inside the Node.js REPL"),
+// one to a line at the start of one: `import x from 'm'`, `import * as x from 'm'`,
+// `import { a, b as c } from 'm'`, `import x, { a } from 'm'`, `import 'm'`.
+const IMPORT = /^([ \t]*)import\s+(?:([\w$]+)\s*,?\s*)?(?:\*\s*as\s+([\w$]+)|\{([^}]*)\})?\s*(?:from\s*)?(['"][^'"\n]+['"])[ \t]*;?/gm;
+
+/** The code with its import declarations made the dynamic imports the REPL takes, bindings kept as consts. */
+function dynamicImports(code) {
+  return code.replace(IMPORT, (_declaration, indent, name, namespace, names, from) => {
+    const module = `await import(${from})`;
+    const bindings = [
+      name && `const ${name} = (${module}).default;`,
+      namespace && `const ${namespace} = ${module};`,
+      names !== undefined && `const { ${names.replace(/\s+as\s+/g, ": ")} } = ${module};`,
+    ].filter(Boolean);
+    return indent + (bindings.length > 0 ? bindings.join(" ") : `${module};`);
+  });
+}
+
 function evaluate(code) {
   return new Promise((resolve) => {
     finishCall = (error, value) => {
@@ -95,7 +113,7 @@ const written = (stream, data) => new Promise((resolve) => stream.write(data, ()
 
 async function call({ id, marker, code, stdin }) {
   setStdin(stdin);
-  const { status, state } = await evaluate(code.toString("utf8"));
+  const { status, state } = await evaluate(dynamicImports(code.toString("utf8")));
   setStdin(Buffer.alloc(0));
   await Promise.all([written(process.stdout, marker), written(process.stderr, marker)]);
   replies.write(`done ${id} ${status} ${state}\n`);

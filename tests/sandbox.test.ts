@@ -68,6 +68,12 @@ describe("run", () => {
 
   it("runs node (module syntax too) and bash, code of any length", async () => {
     expect((await run({ env: "node", code: "console.log(await Promise.resolve(6 * 7))" })).stdout).toBe("42\n");
+    // Node runs code with module syntax as an ES module; require works there too, from the project.
+    const both = "import os from 'node:os'; const fs = require('fs'); console.log(typeof os.cpus, fs.existsSync('data.txt'), await 1)";
+    expect(await run({ env: "node", code: both })).toMatchObject({ stdout: "function true 1\n", exit_code: 0 });
+    expect((await run({ env: "node", code: "const path = require('path'); console.log(path.basename(__filename))" })).stdout).toBe(
+      "main.js\n",
+    );
     const long = `${"# padding\n".repeat(300_000)}echo "$(( 6 * 7 ))" | jq .`;
     expect((await run({ env: "shell", code: long })).stdout).toBe("42\n");
   });

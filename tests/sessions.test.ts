@@ -160,6 +160,23 @@ describe("node sessions", () => {
     expect((await run({ env: "node", session: "js", code: "console.log(n)" })).stdout).toBe("2\n");
   });
 
+  it("take import declarations as they take require: a module's bindings stay for later calls", async () => {
+    const imports = [
+      "import fs from 'fs';",
+      "import * as path from 'node:path'",
+      "import { join as j, sep } from 'node:path';",
+      "import 'node:os'",
+    ];
+    expect(
+      await run({ env: "node", session: "js-imports", code: `${imports.join("\n")}\nconsole.log(typeof fs.readFileSync)` }),
+    ).toMatchObject({
+      stdout: "function\n",
+      exit_code: 0,
+    });
+    expect((await run({ session: "js-imports", code: "console.log(path.basename(j('a', 'b.txt')), sep)" })).stdout).toBe("b.txt /\n");
+    expect((await run({ session: "js-imports", code: "const os = require('os'); typeof os.cpus" })).stdout).toBe("'function'\n");
+  });
+
   it("show a final expression's value as the REPL does, nothing for undefined", async () => {
     const show = async (code: string) => (await run({ session: "js-repl", code })).stdout;
     expect((await run({ env: "node", session: "js-repl", code: "const x = 21" })).stdout).toBe("");

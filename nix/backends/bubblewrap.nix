@@ -172,6 +172,7 @@ let
     env_name=${lib.escapeShellArg name}
     interpreter=${{ python = "python3"; node = "node"; bash = "bash"; }.${interpreter}}
     code_file=${{ python = "main.py"; node = "main.js"; bash = "main.sh"; }.${interpreter}}
+    run_flags=${lib.optionalString (interpreter == "node") "--import=${agent}/node-require.mjs"}
     kernel=${lib.escapeShellArg kernel}
     artifact_access=${projectAccess}
     memory_mb=${toString memoryMb}

@@ -1,5 +1,5 @@
 # The body of bin/run and bin/session-run (./bubblewrap.nix puts the artifact's constants above it:
-# bwrap, static, entry, interpreter, code_file, kernel, artifact_access, memory_mb, max_processes,
+# bwrap, static, entry, interpreter, code_file, run_flags, kernel, artifact_access, memory_mb, max_processes,
 # env_name, sleep, loadables, relay).
 #
 #   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
@@ -74,7 +74,7 @@ case "$entry" in
       [ -n "$code_fd" ] || exec {code_fd}<&0 </dev/null
       # bwrap reads the whole descriptor into the jail's own file and closes it.
       dynamic+=(--ro-bind-data "$code_fd" "/run/nixshed/$code_file")
-      command=("$interpreter" "/run/nixshed/$code_file")
+      command=("$interpreter" ${run_flags:+"$run_flags"} "/run/nixshed/$code_file")
     fi
     ;;
   session-run)
