@@ -15,8 +15,9 @@ let project: string;
 let cache: string;
 
 const bytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
+const LONG_LINE = Array.from({ length: 300_000 }, (_, i) => `${String(i * 10).padStart(9, "0")},`).join("");
 const MARKER =
-  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes\); the whole text is in (\S+): read_content it with start_line (\d+), end_line (\d+) …\]$/m;
+  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes\); the whole text is in (\S+)(?: \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/m;
 
 function marker(result: CallToolResult) {
   const found = MARKER.exec(textOf(result));
@@ -30,7 +31,30 @@ function marker(result: CallToolResult) {
     path: path!,
     start: Number(start),
     end: Number(end),
+    /** The text shown before and after the marker's line. */
+    around: [found.input.slice(0, found.index), found.input.slice(found.index + found[0].length + 1)] as const,
   };
+}
+
+/**
+ * The whole text of a cut answer as an agent puts it together: the lines it shows whole, and the
+ * lines the marker names read from the kept text, page after page of the size it suggests, each
+ * page an answer within the budget and cut no further.
+ */
+async function pageThrough(result: CallToolResult): Promise<string> {
+  const cut = marker(result);
+  const before = cut.around[0].split("\n").slice(0, cut.first - 1);
+  const tail = cut.around[1].split("\n");
+  const after = tail.slice(tail.length - (cut.total - cut.last) - (cut.around[1].endsWith("\n") ? 1 : 0));
+  let omitted = "";
+  for (let start = cut.start; start <= cut.last; start += cut.end - cut.start + 1) {
+    const end = Math.min(cut.last, start + cut.end - cut.start);
+    const page = await server.call("read_content", { path: cut.path, start_line: start, end_line: end });
+    expect(bytes(page)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(page)).not.toMatch(MARKER);
+    omitted += textOf(page).replace(/^==> .* <==\n/, "");
+  }
+  return [...before, `${omitted}${after.join("\n")}`].join("\n");
 }
 
 beforeAll(async () => {
@@ -38,6 +62,8 @@ beforeAll(async () => {
   cache = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-answers-cache-")));
   // 500 KB: 25,000 lines of 20 bytes.
   writeFileSync(join(project, "big.txt"), Array.from({ length: 25_000 }, (_, i) => `line ${String(i + 1).padStart(13, "0")}\n`).join(""));
+  // 3 MB in one line, each 10 bytes saying where they are.
+  writeFileSync(join(project, "longline.txt"), LONG_LINE);
   // Many files with long names, for listings and stats.
   mkdirSync(join(project, "many"));
   for (let i = 0; i < 3000; i++) writeFileSync(join(project, "many", `${"n".repeat(150)}-${i}.txt`), `match ${i}\n`);
@@ -112,6 +138,52 @@ describe("a long answer", () => {
     expect(bytes(middle)).toBeLessThanOrEqual(BUDGET);
   });
 
+  it("run with a 5 MB line: every line of the kept text pages within the budget, the marker naming them exactly", async () => {
+    const result = await server.call("run", { env: "shell", code: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(result)).toMatch(/ \(long lines wrapped\): read_content/);
+    expect(textOf(result).endsWith("a\nEND\n")).toBe(true);
+    const whole = readFileSync(marker(result).path, "utf8");
+    expect(await pageThrough(result)).toBe(whole);
+    // The stream (its middle dropped in memory, as the answer says) with the wrapping undone.
+    expect(whole.replace(/\n(?=a)/g, "")).toMatch(
+      /\n--- stdout\n\[\d+ bytes dropped from the middle; all 5000005 bytes are in \S+\]a+\n\[… \d+ bytes dropped …\]a+\nEND\n$/,
+    );
+  }, 120_000);
+
+  it("read of a 3 MB single line: the line is cut where it says, and its hints read on to the end of the file", async () => {
+    const result = await server.call("read_content", { path: "longline.txt" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    expect(result.structuredContent).toEqual({
+      items: [expect.objectContaining({ path: "longline.txt", start_line: 1, end_line: 1, total_lines: 1, line_cut: true })],
+    });
+    expect(result.structuredContent).not.toHaveProperty("items.0.next_start_line");
+    // The line's first MiB: from the kept text, its wrapping undone.
+    const kept = (await pageThrough(result)).split("\n");
+    expect(kept[0]).toBe("==> longline.txt (lines 1-1 of 1) <==");
+    const hint =
+      /^\[line 1 cut after (\d+) bytes: read on with run \(env shell\), (\d+) bytes a call: (tail -c \+)(\d+)( \/project\/longline\.txt \| head -c \d+), then \+(\d+) and so on\]$/.exec(
+        kept.at(-1)!,
+      );
+    expect(hint).not.toBeNull();
+    const [, cutAt, perCall, command, from, rest, then] = hint!;
+    let read = kept.slice(1, -1).join("");
+    expect(Buffer.byteLength(read)).toBe(Number(cutAt));
+    expect(Number(from)).toBe(Number(cutAt) + 1);
+    expect(Number(then)).toBe(Number(from) + Number(perCall));
+    // Then run, as it says, until the output is shorter than a call's share.
+    for (let offset = Number(from); ; offset += Number(perCall)) {
+      const run = await server.call("run", { env: "shell", code: `${command}${offset}${rest}` });
+      expect(bytes(run)).toBeLessThanOrEqual(BUDGET);
+      // stdout alone: on a busy machine bash may say on stderr that it retried a fork.
+      const chunk = textOf(run).split("\n--- stderr\n")[0]!.split("\n--- stdout\n")[1] ?? "";
+      read += chunk;
+      if (chunk.length < Number(perCall)) break;
+    }
+    expect(read.length).toBe(LONG_LINE.length);
+    expect(read === LONG_LINE).toBe(true);
+  }, 120_000);
+
   it("keeps the whole texts read-only, outside the project", async () => {
     const { path } = marker(await server.call("run", { env: "shell", code: "seq 1 100000" }));
     expect(path.startsWith(join(cache, "results"))).toBe(true);
@@ -119,7 +191,7 @@ describe("a long answer", () => {
     expect(JSON.stringify(write)).toMatch(/read-only root/);
     const beside = await server.call("write_content", { items: [{ path: join(path, "..", "new.txt"), content: "planted" }] });
     expect(JSON.stringify(beside)).toMatch(/read-only root/);
-    expect(readdirSync(project).sort()).toEqual(["big.txt", "many"]);
+    expect(readdirSync(project).sort()).toEqual(["big.txt", "longline.txt", "many"]);
   });
 
   it("fits a session call and an error the same way", async () => {
@@ -185,7 +257,7 @@ describe("every tool's worst case", () => {
   const worst: Record<string, Record<string, unknown>[]> = {
     list_files: [{ recursive: true, include_stats: true }, { path: "many" }],
     stat_items: [{ paths }],
-    read_content: [{ paths: ["big.txt", "big.txt", "big.txt"] }, { paths }],
+    read_content: [{ paths: ["big.txt", "big.txt", "big.txt"] }, { paths }, { path: "longline.txt" }],
     search_files: [
       { pattern: "line|match", context_lines: 3 },
       { pattern: "n+", path: "many" },

@@ -98,9 +98,10 @@ describe("run", () => {
       code: "echo START; head -c 5000000 /dev/zero | tr '\\0' y; echo; echo END >&2",
     });
     expect(result.structuredContent).toMatchObject({ exit_code: 0, truncated: { stdout: 5_000_007 - 4_194_304, stderr: 0 } });
-    const kept = /^the whole text is in (\S+)$/.exec(String(result._meta?.["nixshed/cut"]));
+    // Kept with its long lines wrapped, so that every part of it pages.
+    const kept = /^the whole text is in (\S+) \(long lines wrapped\)$/.exec(String(result._meta?.["nixshed/cut"]));
     expect(readFileSync(kept![1]!, "utf8")).toMatch(
-      /^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\n\[805703 bytes dropped from the middle; all 5000007 bytes are in \S+\]\nSTART\ny+\n\[… 805703 bytes dropped …\]\ny+\n\n--- stderr\nEND\n$/,
+      /^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\n\[805703 bytes dropped from the middle; all 5000007 bytes are in \S+\]\nSTART\n[y\n]+\n\[… 805703 bytes dropped …\]\n[y\n]+\n\n--- stderr\nEND\n$/,
     );
     const spool = /all 5000007 bytes are in (\S+)\]/.exec(readFileSync(kept![1]!, "utf8"))![1]!;
     expect(readFileSync(spool, "utf8")).toBe(`START\n${"y".repeat(5_000_000)}\n`);

@@ -42,7 +42,10 @@ export type Page =
       totalLines?: number;
       /** Where the next page starts, when the budget stopped this one. */
       nextStartLine?: number;
-      /** The only line returned was longer than the whole budget and was cut to it. */
+      /**
+       * The only line returned was longer than the whole budget and was cut to it; the rest of it was
+       * read past, so totalLines or nextStartLine say truly whether a line follows.
+       */
       lineCut?: boolean;
     };
 
@@ -101,13 +104,17 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
       last = line;
       return;
     }
-    stop = "budget";
-    // A line larger than the whole budget would never fit: its head is returned, marked cut.
+    // A line larger than the whole budget would never fit: its head is returned, marked cut, and
+    // nothing else (no budget is left); the page reads past the rest of it.
     if (kept.length === 0 && (request.cutLongLine ?? true)) {
-      kept.push(piece.subarray(0, utf8Boundary(piece, budget)));
+      // A copy, so the chunks read meanwhile need not be kept.
+      kept.push(Buffer.from(piece.subarray(0, utf8Boundary(piece, budget))));
       last = line;
       cut = true;
+      budget = 0;
+      return;
     }
+    stop = "budget";
   };
   // Bytes of the current line; `complete` when they end it. A line past the range ends the page
   // only once seen, so a page that reaches the file's end knows its length.
@@ -117,21 +124,25 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
       return;
     }
     midLine = !complete;
-    if (line < start) {
+    // Lines before the page, and the rest of a cut line, are only counted.
+    if (line < start || (cut && line === last)) {
       if (complete) line++;
       return;
     }
     if (!complete) {
       partial.push(Buffer.from(bytes));
       partialBytes += bytes.length;
-      // A head already past the budget ends the page now, instead of reading on to the newline.
-      if (partialBytes > budget) keep(Buffer.concat(partial));
+      // A head already past the budget is kept or ends the page now, instead of reading on to the newline.
+      if (partialBytes > budget) keepPartial(NOTHING);
       return;
     }
-    keep(partial.length > 0 ? Buffer.concat([...partial, bytes]) : bytes);
+    keepPartial(bytes);
+    if (stop === undefined) line++;
+  };
+  const keepPartial = (rest: Buffer): void => {
+    keep(partial.length > 0 ? Buffer.concat([...partial, rest]) : rest);
     partial = [];
     partialBytes = 0;
-    if (stop === undefined) line++;
   };
   let chunk = head;
   let position = head.length;
@@ -145,9 +156,9 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
     }
     if (stop !== undefined || position >= size) break;
     request.signal?.throwIfAborted();
-    // Kept lines point into the chunk they came from: one buffer is reused only while nothing is kept.
+    // Kept lines point into the chunk they came from: one buffer is reused only while none does.
     spare ??= Buffer.allocUnsafe(CHUNK);
-    const into = kept.length === 0 ? spare : Buffer.allocUnsafe(CHUNK);
+    const into = kept.length === 0 || cut ? spare : Buffer.allocUnsafe(CHUNK);
     const { bytesRead } = await handle.read(into, 0, CHUNK, position);
     if (bytesRead === 0) break;
     position += bytesRead;

@@ -1,6 +1,8 @@
 // read_content: several files in one call, each optionally cut to a line range, all within one
 // byte budget. When the budget runs out the result says where to continue; binary files are
 // described, not dumped. Files are read in chunks, so a huge file costs only what is returned.
+// A line longer than the whole budget comes back cut; its rest is for `run` to read (cutLineHint).
+import { isAbsolute } from "node:path";
 import { describeBinary } from "../files/binary-file.js";
 import { openTextFile, readPage, type TextFile } from "../files/text-page.js";
 import type { Confinement } from "./confine.js";
@@ -22,7 +24,7 @@ export interface ReadItem {
   total_lines?: number;
   /** The budget ran out: call again with this start_line for the rest. */
   next_start_line?: number;
-  /** The last line returned was longer than the budget and was cut. */
+  /** The only line returned was longer than the whole budget and was cut (see cutLineHint). */
   line_cut?: boolean;
   binary?: { size: number; kind: string };
   error?: string;
@@ -108,3 +110,25 @@ export async function readContent(
     );
   }
 }
+
+/** How much of a cut line one `run` of cutLineHint's command shows: about half the default answer budget. */
+const RUN_PAGE_BYTES = 16_000;
+
+/**
+ * Where a cut item's line was cut and how to read on, in one line: read_content returns no more of
+ * a line, but `run` reads the file by bytes in the jail, which sees the project at /project. The
+ * cut is counted in the content's UTF-8 bytes (the file's, unless it is not valid UTF-8).
+ */
+export function cutLineHint(item: ReadItem): string {
+  const cutAt = Buffer.byteLength(item.content ?? "");
+  const said = `line ${item.end_line} cut after ${cutAt} bytes`;
+  const skip = item.next_start_line ? `; or skip to start_line ${item.next_start_line}` : "";
+  if (isAbsolute(item.path)) return `[${said}: read_content reads no further into a line, and run sees only the project${skip}]`;
+  const file = shellWord(`/project/${item.path}`);
+  const from = item.end_line === 1 ? `tail -c +${cutAt + 1} ${file}` : `tail -n +${item.end_line} ${file} | tail -c +${cutAt + 1}`;
+  const then = cutAt + 1 + RUN_PAGE_BYTES;
+  return `[${said}: read on with run (env shell), ${RUN_PAGE_BYTES} bytes a call: ${from} | head -c ${RUN_PAGE_BYTES}, then +${then} and so on${skip}]`;
+}
+
+/** `word` as one shell word: quoted unless plain. */
+const shellWord = (word: string) => (/^[\w./+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);

@@ -11,7 +11,7 @@ import { errnoOf } from "./errors.js";
 import { batchResult } from "./items.js";
 import { listFiles } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
-import { readContent } from "./read.js";
+import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
 import { MAX_CONTEXT_LINES, resultsWithin, searchFiles } from "./search.js";
 import { statItems } from "./stat.js";
@@ -176,7 +176,11 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
           if (item.error) return `==> error: ${item.error}`;
           if (item.binary) return `==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`;
           const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
-          const next = item.next_start_line ? `\n[budget spent: continue with start_line ${item.next_start_line}]` : "";
+          const next = item.line_cut
+            ? `\n${cutLineHint(item)}`
+            : item.next_start_line
+              ? `\n[budget spent: continue with start_line ${item.next_start_line}]`
+              : "";
           return `==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==\n${item.content}${next}`;
         })
         .join("\n"),

@@ -4,11 +4,12 @@
 // first items: programs learn the facts, the payload is the text's. An answer still too long is
 // cut once more: the text keeps the head and tail lines of each of its parts (a program's stdout
 // and stderr each under its header), one line each saying what was omitted and where the whole
-// text is kept.
+// text is kept. The whole text is kept, and cut, with lines longer than a page wrapped, so any
+// range of it the agent pages through read_content fits an answer.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
-/** Where the whole text went, for the marker: a path the agent can page, or why it was not kept. */
-export type Kept = { path: string } | { error: string };
+/** Where the whole text went, for the marker: a path the agent can page (`wrapped`: with long lines wrapped), or why it was not kept. */
+export type Kept = { path: string; wrapped?: boolean } | { error: string };
 
 /** The JSON-RPC envelope around a result (id, jsonrpc, result key): kept out of the budget. */
 const ENVELOPE_BYTES = 128;
@@ -53,8 +54,10 @@ export async function fitResponse(
   if (responseBytes(result) <= limit * STRUCTURED_SHARE) return result;
   const once = withoutRepeat(result, limit * STRUCTURED_SHARE);
   if (responseBytes(once) <= limit) return once;
-  const text = parts.join("\n");
-  const kept = await keep(text);
+  const pageBytes = Math.floor(maxBytes / 2);
+  const wrapped = parts.map((part) => wrapLongLines(part, pageBytes));
+  const stored = await keep(wrapped.join("\n"));
+  const kept = "path" in stored && wrapped.some((part, i) => part !== parts[i]) ? { ...stored, wrapped: true } : stored;
   // _meta tells a program reading structured content that it was cut (arrays carry no marker).
   const cut: CallToolResult = {
     ...result,
@@ -65,7 +68,7 @@ export async function fitResponse(
     cut.structuredContent = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
   }
   // The text gets what the rest leaves; escaping is counted exactly, so one pass fits.
-  cut.content = [{ type: "text", text: cutParts(parts, limit - responseBytes(cut), kept, Math.floor(maxBytes / 2)) }];
+  cut.content = [{ type: "text", text: cutParts(wrapped, limit - responseBytes(cut), kept, pageBytes) }];
   return cut;
 }
 
@@ -116,7 +119,8 @@ function cutParts(parts: string[], maxBytes: number, kept: Kept, pageBytes: numb
 
 function wholeText(kept: Kept, page?: { start: number; end: number }): string {
   if ("error" in kept) return `the whole text was not kept (${kept.error})`;
-  return `the whole text is in ${kept.path}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;
+  const wrapped = kept.wrapped ? " (long lines wrapped)" : "";
+  return `the whole text is in ${kept.path}${wrapped}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;
 }
 
 /** Long strings and arrays cut, step by step, until the whole fits `maxBytes`; the shape stays. */
@@ -186,6 +190,24 @@ function fittingChars(text: string, maxBytes: number, fromEnd: boolean): number 
   return count;
 }
 
+/** `text` with each line longer than `maxBytes` escaped broken into lines that fit: then any one line makes a page. */
+function wrapLongLines(text: string, maxBytes: number): string {
+  return text
+    .split("\n")
+    .map((line) => {
+      if (escapedLength(line) <= maxBytes) return line;
+      const pieces: string[] = [];
+      for (let from = 0; from < line.length; ) {
+        // A window of maxBytes characters holds at least what fits (each costs a byte or more).
+        const size = fittingChars(line.slice(from, from + maxBytes), maxBytes, false);
+        pieces.push(line.slice(from, from + size));
+        from += size;
+      }
+      return pieces.join("\n");
+    })
+    .join("\n");
+}
+
 /** Lines of a text: a last line without a newline counts. */
 const lineCount = (text: string) => countLines(text, 0, text.length) + (text.endsWith("\n") ? 0 : 1);
 
@@ -219,6 +241,9 @@ export function cutText(
   const room = Math.max(0, maxBytes - reserve);
   let headEnd = fittingChars(text, Math.floor(room / 2), false);
   let tailStart = text.length - fittingChars(text, room - Math.floor(room / 2), true);
+  // A cut just before a newline takes it, so that no line shown whole is counted as omitted.
+  if (text[headEnd] === "\n") headEnd++;
+  if (text[tailStart] === "\n") tailStart++;
   if (headEnd >= tailStart) return text;
   // Whole lines where the cut falls within the last quarter of a half.
   const headLine = text.lastIndexOf("\n", headEnd - 1);
@@ -233,7 +258,9 @@ export function cutText(
   const omittedBytes = Buffer.byteLength(text.slice(headEnd, tailStart));
   const lines = firstLine === lastLine ? `line ${firstLine}` : `lines ${firstLine}-${lastLine}`;
   const head = text.slice(0, headEnd);
-  const page = { start: firstLine, end: Math.min(lastLine, pageEnd(text, headEnd, firstLine, pageBytes)) };
+  // The page starts where line firstLine does, before any part of it the head shows.
+  const firstLineStart = text.lastIndexOf("\n", headEnd - 1) + 1;
+  const page = { start: firstLine, end: Math.min(lastLine, pageEnd(text, firstLineStart, firstLine, pageBytes)) };
   const marker = `[… ${lines} of ${place.totalLines} omitted (${omittedBytes} bytes); ${wholeText(kept, page)} …]`;
   return `${head}${head.endsWith("\n") || head === "" ? "" : "\n"}${marker}\n${text.slice(tailStart)}`;
 }

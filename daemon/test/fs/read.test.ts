@@ -1,7 +1,7 @@
 import { mkfifoSync } from "./mkfifo.js";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readContent, type ReadItem } from "../../src/fs/read.js";
+import { cutLineHint, readContent, type ReadItem } from "../../src/fs/read.js";
 import { fixture, never } from "./fixture.js";
 
 const numbered = (count: number) => `${Array.from({ length: count }, (_, index) => `line ${index + 1}`).join("\n")}\n`;
@@ -52,7 +52,30 @@ describe("read_content", () => {
   it("cuts a long line between characters, never inside one", async () => {
     const f = await fixture({ "wide.txt": `${"é".repeat(1000)}\n` });
     const [item] = await readContent(f.confinement, { paths: ["wide.txt"] }, 51, never);
-    expect(item).toMatchObject({ content: "é".repeat(25), line_cut: true, next_start_line: 2 });
+    expect(item).toMatchObject({ content: "é".repeat(25), line_cut: true });
+  });
+
+  it("reads a cut line on to its end, so the item says truly whether another line follows", async () => {
+    const f = await fixture({ "one.txt": "x".repeat(5000), "mid.txt": `a\n${"y".repeat(200_000)}\nb\n` });
+    const [one] = await readContent(f.confinement, { paths: ["one.txt"] }, 1024, never);
+    expect(one).toEqual({ path: "one.txt", content: "x".repeat(1024), start_line: 1, end_line: 1, total_lines: 1, line_cut: true });
+    const [mid] = await readContent(f.confinement, { paths: ["mid.txt"], startLine: 2 }, 1024, never);
+    expect(mid).toEqual({ path: "mid.txt", content: "y".repeat(1024), start_line: 2, end_line: 2, next_start_line: 3, line_cut: true });
+    const [last] = await readContent(f.confinement, { paths: ["mid.txt"], startLine: 3 }, 1024, never);
+    expect(last).toMatchObject({ content: "b\n", total_lines: 3 });
+  });
+
+  it("says where a cut line was cut and how to read on: run sees the project at /project", () => {
+    const cut = { content: "x".repeat(1024), start_line: 1, end_line: 1, line_cut: true };
+    expect(cutLineHint({ ...cut, path: "min.js", next_start_line: 2 })).toBe(
+      "[line 1 cut after 1024 bytes: read on with run (env shell), 16000 bytes a call: tail -c +1025 /project/min.js | head -c 16000, then +17025 and so on; or skip to start_line 2]",
+    );
+    expect(cutLineHint({ ...cut, path: "it's here.txt", start_line: 7, end_line: 7, content: "é" })).toBe(
+      "[line 7 cut after 2 bytes: read on with run (env shell), 16000 bytes a call: tail -n +7 '/project/it'\\''s here.txt' | tail -c +3 | head -c 16000, then +16003 and so on]",
+    );
+    expect(cutLineHint({ ...cut, path: "/srv/data/dump.json" })).toBe(
+      "[line 1 cut after 1024 bytes: read_content reads no further into a line, and run sees only the project]",
+    );
   });
 
   it("pages through a file of many chunks without losing or repeating a byte", async () => {

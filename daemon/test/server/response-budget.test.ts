@@ -20,6 +20,45 @@ const BUDGET = 32_000;
 const lines = (count: number) => Array.from({ length: count }, (_, i) => `${i + 1}\n`).join("");
 const keptAt = (path: string) => async (): Promise<Kept> => ({ path });
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
+const escaped = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+const MARKER =
+  /^\[… lines? (\d+)(?:-(\d+))? of (\d+) omitted \((\d+) bytes\); the whole text is in \S+( \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/gm;
+
+const newlines = (text: string) => text.split("\n").length - 1;
+
+/**
+ * Reads a cut text against the whole text kept. Each marker's numbers are exact: the omitted bytes
+ * start in line `first` and end in line `last` (neither side shows just the newline of a line it
+ * omits), and putting them back gives the kept text. Its page, like every kept line, fits `pageBytes`.
+ */
+function expectExact(cut: string, whole: string, pageBytes: number): void {
+  const kept = whole.split("\n");
+  expect(kept.filter((line) => escaped(line) > pageBytes)).toEqual([]);
+  const lineAt = (at: number) => 1 + newlines(whole.slice(0, at));
+  const bareNewline = (at: number) => whole[at] === "\n" && at > 0 && whole[at - 1] !== "\n";
+  const markers = [...cut.matchAll(MARKER)];
+  expect(markers.length).toBeGreaterThan(0);
+  let at = 0;
+  let shown = 0;
+  for (const marker of markers) {
+    const [first, last = first, total, omitted, , start, end] = marker.slice(1).map(Number) as number[];
+    expect(total).toBe(kept.length - (whole.endsWith("\n") ? 1 : 0));
+    let head = cut.slice(shown, marker.index);
+    expect(head === "" || head.endsWith("\n")).toBe(true);
+    // The marker has a line of its own: a head that ends within a line gets a newline before it.
+    if (!whole.startsWith(head, at)) head = head.slice(0, -1);
+    expect(whole.slice(at, at + head.length)).toBe(head);
+    const from = at + head.length;
+    const to = from + Buffer.from(whole.slice(from)).subarray(0, omitted).toString().length;
+    expect([lineAt(from), lineAt(to - 1)]).toEqual([first, last]);
+    expect([bareNewline(from), bareNewline(to)]).toEqual([false, false]);
+    expect(start).toBe(first);
+    expect(escaped(kept.slice(start! - 1, end).join("\n"))).toBeLessThanOrEqual(pageBytes);
+    at = to;
+    shown = marker.index + marker[0].length + 1;
+  }
+  expect(cut.slice(shown)).toBe(whole.slice(at));
+}
 
 describe("fitResponse", () => {
   it("returns an answer that fits as it is, keeping nothing", async () => {
@@ -79,6 +118,66 @@ describe("fitResponse", () => {
       expect(textOf(result)).toMatch(/\[… (line 1|lines \d+-\d+) of \d+ omitted/);
       // A cut never splits a surrogate pair.
       expect(textOf(result)).not.toMatch(/[\ud83d](?![\ude00])/);
+    }
+  });
+
+  /** The answer fitResponse gives for `parts`, with the whole text it kept. */
+  async function fit(parts: string[]): Promise<{ cut: string; whole: string }> {
+    let whole = "";
+    const result = await fitResponse(
+      { content: [{ type: "text", text: parts.join("\n") }] },
+      BUDGET,
+      async (all) => {
+        whole = all;
+        return { path: "/kept/1" };
+      },
+      parts,
+    );
+    expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
+    return { cut: textOf(result), whole };
+  }
+
+  it("names exactly the lines of the kept text it omits, in one text or in parts, and pages from the first of them", async () => {
+    // Lines of 10,000 characters: the head ends within one, and the page starts where that line does.
+    const wide = Array.from({ length: 50 }, (_, i) => String(i % 10).repeat(10_000)).join("\n");
+    for (const parts of [[lines(300_000)], ["exit 0", `--- stdout\n${lines(200_000)}`, `--- stderr\n${lines(100_000)}`], [wide]]) {
+      const { cut, whole } = await fit(parts);
+      expect(whole).toBe(parts.join("\n"));
+      expect(cut).not.toContain("wrapped");
+      expectExact(cut, whole, BUDGET / 2);
+    }
+  });
+
+  it("wraps lines longer than a page in the kept text and says so: every line pages, every page fits", async () => {
+    const line = "a".repeat(5_000_000);
+    const { cut, whole } = await fit(["exit 0 · 1 ms", `--- stdout\n${line}\nEND\n`]);
+    expect(cut).toMatch(
+      /^exit 0 · 1 ms\n--- stdout\na{1000,}\n\[… lines 3-\d+ of \d+ omitted .* \(long lines wrapped\): read_content it with start_line 3, end_line 3 …\](\na+)+\nEND\n$/,
+    );
+    expect(whole.replaceAll("\n", "")).toBe(`exit 0 · 1 ms--- stdout${line}END`);
+    expectExact(cut, whole, BUDGET / 2);
+  });
+
+  it("wraps escape-heavy lines by their escaped size, never inside a surrogate pair", async () => {
+    for (const text of ["😀".repeat(100_000), `"\\\u0001😀é`.repeat(30_000), `${"x".repeat(9)}😀`.repeat(10_000)]) {
+      const { cut, whole } = await fit([text]);
+      expect(whole.split("\n").join("")).toBe(text);
+      // No line of it starts or ends with half a pair.
+      expect(whole).not.toMatch(/[\ud800-\udbff]\n|\n[\udc00-\udfff]/);
+      expectExact(cut, whole, BUDGET / 2);
+    }
+  });
+
+  it("cuts next to a newline without counting a line it shows whole as omitted", () => {
+    // Where the head and the tail of a long text end, in characters.
+    const probe = cutText("x".repeat(100_000), BUDGET, { path: "/k" }, BUDGET);
+    const headChars = probe.indexOf("\n");
+    const tailChars = probe.length - probe.lastIndexOf("\n") - 1;
+    for (let shift = -2; shift <= 2; shift++) {
+      const early = `${"x".repeat(headChars + shift)}\n${lines(20_000)}`;
+      expectExact(cutText(early, BUDGET, { path: "/k" }, BUDGET), early, BUDGET);
+      const late = `${lines(20_000)}${"y".repeat(tailChars + shift)}`;
+      expectExact(cutText(late, BUDGET, { path: "/k" }, BUDGET), late, BUDGET);
     }
   });
 
