@@ -10,6 +10,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { startServer } from "../daemon/test/support/mcp-client.js";
+import { fsCapability } from "../daemon/src/fs/tools.js";
+import { nixpkgsCapability } from "../daemon/src/nixpkgs/tools.js";
+import { pkglocalCapability } from "../daemon/src/pkglocal/tools.js";
+import { sandboxCapability } from "../daemon/src/sandbox/tools.js";
 import { harnessMetadata } from "./harness/metadata.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
@@ -71,6 +75,19 @@ describe("tools/list by default", () => {
     );
     expect(names.length).toBeLessThanOrEqual(BUDGET.tools);
     expect(bytes).toBeLessThanOrEqual(BUDGET.bytes);
+  });
+
+  it("lists every tool a capability says it can offer, once all are on (what a call of an absent one is told rests on it)", async () => {
+    const { names } = await toolList([
+      "--set",
+      `nixpkgs.source=${FIXTURE}`,
+      "--set",
+      "fs.allow_move=true",
+      "--set",
+      "fs.allow_delete=true",
+    ]);
+    const offerable = [fsCapability, sandboxCapability, nixpkgsCapability, pkglocalCapability].flatMap((capability) => capability.tools);
+    expect([...names].sort()).toEqual([...offerable].sort());
   });
 
   it("stays within it when packages get the network, which names the network group too", async () => {

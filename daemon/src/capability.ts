@@ -26,6 +26,8 @@ export interface ServerContext {
 
 export interface Capability {
   name: "fs" | "sandbox" | "nixpkgs" | "pkglocal";
+  /** Every tool the group can offer (not the per-package ones): a call of one the configuration leaves out is told why. */
+  tools: readonly string[];
   /**
    * One line for the server's instructions, shown to the agent once. A function of the config and
    * nothing else: `serve` remembers the instructions per configuration to answer initialize before

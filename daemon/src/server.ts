@@ -12,7 +12,7 @@ import type { Discovery } from "./discovery/types.js";
 import { fsCapability } from "./fs/tools.js";
 import type { EarlyStdio } from "./mcp/early-stdio.js";
 import { SERVER_CAPABILITIES, SERVER_INFO } from "./mcp/identity.js";
-import { checkToolCalls } from "./mcp/tool-calls.js";
+import { checkToolCalls, markToolsOff } from "./mcp/tool-calls.js";
 import { compactToolList } from "./mcp/tool-list.js";
 import { ResultStore } from "./mcp/results.js";
 import { setResponsePolicy } from "./mcp/tool.js";
@@ -73,7 +73,11 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
     results,
   };
   const closers: { close(): Promise<void> }[] = [];
-  for (const capability of enabledCapabilities(loaded.config)) {
+  for (const capability of capabilities) {
+    if (!loaded.config[capability.name].enabled) {
+      markToolsOff(mcp, capability.tools, `${capability.name}.enabled = false`);
+      continue;
+    }
     const closer = await capability.register(ctx);
     if (closer) closers.push(closer);
   }

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Capability, ServerContext } from "../capability.js";
 import type { Config } from "../config/schema.js";
+import { markToolsOff } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
@@ -362,6 +363,17 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
 
 export const fsCapability: Capability = {
   name: "fs",
+  tools: [
+    "list_files",
+    "stat_items",
+    "read_content",
+    "search_files",
+    "write_content",
+    "edit_file",
+    "create_directories",
+    "move_items",
+    "delete_items",
+  ],
   instructions: (config) =>
     `Files: paths are relative to the project root (/project/... means the same). Find with list_files (glob) and search_files, read with read_content (line ranges)${
       config.fs.read_only
@@ -381,6 +393,15 @@ export const fsCapability: Capability = {
     const run = runner(config, async () => roots?.settled());
     // Whether rg can be jailed is probed now, not on the first search.
     void jailed();
-    for (const tool of fsTools(confinement, config, run)) registerTool(ctx.mcp, tool, ctx.log);
+    const offered = fsTools(confinement, config, run);
+    for (const tool of offered) registerTool(ctx.mcp, tool, ctx.log);
+    for (const name of fsCapability.tools.filter((name) => !offered.some((tool) => tool.name === name))) {
+      const setting = config.read_only
+        ? "fs.read_only = true"
+        : name === "move_items"
+          ? "fs.allow_move = false"
+          : "fs.allow_delete = false";
+      markToolsOff(ctx.mcp, [name], setting);
+    }
   },
 };

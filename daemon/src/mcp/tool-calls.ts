@@ -35,6 +35,16 @@ const NAMES_ELSEWHERE: Record<string, string> = {
 
 type Handler = (request: unknown, extra: unknown) => Promise<unknown>;
 
+/** Per server, the tools its configuration leaves out, and why. */
+const offTools = new WeakMap<McpServer, Map<string, string>>();
+
+/** Says why `names` are not offered here ("fs.read_only = true"), should a call name one. */
+export function markToolsOff(mcp: McpServer, names: readonly string[], why: string): void {
+  const off = offTools.get(mcp) ?? new Map<string, string>();
+  for (const name of names) off.set(name, why);
+  offTools.set(mcp, off);
+}
+
 interface RegisteredInput {
   enabled: boolean;
   inputSchema?: z.ZodType;
@@ -101,12 +111,14 @@ function describedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | 
 }
 
 /** The problem with a call, in one line and a hint, or undefined when the SDK should take it. */
-function callProblem(tools: Record<string, RegisteredInput>, params: unknown): CallToolResult | undefined {
+function callProblem(tools: Record<string, RegisteredInput>, off: Map<string, string>, params: unknown): CallToolResult | undefined {
   if (!isRecord(params) || typeof params.name !== "string") return undefined;
   const { name, arguments: args } = params;
   const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
   const available = Object.keys(tools).filter((candidate) => tools[candidate]!.enabled);
   if (!tool?.enabled) {
+    const why = off.get(name);
+    if (why) return errorResult(`${name} is off here: ${why}`, `Tools: ${available.join(", ")}`);
     // A package tool not installed (nixpkgs_jq): the package runs through nixpkgs_execute.
     const packageName = /^nixpkgs_(.+)$/.exec(name)?.[1];
     if (packageName && available.includes("nixpkgs_execute")) {
@@ -145,7 +157,7 @@ export function checkToolCalls(mcp: McpServer): void {
   const sdk = handlers.get("tools/call");
   if (!sdk) return;
   handlers.set("tools/call", async (request, extra) => {
-    const problem = callProblem(tools, (request as { params?: unknown }).params);
+    const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), (request as { params?: unknown }).params);
     return problem ?? sdk(request, extra);
   });
 }

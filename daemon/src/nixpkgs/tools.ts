@@ -4,6 +4,7 @@
 // nixpkgs_uninstall_tool, nixpkgs_list_installed and one tool per installed package (and per
 // everyday package with nixpkgs.common_tools = "tools"). When the index becomes ready the everyday
 // set is checked against it and the list changes (clients hear list_changed).
+import { markToolsOff } from "../mcp/tool-calls.js";
 import type { Capability, ServerContext } from "../capability.js";
 import { reachesOut } from "../config/network.js";
 import type { Logger } from "../log.js";
@@ -67,6 +68,7 @@ function offerEveryday(
 
 export const nixpkgsCapability: Capability = {
   name: "nixpkgs",
+  tools: ["nixpkgs_search", "nixpkgs_execute", "nixpkgs_install_tool", "nixpkgs_list_installed", "nixpkgs_uninstall_tool"],
   instructions:
     "nixpkgs_search finds any nixpkgs package; nixpkgs_execute runs one once in a jail (no install; it names the everyday ones); nixpkgs_install_tool makes one a tool of its own.",
   async register(ctx) {
@@ -103,6 +105,11 @@ export const nixpkgsCapability: Capability = {
     const unavailable = process.platform !== "linux" ? "no bubblewrap on this platform" : runner.unavailable();
     if (unavailable) {
       ctx.log.info(`nixpkgs: ${unavailable}, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`);
+      markToolsOff(
+        ctx.mcp,
+        nixpkgsCapability.tools.filter((name) => !tools.has(name)),
+        unavailable,
+      );
       return close;
     }
     const everyone = [permissions(""), ...Object.keys(settings.permissions).map(permissions)];

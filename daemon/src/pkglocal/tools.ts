@@ -8,6 +8,7 @@ import { scanPackagesTool } from "./scan-tool.js";
 
 export const pkglocalCapability: Capability = {
   name: "pkglocal",
+  tools: ["scan_packages", "read_package"],
   instructions:
     "Before using a dependency's API, read the installed version: scan_packages lists the project's Python and Node packages, read_package shows one's files and source.",
   async register(ctx) {

@@ -40,6 +40,7 @@ function render(output: RunOutput): string[] {
 
 export const sandboxCapability: Capability = {
   name: "sandbox",
+  tools: ["run", "list_sessions", "close_session"],
   instructions:
     "run: executes code once in a jailed environment, starting in the project (/project; relative paths are project files), with /workspace as fresh scratch space; pick the env from its list. Give `session` to keep an interpreter's state across calls (list_sessions, close_session).",
   async register(ctx) {

@@ -41,6 +41,27 @@ describe("a tool that is not one", () => {
   });
 });
 
+describe("a tool the configuration leaves out", () => {
+  it("says which setting does, not a tool of a similar name", async () => {
+    expect(refusal(await handle.call("run", { code: "ls" }))).toMatch(/^run is off here: sandbox\.enabled = false; tools: /);
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-calls-ro-")));
+    const readOnly = await startServer({
+      args: [...ONLY_FS, "--project", project, "--set", "fs.read_only=true"],
+      env: { XDG_CACHE_HOME: join(project, ".cache") },
+    });
+    try {
+      expect(refusal(await readOnly.call("write_content", { items: [{ path: "a", content: "b" }] }))).toMatch(
+        /^write_content is off here: fs\.read_only = true; tools: /,
+      );
+    } finally {
+      await readOnly.close();
+    }
+    expect(refusal(await handle.call("delete_items", { paths: ["notes.txt"] }))).toMatch(
+      /^delete_items is off here: fs\.allow_delete = false;/,
+    );
+  });
+});
+
 describe("arguments", () => {
   it("refuses one the tool does not take, naming the closest and those it takes, where it went on without it", async () => {
     expect(refusal(await handle.call("read_content", { path: "notes.txt", offset: 100, limit: 2 }))).toMatch(
