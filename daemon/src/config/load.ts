@@ -19,6 +19,7 @@ import { configSchema, type Config } from "./schema.js";
 import { lineOfKey } from "./key-line.js";
 import { allowedKeys, schemaAt } from "./shape.js";
 import { closest } from "./suggest.js";
+import { valueWords } from "./value-words.js";
 import { narrowProjectValues, trustCommand, type ProjectTrust } from "./trust.js";
 
 export { ConfigError, findProjectRoot, type LoadOptions } from "./layers.js";
@@ -66,14 +67,14 @@ function validate(layers: Layer[]): { config: Config; provenance: Map<string, st
         })
         .join("\n");
     }
-    return `${where(base)}: \`${base}\`: ${issueMessage(issue)}`;
+    return `${where(base)}: \`${base}\`: ${issueMessage(issue, merged)}`;
   });
   throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(\`nixshed config --example\` prints every key, documented)`);
 }
 
 /** zod's message; for a value of none of a key's forms ("Invalid input"), the forms and what the key is. */
-function issueMessage(issue: z.core.$ZodIssue): string {
-  if (issue.code !== "invalid_union") return issue.message;
+function issueMessage(issue: z.core.$ZodIssue, merged: unknown): string {
+  if (issue.code !== "invalid_union") return valueWords(issue, merged);
   const forms = [...new Set(issue.errors.flatMap((branch) => (branch[0]?.code === "invalid_type" ? [branch[0].expected] : [])))];
   const description = schemaAt(configSchema, issue.path as (string | number)[])?.description;
   return `${issue.message}${forms.length > 0 ? `: expected ${forms.join(" or ")}` : ""}${description ? ` (${description})` : ""}`;

@@ -6,6 +6,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { closest } from "../config/suggest.js";
+import { valueWords } from "../config/value-words.js";
 import { errorResult } from "./tool.js";
 
 /** What other servers and shells call the tools agents reach for first. */
@@ -90,13 +91,13 @@ function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[]
 }
 
 /** One zod issue in a few words: a missing argument with what it is, else zod's words. */
-function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType): string {
+function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): string {
   const place = placeOf(issue.path);
   if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) {
     const described = describedAt(schema, issue.path);
     return `\`${place}\` is required${described ? ` (${described})` : ""}`;
   }
-  return `${place ? `\`${place}\`: ` : ""}${issue.message.replace(/^Invalid input: /, "")}`;
+  return `${place ? `\`${place}\`: ` : ""}${valueWords(issue, args).replace(/^Invalid (input|option): /, "")}`;
 }
 
 /** The description of the argument at `path`, when it has one. */
@@ -138,7 +139,7 @@ function callProblem(tools: Record<string, RegisteredInput>, off: Map<string, st
   const unknown = unknownArguments(schema, args ?? {});
   const parsed = schema.safeParse(args ?? {});
   if (unknown.length === 0 && parsed.success) return undefined;
-  const issues = parsed.success ? [] : parsed.error.issues.map((issue) => issueWords(issue, schema));
+  const issues = parsed.success ? [] : parsed.error.issues.map((issue) => issueWords(issue, schema, args));
   if (unknown.length > 0) {
     const near = unknown.length === 1 && unknown[0]!.near ? ` (did you mean \`${unknown[0]!.near}\`?)` : "";
     issues.push(`unknown argument ${unknown.map(({ place }) => `\`${place}\``).join(", ")}${near}`);

@@ -78,6 +78,14 @@ describe("nixshed", () => {
     expect(nixshed(["config"]).stderr).toContain(
       `${file}:4: unknown key \`nixpkgs.permissions.curl.netwrok\` (did you mean \`nixpkgs.permissions.curl.network\`?`,
     );
+    // A value of the wrong kind in plain words, a misspelt one of a few with the closest.
+    expect(nixshed(["config", "--set", "fs.read_only=yes"]).stderr).toContain(
+      "`fs.read_only`: Invalid input: expected true or false, received string",
+    );
+    writeFileSync(user, '[nixpkgs]\ncommon_tools = "tool"\n');
+    expect(nixshed(["config", "--config", user]).stderr).toContain(
+      `${user}:2: \`nixpkgs.common_tools\`: Invalid option: expected one of "execute"|"tools"|"off"; did you mean \`tools\`?`,
+    );
     // A value of none of a key's forms names the forms and what the key is.
     writeFileSync(user, '[nixpkgs.permissions.jq]\nnetwork = "yes"\n');
     expect(nixshed(["config", "--config", user]).stderr).toContain(
@@ -133,7 +141,7 @@ describe("nixshed", () => {
     expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);
     const fromFlag = nixshed(["config", "--set", "fs.read_only=maybe"]);
     expect(fromFlag.code).toBe(1);
-    expect(fromFlag.stderr).toContain("flag --set fs.read_only: `fs.read_only`: Invalid input: expected boolean, received string");
+    expect(fromFlag.stderr).toContain("flag --set fs.read_only: `fs.read_only`: Invalid input: expected true or false, received string");
   });
 
   it("config shows each value with the layer it came from, as text and as JSON", () => {

@@ -83,6 +83,9 @@ describe("arguments", () => {
       /^search_files: `pattern` is required \(.+\); unknown argument `query`/,
     );
     expect(refusal(await handle.call("read_content", { path: 7 }))).toMatch(/^read_content: `path`: expected string, received number; /);
+    expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: 1.5 }))).toMatch(
+      /^read_content: `start_line`: expected a whole number, received number; /,
+    );
   });
 
   it("refuses arguments that are not an object of named arguments", async () => {

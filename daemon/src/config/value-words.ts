@@ -1,0 +1,27 @@
+// zod's words for a value of the wrong kind, made plainer for whoever wrote it (a config file, a
+// --set flag, a tool call's arguments): a whole number rather than "int", true or false rather than
+// "boolean", and for one of a few values the closest one ("did you mean `python`?").
+import type { z } from "zod";
+import { closest } from "./suggest.js";
+
+const PLAIN_KINDS: Record<string, string> = { int: "a whole number", boolean: "true or false" };
+
+/** The value at `path` under `root`. */
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let value = root;
+  for (const key of path) value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  return value;
+}
+
+/** The issue in plain words; `root` is what was validated, for the value the issue is about. */
+export function valueWords(issue: z.core.$ZodIssue, root: unknown): string {
+  if (issue.code === "invalid_type" && PLAIN_KINDS[issue.expected]) {
+    return issue.message.replace(/expected \w+/, `expected ${PLAIN_KINDS[issue.expected]}`);
+  }
+  if (issue.code === "invalid_value") {
+    const given = valueAt(root, issue.path);
+    const near = typeof given === "string" ? closest(given, issue.values.map(String)) : undefined;
+    return `${issue.message}${near ? `; did you mean \`${near}\`?` : ""}`;
+  }
+  return issue.message;
+}
