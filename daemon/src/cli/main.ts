@@ -97,11 +97,10 @@ async function main(given: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (error) {
-    // Without a command the flags are nixshed's own (--version) as well as serve's.
+    // Without a command the flags are nixshed's own (--version) as well as serve's, and so is the usage shown.
     const names = explicit ? Object.keys(options) : [...Object.keys(options), "version"];
-    process.stderr.write(
-      `nixshed${explicit ? ` ${named.name}` : ""}: ${flagError(error as NodeJS.ErrnoException, names)}\n\n${named.help}\n`,
-    );
+    const help = explicit ? `${named.help}\n` : await usage();
+    process.stderr.write(`nixshed${explicit ? ` ${named.name}` : ""}: ${flagError(error as NodeJS.ErrnoException, names)}\n\n${help}`);
     return EXIT.usage;
   }
   if (parsed.values.help) {

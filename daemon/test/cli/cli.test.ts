@@ -57,7 +57,9 @@ describe("nixshed", () => {
     // Without a command the flags are nixshed's own as well as serve's: --version too, and no command is named.
     expect(nixshed(["--verison"])).toMatchObject({
       code: 2,
-      stderr: expect.stringMatching(/^nixshed: unknown flag --verison; did you mean --version\?/),
+      stderr: expect.stringMatching(
+        /^nixshed: unknown flag --verison; did you mean --version\?\n\nnixshed .*\n\nUsage: nixshed \[COMMAND\]/,
+      ),
     });
     expect(nixshed(["config", "--set", "sandbox.max_timout_seconds=5"]).stderr).toContain(
       "flag --set sandbox.max_timout_seconds: unknown key `sandbox.max_timout_seconds` (did you mean `sandbox.max_timeout_seconds`? allowed in [sandbox]:",
