@@ -181,6 +181,12 @@ describe("nixpkgs_execute", () => {
     });
   });
 
+  it("runs a package named as an installable: nixpkgs#jq, pkgs.jq, nixpkgs.legacyPackages.<system>.jq", async () => {
+    for (const name of ["nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq"]) {
+      expect(await ok("nixpkgs_execute", { package: name, args: ["-n", "6 * 7"] }), name).toMatchObject({ package: "jq", stdout: "42\n" });
+    }
+  });
+
   it("asks for a program when a package has several, listing them", async () => {
     const result = await server.call("nixpkgs_execute", { package: "coreutils" });
     expect(result.isError).toBe(true);

@@ -8,7 +8,7 @@ import { runInJail, type JailResult } from "../../jail/runner.js";
 import type { Logger } from "../../log.js";
 import { NixCommandError, NixpkgsError, noPackage } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
-import { plainPname, splitAttr } from "../index/package-sets.js";
+import { plainPname, splitAttr, withoutInstallable } from "../index/package-sets.js";
 import { closeNames } from "../search/close-names.js";
 import { normalizeName } from "../search/text.js";
 import type { RunPermissions } from "../tools/tool-support.js";
@@ -78,7 +78,8 @@ export class PackageRunner {
    * name, so Nix need not be asked whether it is a package. What is no attribute path at all is
    * refused here, before anything keeps it (an installed tool).
    */
-  resolve(attr: string, program?: string): { attr: string; program?: string; listed: boolean } {
+  resolve(asked: string, program?: string): { attr: string; program?: string; listed: boolean } {
+    const attr = withoutInstallable(asked);
     attrPath(attr);
     const index = this.ctx.index();
     if (!index) return { attr, program, listed: false };

@@ -17,6 +17,11 @@ export function plainPname(pname: string): string {
   return pname.replace(/^(?:(?:python|perl|ruby|lua|luajit|ocaml|coq)[0-9][0-9.]*|php)-/, "");
 }
 
+/** An attribute path as agents also write it, as an installable: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq". */
+export function withoutInstallable(text: string): string {
+  return text.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
+}
+
 export function splitAttr(attr: string): AttrParts {
   const dot = attr.lastIndexOf(".");
   return dot < 0 ? { set: "", leaf: attr } : { set: attr.slice(0, dot), leaf: attr.slice(dot + 1) };

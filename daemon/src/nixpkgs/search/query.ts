@@ -3,7 +3,7 @@
 // ("without docker"), and the names a converter or a language's tool would have.
 import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
-import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES } from "../index/package-sets.js";
+import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
 import { kindNames, verbAsKind } from "./kind-names.js";
 import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
@@ -70,8 +70,7 @@ function notWanted(words: string[]): string[] {
 }
 
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
-  // Agents also write installables: "nixpkgs#jq", "pkgs.jq", "nixpkgs.legacyPackages.x86_64-linux.jq".
-  const text = query.trim().replace(/^(nixpkgs#|nixpkgs\.|pkgs\.)(legacyPackages\.[\w-]+\.)?/, "");
+  const text = withoutInstallable(query);
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
     throw new NixpkgsError(
