@@ -92,16 +92,29 @@ function dynamicImports(code) {
 
 function evaluate(code) {
   return new Promise((resolve) => {
+    let ended = null;
     finishCall = (error, value) => {
-      finishCall = null;
-      if (error === undefined || error === null) {
-        if (value !== undefined) process.stdout.write(`${server.writer(value)}\n`);
-        return resolve({ status: 0, state: "-" });
-      }
       if (error instanceof repl.Recoverable) error = error.err;
-      const interrupted = error?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED";
-      process.stderr.write(interrupted ? "Interrupted by SIGINT\n" : `Uncaught ${describe(error)}\n`);
-      resolve({ status: interrupted ? 130 : 1, state: interrupted ? "interrupted" : "-" });
+      const failed = error !== undefined && error !== null;
+      // A promise the code left rejected is reported once the microtasks have run: the call waits a
+      // turn, so that the error lands in it and not in the next call.
+      if (ended) {
+        if (failed) ended.errors.push(error);
+        return;
+      }
+      if (!failed && value !== undefined) process.stdout.write(`${server.writer(value)}\n`);
+      ended = { errors: failed ? [error] : [] };
+      setImmediate(() => {
+        finishCall = null;
+        if (ended.errors.length === 0) return resolve({ status: 0, state: "-" });
+        const interrupted = ended.errors.some((each) => each?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED");
+        for (const each of ended.errors) {
+          process.stderr.write(
+            each?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED" ? "Interrupted by SIGINT\n" : `Uncaught ${describe(each)}\n`,
+          );
+        }
+        resolve({ status: interrupted ? 130 : 1, state: interrupted ? "interrupted" : "-" });
+      });
     };
     process.removeListener("SIGINT", onSigint);
     server.eval(code, server.context, "session", (error, value) => finishCall?.(error, value));

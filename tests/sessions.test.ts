@@ -160,6 +160,12 @@ describe("node sessions", () => {
     expect((await run({ env: "node", session: "js", code: "console.log(n)" })).stdout).toBe("2\n");
   });
 
+  it("report a promise the code left rejected in its own call, not the next", async () => {
+    const rejected = await run({ env: "node", session: "js-rejects", code: "Promise.reject(new Error('rej')); 'after'" });
+    expect(rejected.stderr).toMatch(/Uncaught Error: rej/);
+    expect(await run({ session: "js-rejects", code: "1 + 1" })).toMatchObject({ stdout: "2\n", stderr: "", exit_code: 0 });
+  });
+
   it("take import declarations as they take require: a module's bindings stay for later calls", async () => {
     const imports = [
       "import fs from 'fs';",
