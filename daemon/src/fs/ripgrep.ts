@@ -94,18 +94,23 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   exited.catch(() => {}); // observed below; avoid an unhandled rejection while iterating
   let produced = false;
   try {
-    let rest = "";
+    // The unfinished record's pieces, joined once it ends: splitting what came so far again at every
+    // chunk made a record of one long line (rg --json on a 3 MB line is 160 MB) quadratic.
+    let pieces: string[] = [];
     for await (const chunk of child.stdout.setEncoding("utf8") as AsyncIterable<string>) {
-      const records = (rest + chunk).split(options.separator);
-      rest = records.pop()!;
-      for (const record of records) {
+      let from = 0;
+      for (let end = chunk.indexOf(options.separator); end !== -1; end = chunk.indexOf(options.separator, from)) {
+        pieces.push(chunk.slice(from, end));
+        from = end + 1;
         produced = true;
-        yield record;
+        yield pieces.join("");
+        pieces = [];
       }
+      if (from < chunk.length) pieces.push(chunk.slice(from));
     }
-    if (rest) {
+    if (pieces.length > 0) {
       produced = true;
-      yield rest;
+      yield pieces.join("");
     }
     const code = await exited.catch((error: unknown) => {
       if (errnoOf(error) === "ENOENT") {

@@ -90,6 +90,20 @@ const rgEventSchema = z.object({
   }),
 });
 
+/** Past this size a record's submatches are dropped before parsing (the line then shows from its start). */
+const HUGE_RECORD = 1 << 20;
+
+/**
+ * A match in a long line of repeats lists every one (3 MB of "x" is 3 million submatches, 160 MB of
+ * JSON), which would take longer to read than the search. `submatches` is the last field of rg's
+ * match record, and its key cannot occur unescaped inside a string.
+ */
+function withoutSubmatches(record: string): string {
+  if (record.length < HUGE_RECORD) return record;
+  const at = record.lastIndexOf('"submatches":[');
+  return at < 0 ? record : `${record.slice(0, at)}"submatches":[]}}`;
+}
+
 const decode = (value: RgText | undefined): string =>
   value?.text ?? (value?.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : "");
 
@@ -146,7 +160,7 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
   const searched = searchRecords(confinement, request.path ?? ".", argsIn, signal, async (records, base, single) => {
     let current: SearchResult["files"][number] | undefined;
     for await (const record of records) {
-      const event = parseJson(record, rgEventSchema, "rg --json output");
+      const event = parseJson(withoutSubmatches(record), rgEventSchema, "rg --json output");
       if (event.type === "begin") {
         current = { path: confinement.shown(single ?? join(base, decode(event.data.path))), lines: [] };
         continue;

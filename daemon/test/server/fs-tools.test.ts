@@ -317,6 +317,14 @@ describe("cancellation and limits", () => {
     expect(existsSync(join(project, "fits.txt"))).toBe(true);
   });
 
+  it("finds a match in a 3 MB line of repeats (rg lists each as a submatch: 160 MB of JSON) within the call's time", async () => {
+    const server = await start(["--set", "fs.timeout_seconds=10"]);
+    writeFileSync(join(project, "repeats.txt"), "x".repeat(3_000_000));
+    const result = await server.call("search_files", { pattern: "x", path: "repeats.txt" });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(textOf(result)).toMatch(/^repeats\.txt\n1:x+…$/);
+  }, 60_000);
+
   it("fs.max_list_entries caps list_files and says how many more", async () => {
     for (const name of ["a", "b", "c", "d", "e"]) writeFileSync(join(project, `${name}.txt`), "");
     const result = await (await start(["--set", "fs.max_list_entries=2"])).call("list_files", {});
