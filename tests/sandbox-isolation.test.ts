@@ -201,7 +201,9 @@ describe("the jail", () => {
       // What is kept whole goes to a file, up to its own cap (responses.test.ts reads it back).
       expect(result.stdout).toMatch(/^\[199934475 bytes dropped from the middle; its first 67108864 bytes are in \S+ \(.*\)\]\nHEAD\n/);
       expect(result.stdout.endsWith("xxx\nTAIL\n")).toBe(true);
-      expect(growth).toBeLessThan(8 * 1024 * 1024);
+      // Buffering would be 200 MB (the file kept whole 64 MiB); fitting three answers to the budget
+      // leaves garbage that can grow V8's young generation by a few MB (measured 5-11 MB) until collected.
+      expect(growth).toBeLessThan(16 * 1024 * 1024);
     } finally {
       await capped.close();
     }
