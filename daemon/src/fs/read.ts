@@ -62,6 +62,10 @@ async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, 
     signal,
   });
   if (page.binary) return { path: shown, binary: { size, kind: describeBinary(head) } };
+  // What the budget left had no room for the file's first line.
+  if (page.endLine < page.startLine && page.nextStartLine !== undefined) {
+    throw new FsError(`${shown}: not read: line ${start} is longer than what is left of this call's byte budget; read it in another call`);
+  }
   if (page.totalLines !== undefined && start > Math.max(page.totalLines, 1)) {
     throw new FsError(`${shown}: start_line ${start} is past the end (${page.totalLines} lines)`);
   }

@@ -325,6 +325,16 @@ describe("cancellation and limits", () => {
     expect(textOf(result)).toMatch(/^repeats\.txt\n1:x+…$/);
   }, 60_000);
 
+  it("says a file what is left of the byte budget has no room for was not read, not that it has lines 1-0", async () => {
+    const server = await start(["--set", "fs.max_read_bytes=1024"]);
+    writeFileSync(join(project, "first.txt"), `${"a".repeat(1000)}\n`);
+    writeFileSync(join(project, "second.txt"), `${"b".repeat(100)}\n`);
+    const result = await server.call("read_content", { paths: ["first.txt", "second.txt"] });
+    expect(textOf(result).split("\n").at(-1)).toBe(
+      "==> error: second.txt: not read: line 1 is longer than what is left of this call's byte budget; read it in another call",
+    );
+  });
+
   it("fs.max_list_entries caps list_files and says how many more", async () => {
     for (const name of ["a", "b", "c", "d", "e"]) writeFileSync(join(project, `${name}.txt`), "");
     const result = await (await start(["--set", "fs.max_list_entries=2"])).call("list_files", {});
