@@ -5,6 +5,9 @@
 import { ExpectedError } from "../expected-error.js";
 
 /** A call refused or given up by the budget. */
+/** A wait for a free jail shorter than this is no wait worth saying in a result. */
+export const MIN_WAIT_SHOWN_MS = 10;
+
 export class JailBudgetError extends ExpectedError {}
 
 export interface SlotRequest {

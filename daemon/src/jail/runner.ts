@@ -10,7 +10,7 @@
 import { type ChildProcess, execFile, type StdioOptions, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { checkArgv } from "./argv.js";
-import type { JailBudget } from "./budget.js";
+import { type JailBudget, MIN_WAIT_SHOWN_MS } from "./budget.js";
 import type { JailPolicy } from "./policy.js";
 import { EGRESS_SOCKET_VARIABLE, egressSince, openEgress } from "./egress/jail-egress.js";
 import type { EgressProxy } from "./egress/proxy.js";
@@ -51,6 +51,8 @@ export interface JailResult {
   /** Set when bin/run itself was killed (timeout or cancellation). */
   signal?: NodeJS.Signals;
   durationMs: number;
+  /** How long the call waited for a free jail (sandbox.max_jails), part of its timeout; absent when it did not wait. */
+  waitedMs?: number;
   timedOut: boolean;
   cancelled: boolean;
   /** Bytes dropped from the middle of each stream. */
@@ -225,7 +227,8 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   const releaseSlot = call.budget
     ? await call.budget.acquire({ signal: call.signal, timeoutMs: policy.timeoutMs, onWait: call.onWait })
     : () => {};
-  const timeoutMs = Math.max(1, policy.timeoutMs - (performance.now() - asked));
+  const waitedMs = Math.round(performance.now() - asked);
+  const timeoutMs = Math.max(1, policy.timeoutMs - waitedMs);
   let jail: PreparedJail | undefined;
   try {
     jail = prepareJail(policy, process.env, { log: call.log, label: jailLabel(call.artifact) });
@@ -273,6 +276,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
         exitCode,
         ...(signal ? { signal } : {}),
         durationMs: Math.round(performance.now() - started),
+        ...(waitedMs >= MIN_WAIT_SHOWN_MS ? { waitedMs } : {}),
         timedOut,
         cancelled,
         truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },

@@ -6,7 +6,7 @@ import type { JailResult } from "../jail/runner.js";
 
 export type ProgramResult = Pick<
   JailResult,
-  "stdout" | "stderr" | "exitCode" | "durationMs" | "timedOut" | "truncated" | "limitHit" | "network"
+  "stdout" | "stderr" | "exitCode" | "durationMs" | "waitedMs" | "timedOut" | "truncated" | "limitHit" | "network"
 >;
 
 export const programResultShape = {
@@ -14,6 +14,7 @@ export const programResultShape = {
   stderr: z.string(),
   exit_code: z.number().int().nullable().describe("The program's exit code; 128+N when signal N killed it"),
   duration_ms: z.number().int(),
+  waited_ms: z.number().int().optional().describe("How long the call waited for a free jail, part of its timeout"),
   timed_out: z.boolean(),
   truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
   limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
@@ -28,6 +29,7 @@ export function programResultOutput(result: ProgramResult): ProgramResultOutput 
     stderr: result.stderr,
     exit_code: result.exitCode,
     duration_ms: result.durationMs,
+    ...(result.waitedMs !== undefined ? { waited_ms: result.waitedMs } : {}),
     timed_out: result.timedOut,
     truncated: result.truncated,
     ...(result.limitHit ? { limit_hit: result.limitHit } : {}),
@@ -37,10 +39,11 @@ export function programResultOutput(result: ProgramResult): ProgramResultOutput 
 
 /** Timeout, limit and truncation, in words (empty when none happened). */
 export function programFacts(
-  output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated" | "network">,
+  output: Pick<ProgramResultOutput, "timed_out" | "limit_hit" | "truncated" | "network" | "waited_ms">,
   timeoutWords: string,
 ): string[] {
   const facts: string[] = [];
+  if (output.waited_ms !== undefined) facts.push(`waited ${output.waited_ms} ms for a free jail`);
   if (output.timed_out) facts.push(timeoutWords);
   if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);
   if (output.network?.allowed.length) facts.push(`network allowed: ${output.network.allowed.join(" ")}`);

@@ -1,7 +1,7 @@
 // One named session: an environment, the kernel currently serving it (started on the first call,
 // restarted after it died) and a queue, so that concurrent calls run one at a time in arrival order.
 // What the agent must know (state lost, interrupted, a fresh start) comes back as notices.
-import type { JailBudget } from "../../jail/budget.js";
+import { type JailBudget, MIN_WAIT_SHOWN_MS } from "../../jail/budget.js";
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
 import { Kernel, type KernelCall, type KernelOutcome } from "./kernel.js";
@@ -88,8 +88,10 @@ export class Session {
     const asked = performance.now();
     const budget = this.deps.budget;
     const release = budget ? await budget.acquire({ signal: call.signal, timeoutMs: call.timeoutMs, onWait: call.onWait }) : () => {};
+    const waitedMs = Math.round(performance.now() - asked);
     try {
-      return await this.executeHolding({ ...call, timeoutMs: Math.max(1, call.timeoutMs - (performance.now() - asked)) });
+      const result = await this.executeHolding({ ...call, timeoutMs: Math.max(1, call.timeoutMs - waitedMs) });
+      return waitedMs >= MIN_WAIT_SHOWN_MS ? { ...result, waitedMs } : result;
     } finally {
       release();
     }
