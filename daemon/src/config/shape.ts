@@ -1,17 +1,20 @@
-// Walks the zod schema of the configuration: which keys a table allows, and what each leaf is.
-// Used to word config errors ("allowed here: …") and to check config.example.toml against the schema.
+// Walks zod schemas: the configuration's (which keys a table allows, and what each leaf is: to word
+// config errors, "allowed here: …", and to check config.example.toml against the schema) and a
+// tool's arguments (mcp/tool-calls.ts: which arguments it takes, and what each is).
 import type { z } from "zod";
 
 type AnySchema = z.ZodType;
 
-interface Def {
+export interface Def {
   type: string;
   innerType?: AnySchema;
   valueType?: AnySchema;
   shape?: Record<string, AnySchema>;
+  /** An array's. */
+  element?: AnySchema;
 }
 
-const defOf = (schema: AnySchema): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+export const defOf = (schema: AnySchema): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schema under defaults, prefaults and optionals. */
 export function unwrap(schema: AnySchema): AnySchema {

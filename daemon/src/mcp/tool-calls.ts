@@ -5,6 +5,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
+import { defOf, unwrap } from "../config/shape.js";
 import { closest } from "../config/suggest.js";
 import { valueWords } from "../config/value-words.js";
 import { errorResult } from "./tool.js";
@@ -51,22 +52,6 @@ interface RegisteredInput {
   inputSchema?: z.ZodType;
 }
 
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-}
-
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The schema under optional, default and nullable. */
-function unwrap(schema: z.ZodType): z.ZodType {
-  let current = schema;
-  for (let def = defOf(current); def.innerType; def = defOf(current)) current = def.innerType;
-  return current;
-}
-
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** "items[0].content" */
@@ -104,7 +89,7 @@ function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): 
 function describedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | undefined {
   let current: z.ZodType | undefined = schema;
   for (const key of path) {
-    const def: Def = defOf(unwrap(current));
+    const def = defOf(unwrap(current));
     current = typeof key === "number" ? def.element : def.shape?.[String(key)];
     if (!current) return undefined;
   }
@@ -116,8 +101,8 @@ function callProblem(tools: Record<string, RegisteredInput>, off: Map<string, st
   if (!isRecord(params) || typeof params.name !== "string") return undefined;
   const { name, arguments: args } = params;
   const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-  const available = Object.keys(tools).filter((candidate) => tools[candidate]!.enabled);
   if (!tool?.enabled) {
+    const available = Object.keys(tools).filter((candidate) => tools[candidate]!.enabled);
     const why = off.get(name);
     if (why) return errorResult(`${name} is off here: ${why}`, `Tools: ${available.join(", ")}`);
     // A package tool not installed (nixpkgs_jq): the package runs through nixpkgs_execute.
