@@ -463,6 +463,10 @@ describe("only the nixpkgs tools that can work here", () => {
     const searchOnly = await startServer({ args: [...base, "--set", `nixpkgs.index=${index}`] });
     try {
       expect(await nixpkgsTools(searchOnly)).toEqual(["nixpkgs_search"]);
+      // A call of one left out says why.
+      const call = await searchOnly.call("nixpkgs_execute", { package: "jq" });
+      expect(call.isError).toBe(true);
+      expect(textOf(call)).toMatch(/^nixpkgs_execute is off here: no nixpkgs to realise packages from; tools: /);
     } finally {
       await searchOnly.close();
     }
