@@ -7,7 +7,7 @@ import type { Environment } from "../discovery/types.js";
 import { SandboxError } from "./errors.js";
 
 /** The environment a call without one gets when there are several: the shell, as for a command line. */
-export const DEFAULT_ENVIRONMENT = "shell";
+const DEFAULT_ENVIRONMENT = "shell";
 
 /**
  * The named environment; with no name, the one a `#!` line names ("#!/usr/bin/env python3": python),
