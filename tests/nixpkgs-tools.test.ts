@@ -3,7 +3,7 @@
 // `nixshed index build --nixpkgs`, packages realised by the real nix through nixshed's own
 // mkEnvironment, run under the real bwrap, the built daemon driven over MCP.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -487,6 +487,38 @@ describe("only the nixpkgs tools that can work here", () => {
       await missing.close();
     }
   });
+
+  it("a nixpkgs.source path that appears after start adds execution, with list_changed", async () => {
+    const later = join(scratch, "nixpkgs-cloned-later");
+    const { handle, changes } = await startWithoutIndex("later", [
+      ...harnessMountsFlag(),
+      "--set",
+      `nixpkgs.index=${index}`,
+      "--set",
+      `nixpkgs.source=${later}`,
+      "--set",
+      'nixpkgs.nix_options=["--option", "substituters", ""]',
+    ]);
+    try {
+      expect(await nixpkgsTools(handle)).toEqual(["nixpkgs_search"]);
+      symlinkSync(FIXTURE, later);
+      expect(await waitFor(() => changes() > 0, 30_000)).toBe(true);
+      expect(await nixpkgsTools(handle)).toEqual([
+        "nixpkgs_search",
+        "nixpkgs_execute",
+        "nixpkgs_install_tool",
+        "nixpkgs_uninstall_tool",
+        "nixpkgs_list_installed",
+      ]);
+      expect(handle.stderr()).toMatch(
+        /packages can be realised now \(before: nixpkgs\.source \S+nixpkgs-cloned-later does not exist\); nixpkgs_execute is offered/,
+      );
+      const run = await handle.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
+      expect(textOf(run)).toMatch(/^2$/m);
+    } finally {
+      await handle.close();
+    }
+  }, 180_000);
 
   it("while the index builds: a failed evaluation is one line (nix's trace only in the debug log); the index ready, the list changes", async () => {
     const { handle, changes } = await startWithoutIndex("building", ["--set", 'nixpkgs.tools=["no-such-package"]', "--log-level", "debug"]);

@@ -105,7 +105,9 @@ const nixpkgsSchema = z
     source: z
       .string()
       .default("")
-      .describe("nixpkgs to realise packages from: a flake ref or a path (empty: the pinned one from the metadata)"),
+      .describe(
+        "nixpkgs to realise packages from: a flake ref or a path (empty: the pinned one from the metadata); a path not there yet is looked for every 2 s",
+      ),
     build_timeout_seconds: seconds(86400).default(900).describe("Limit for realising one package"),
     run_timeout_seconds: seconds(86400).default(60).describe("Default limit for one execution"),
     project_access: access.default("ro").describe("Project access of executed packages unless permissions say otherwise"),

@@ -21,6 +21,9 @@ import { packageTool } from "./tools/package-tool.js";
 import { searchTool } from "./search/search-tool.js";
 import { NixpkgsToolSet } from "./tools/tool-set.js";
 
+/** How often a missing nixpkgs (or Nix library) is looked for again. */
+const RECHECK_MS = 2000;
+
 /** Where the index comes from; a bad configuration leaves search without one rather than the server down. */
 function safePlan(ctx: ServerContext): IndexPlan {
   try {
@@ -102,26 +105,43 @@ export const nixpkgsCapability: Capability = {
     // The order is the tools/list order; everyday tools take their names before installed ones.
     if (plan.kind !== "none") tools.add(searchTool(provider));
     // Execution runs in a bubblewrap jail, which exists on Linux only, and needs a nixpkgs to realise from.
+    const offerExecution = () => {
+      const everyone = [permissions(""), ...Object.keys(settings.permissions).map(permissions)];
+      tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes, "", everyone));
+      const index = provider.peek();
+      offerEveryday(tools, runner, settings, index, ctx.log);
+      if (!index) provider.onReady((ready) => offerEveryday(tools, runner, settings, ready, ctx.log));
+      const registry = new InstalledRegistry(ctx.stateDir, (message) => ctx.log.warn(message));
+      restoreInstalledTools(tools, registry, ctx.log);
+      tools.add(installTool(tools, registry, runner));
+      tools.add(uninstallTool(tools, registry));
+      tools.add(listInstalledTool(tools));
+    };
     const unavailable = process.platform !== "linux" ? "no bubblewrap on this platform" : runner.unavailable();
-    if (unavailable) {
-      ctx.log.info(`nixpkgs: ${unavailable}, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`);
-      markToolsOff(
-        ctx.mcp,
-        nixpkgsCapability.tools.filter((name) => !tools.has(name)),
-        unavailable,
-      );
+    if (!unavailable) {
+      offerExecution();
       return close;
     }
-    const everyone = [permissions(""), ...Object.keys(settings.permissions).map(permissions)];
-    tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes, "", everyone));
-    const index = provider.peek();
-    offerEveryday(tools, runner, settings, index, ctx.log);
-    if (!index) provider.onReady((ready) => offerEveryday(tools, runner, settings, ready, ctx.log));
-    const registry = new InstalledRegistry(ctx.stateDir, (message) => ctx.log.warn(message));
-    restoreInstalledTools(tools, registry, ctx.log);
-    tools.add(installTool(tools, registry, runner));
-    tools.add(uninstallTool(tools, registry));
-    tools.add(listInstalledTool(tools));
-    return close;
+    ctx.log.info(`nixpkgs: ${unavailable}, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`);
+    markToolsOff(
+      ctx.mcp,
+      nixpkgsCapability.tools.filter((name) => !tools.has(name)),
+      unavailable,
+    );
+    if (process.platform !== "linux") return close;
+    // What is missing may yet come (a nixpkgs checkout still being cloned): the tools then follow, with
+    // list_changed. A registered tool is no longer "off" (tool-calls.ts asks the registry first).
+    const recheck = setInterval(() => {
+      if (runner.unavailable()) return;
+      clearInterval(recheck);
+      ctx.log.info(`nixpkgs: packages can be realised now (before: ${unavailable}); nixpkgs_execute is offered`);
+      offerExecution();
+    }, RECHECK_MS).unref();
+    return {
+      close: async () => {
+        clearInterval(recheck);
+        await close.close();
+      },
+    };
   },
 };
