@@ -394,6 +394,40 @@ describe("an alternative asked for", () => {
     expect(ranked(small, "sed alternative")[0]).toBe("sd");
     expect(ranked(small, "sed replacement")[0]).toBe("sd");
   });
+
+  const tools = smallIndex([
+    ...WIDGETS,
+    ["terraform", "Tool for building, changing, and versioning infrastructure"],
+    ["terraform-docs", "Generate documentation from Terraform modules"],
+    ["terraform-compliance", "BDD test framework for terraform"],
+    ["opentofu", "Tool for building, changing, and versioning infrastructure"],
+    ["tmux", "Terminal multiplexer"],
+    ["tmux-xpanes", "Ultimate terminal divider powered by tmux"],
+    ["tmuxp", "tmux session manager"],
+    ["screen", "Window manager that multiplexes a physical terminal"],
+    ["findutils", "GNU Find Utilities, the basic directory searching utilities", "findutils", "4.10"],
+    ["fd", "Simple, fast and user-friendly alternative to find"],
+    ["cron", "Daemon for running commands at specific times"],
+    ["cronie", "Cron daemon, runs commands at scheduled times"],
+    ["python313Packages.black", "The uncompromising Python code formatter", "black"],
+    ["python313Packages.black-macchiato", "Partial formatting of Python code with black", "black-macchiato"],
+    ["python313Packages.yapf", "Yet another Python formatter", "yapf"],
+  ]);
+
+  it("is found by what the named tool's description says, and not among what is built on the named tool", () => {
+    // Neither opentofu nor screen names the tool; the add-ons that do (terraform-docs, tmuxp) are no alternative.
+    expect(ranked(tools, "terraform alternative")[0]).toBe("opentofu");
+    expect(ranked(tools, "alternative to tmux")[0]).toBe("screen");
+    expect(ranked(tools, "tmux alternative")).not.toContain("tmux-xpanes");
+    // A Python tool named is its Python package.
+    expect(ranked(tools, "black alternative")[0]).toBe("python313Packages.yapf");
+  });
+
+  it("by the program named, and of its kind, the tool itself included, when asked for one like it", () => {
+    expect(ranked(tools, "find replacement")[0]).toBe("fd");
+    expect(ranked(tools, "schedule jobs like cron").slice(0, 2).sort()).toEqual(["cron", "cronie"]);
+    expect(ranked(tools, "cron-like scheduler").slice(0, 2).sort()).toEqual(["cron", "cronie"]);
+  });
 });
 
 describe("what other packages say of a package", () => {

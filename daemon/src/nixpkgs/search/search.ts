@@ -9,6 +9,7 @@ import { FLAG } from "../index/build.js";
 import type { Dictionary } from "../index/dictionary.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { splitAttr } from "../index/package-sets.js";
+import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { parseQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, stem, TOOL_NOUNS } from "./text.js";
@@ -182,7 +183,21 @@ function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
-  const limit = Math.min(Math.max(options.limit ?? 10, 1), MAX_LIMIT);
+  const asked = alternativesAsked(index, query);
+  if (!asked) return rankQuery(index, query, options);
+  // Another tool than the one named: see alternatives.ts.
+  const wide = { ...options, limit: MAX_LIMIT };
+  return rankAlternatives(index, asked, (text) => rankQuery(index, text, wide), clampLimit(options.limit)).map(({ fused, ...result }) => ({
+    ...result,
+    score: Math.round(fused * 1000) / 10,
+  }));
+}
+
+const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_LIMIT);
+
+/** The packages that best match what the query says, in order. */
+function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): SearchResult[] {
+  const limit = clampLimit(options.limit);
   const {
     text,
     wholeKeys,
