@@ -19,6 +19,8 @@ const RELATED: Record<string, string[]> = {
   webpage: ["web", "html"],
   request: ["http", "client"],
   grep: ["search", "regex", "pattern"],
+  regex: ["regexp", "grep", "pattern"],
+  minify: ["minifier", "compressor", "mangler", "compress"],
   find: ["search", "locate"],
   search: ["find", "grep"],
   decompress: ["compression", "archive", "extract"],
