@@ -13,6 +13,7 @@ import { startServer, textOf, type ServerHandle } from "../daemon/test/support/m
 import { harnessMountsFlag } from "./harness/extra-mounts.js";
 import { harnessMetadata } from "./harness/metadata.js";
 import { fixtureNixpkgsConfig } from "./support/fixture-nixpkgs.js";
+import { waitFor } from "./support/wait-for.js";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/nixpkgs", import.meta.url));
 const SLOW_BUILD_MARKER = "sleep 271.828";
@@ -70,11 +71,6 @@ async function startWithoutIndex(name: string, extra: string[]): Promise<{ handl
     changes++;
   });
   return { handle, changes: () => changes };
-}
-
-async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; await new Promise((r) => setTimeout(r, 100))) if (condition()) return true;
-  return condition();
 }
 
 beforeAll(async () => {

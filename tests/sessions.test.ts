@@ -1,19 +1,21 @@
 // Persistent sessions end to end: harness-built presets, their bin/session-run in the real bwrap
 // jail, the agent/ kernels, the built daemon over MCP.
-import { realpathSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServer, textOf, type ServerHandle } from "../daemon/test/support/mcp-client.js";
 import { harnessMetadata } from "./harness/metadata.js";
 import { sessionRun, type SessionRunResult } from "./sessions-client.js";
+import { waitFor } from "./support/wait-for.js";
 
 let server: ServerHandle;
+let project: string;
 let run: (args: Record<string, unknown>) => Promise<SessionRunResult>;
 
 beforeAll(async () => {
-  const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-sessions-")));
-  server = await startServer({ args: ["--project", project, "--metadata", harnessMetadata()] });
+  project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-sessions-")));
+  server = await startServer({ args: ["--project", project, "--metadata", harnessMetadata({ testEnvironments: true })] });
   run = sessionRun(server);
 });
 
@@ -133,6 +135,25 @@ describe("python sessions", () => {
     expect(failed).toMatchObject({ stdout: "", exit_code: 1 });
     expect(failed.stderr).toMatch(/File "<session>", line 2[\s\S]*ZeroDivisionError/);
     expect(await show("y")).toBe("1\n");
+  });
+
+  it("say which output came from earlier code still running after its call ended, not from this call", async () => {
+    // A thread writes to stderr between the calls, then tells the test so through the project (tight's is read-write).
+    const code = [
+      "import sys, threading",
+      "def late():",
+      "    sys.stderr.write('late\\n'); sys.stderr.flush()",
+      "    open('/project/late-written', 'w').close()",
+      "threading.Timer(0.05, late).start()",
+    ].join("\n");
+    expect((await run({ env: "tight", session: "py-late", code })).notices).toEqual([]);
+    expect(await waitFor(() => existsSync(join(project, "late-written")), 10_000)).toBe(true);
+    const next = await run({ session: "py-late", code: "1 + 1" });
+    expect(next).toMatchObject({ stdout: "2\n", stderr: "late\n", exit_code: 0 });
+    expect(next.notices).toEqual([
+      "The first 5 bytes of stderr came between calls, from code still running after its call ended (a timer, a callback or a background job).",
+    ]);
+    expect((await run({ session: "py-late", code: "2 + 2" })).notices).toEqual([]);
   });
 
   it("report a crashed interpreter, then start fresh with a notice", async () => {

@@ -40,12 +40,14 @@ describe("MarkedStream", () => {
     source.write(`one${MARKER}late `);
     await firstFound;
     source.write("later ");
+    expect(stream.waitingBytes).toBe("late later ".length);
     const second = new CappedOutput(1024);
     const secondFound = stream.begin(MARKER.replace("0123", "9999"), second);
     source.write(`two${MARKER.replace("0123", "9999")}`);
     await secondFound;
     expect(first.text()).toBe("one");
     expect(second.text()).toBe("late later two");
+    expect(stream.waitingBytes).toBe(0);
   });
 
   it("ignores another call's marker, and keeps only the newest reads between calls within the cap", async () => {

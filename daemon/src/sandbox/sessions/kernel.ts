@@ -36,6 +36,8 @@ export interface KernelOutcome extends Omit<JailResult, "signal"> {
   kernel: "alive" | "interrupted" | "dead";
   /** Why the kernel is gone, when it is. */
   ended?: string;
+  /** Bytes at the start of each stream that arrived before the call began (earlier code still running). */
+  earlier: { stdout: number; stderr: number };
 }
 
 type Done = Extract<KernelReply, { kind: "done" }>;
@@ -145,6 +147,7 @@ export class Kernel {
       };
       this.awaiting = { id, resolve: onReply };
     });
+    const earlier = { stdout: this.stdout.waitingBytes, stderr: this.stderr.waitingBytes };
     const finished = Promise.all([replied, this.stdout.begin(marker, stdout), this.stderr.begin(marker, stderr)]).then(
       () => "finished" as const,
     );
@@ -184,6 +187,7 @@ export class Kernel {
     } else outcome = first;
     this.awaiting = undefined;
     const base = {
+      earlier,
       durationMs: Math.round(performance.now() - started),
       timedOut,
       cancelled,

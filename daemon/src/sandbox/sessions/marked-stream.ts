@@ -1,8 +1,8 @@
 // Attributes one of a kernel's output streams (its fd 1 or 2) to calls. The stream is read all the
 // time, so a call writing megabytes to both streams never blocks on a full socket; a call's bytes
 // are those before its marker. Bytes that arrive between calls (a background job writing after its
-// call ended) are given to the next call (the newest of them, within the cap): they reach neither
-// the protocol nor a wrong call's middle. Reads land in one reused buffer (see jail/output.ts).
+// call ended) are given to the next call (the newest of them, within the cap), which is told how many
+// they are: they reach neither the protocol nor a wrong call's middle. Reads land in one reused buffer (see jail/output.ts).
 import type { Socket } from "node:net";
 import { type CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../jail/output.js";
 
@@ -40,6 +40,11 @@ export class MarkedStream {
       this.betweenBytes = 0;
       if (this.ended) this.end();
     });
+  }
+
+  /** How many bytes that arrived outside any call the next call will be given first. */
+  get waitingBytes(): number {
+    return this.betweenBytes;
   }
 
   /** Resolves once the stream has closed (the kernel and everything holding its fds are gone). */

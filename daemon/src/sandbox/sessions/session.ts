@@ -7,7 +7,7 @@ import { SandboxError } from "../errors.js";
 import { Kernel, type KernelCall, type KernelOutcome } from "./kernel.js";
 import type { KernelLauncher } from "./launcher.js";
 
-export interface SessionResult extends Omit<KernelOutcome, "kernel" | "ended"> {
+export interface SessionResult extends Omit<KernelOutcome, "kernel" | "ended" | "earlier"> {
   /** What happened to the session's state, one sentence each. */
   notices: string[];
 }
@@ -125,7 +125,15 @@ export class Session {
       if (this.kernel.notice) notices.push(`This session's jail: ${this.kernel.notice}.`);
     }
     this.calls++;
-    const { kernel, ended, ...outcome } = await this.kernel.call(call);
+    const { kernel, ended, earlier, ...outcome } = await this.kernel.call(call);
+    const late = (["stdout", "stderr"] as const)
+      .filter((stream) => earlier[stream] > 0)
+      .map((stream) => `${earlier[stream]} bytes of ${stream}`);
+    if (late.length > 0) {
+      notices.push(
+        `The first ${late.join(" and the first ")} came between calls, from code still running after its call ended (a timer, a callback or a background job).`,
+      );
+    }
     if (kernel === "interrupted") {
       notices.push(`Interrupted with SIGINT (${outcome.timedOut ? "timeout" : "cancelled"}); the session kept its state.`);
     } else if (kernel === "dead" && this.closed) {
