@@ -484,19 +484,17 @@ describe("only the nixpkgs tools that can work here", () => {
     }
   });
 
-  it("a nixpkgs.source path that appears after start adds execution, with list_changed", async () => {
+  it("a nixpkgs.source path that appears after start adds execution, and search from it, with list_changed", async () => {
     const later = join(scratch, "nixpkgs-cloned-later");
     const { handle, changes } = await startWithoutIndex("later", [
       ...harnessMountsFlag(),
-      "--set",
-      `nixpkgs.index=${index}`,
       "--set",
       `nixpkgs.source=${later}`,
       "--set",
       'nixpkgs.nix_options=["--option", "substituters", ""]',
     ]);
     try {
-      expect(await nixpkgsTools(handle)).toEqual(["nixpkgs_search"]);
+      expect(await nixpkgsTools(handle)).toEqual([]);
       symlinkSync(FIXTURE, later);
       expect(await waitFor(() => changes() > 0, 30_000)).toBe(true);
       expect(await nixpkgsTools(handle)).toEqual([
@@ -509,8 +507,13 @@ describe("only the nixpkgs tools that can work here", () => {
       expect(handle.stderr()).toMatch(
         /packages can be realised now \(before: nixpkgs\.source \S+nixpkgs-cloned-later does not exist\); nixpkgs_execute is offered/,
       );
+      // The first need starts the index's build from the new nixpkgs; ready, it changes execute's list of everyday packages.
+      const offered = changes();
       const run = await handle.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
       expect(textOf(run)).toMatch(/^2$/m);
+      await handle.call("nixpkgs_search", { query: "rg" });
+      expect(await waitFor(() => changes() > offered, 120_000)).toBe(true);
+      expect(textOf(await handle.call("nixpkgs_search", { query: "rg" }))).toMatch(/^ripgrep /);
     } finally {
       await handle.close();
     }

@@ -75,8 +75,8 @@ export const nixpkgsCapability: Capability = {
   instructions:
     "nixpkgs_search finds any nixpkgs package; nixpkgs_execute runs one once in a jail (no install; it names the everyday ones); nixpkgs_install_tool makes one a tool of its own.",
   async register(ctx) {
-    const plan = safePlan(ctx);
-    const provider = new IndexProvider(plan, (message) => ctx.log.info(message));
+    let plan = safePlan(ctx);
+    let provider = new IndexProvider(plan, (message) => ctx.log.info(message));
     const runner = new PackageRunner({
       config: ctx.config,
       discovered: ctx.discovery.nixpkgs,
@@ -135,6 +135,14 @@ export const nixpkgsCapability: Capability = {
       if (runner.unavailable()) return;
       clearInterval(recheck);
       ctx.log.info(`nixpkgs: packages can be realised now (before: ${unavailable}); nixpkgs_execute is offered`);
+      // A nixpkgs checkout is also what an index can be built from.
+      if (plan.kind === "none") {
+        plan = safePlan(ctx);
+        if (plan.kind !== "none") {
+          provider = new IndexProvider(plan, (message) => ctx.log.info(message));
+          tools.add(searchTool(provider));
+        }
+      }
       offerExecution();
     }, RECHECK_MS).unref();
     return {
