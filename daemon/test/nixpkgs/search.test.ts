@@ -521,6 +521,17 @@ describe("a conversion asked for", () => {
     expect(ranked(both, "convert pdf to odt")[0]).toBe("pdf2odt");
   });
 
+  it("takes reStructuredText, AsciiDoc and HTML for documents, as a converter of documentation formats says", () => {
+    const documents = smallIndex([
+      ...WIDGETS,
+      ["docconv", "Conversion between documentation formats"],
+      ["webshot", "Convert web pages to images"],
+      ["rstlint", "Checks rst files"],
+    ]);
+    expect(ranked(documents, "convert rst to html")[0]).toBe("docconv");
+    expect(ranked(documents, "asciidoc to html")[0]).toBe("docconv");
+  });
+
   it("takes a PNG or a JPEG for an image, as converters named img… do", () => {
     const images = smallIndex([...WIDGETS, ["img2pdf", "Convert images to PDF"], ["pdfview", "PDF viewer that exports PNG"]]);
     expect(ranked(images, "convert png to pdf")[0]).toBe("img2pdf");
