@@ -532,6 +532,16 @@ describe("a conversion asked for", () => {
     expect(ranked(documents, "asciidoc to html")[0]).toBe("docconv");
   });
 
+  it("takes an audio or video file format for audio or video, as a media converter says", () => {
+    const media = smallIndex([
+      ...WIDGETS,
+      ["mediaconv", "Record, convert and stream audio and video"],
+      ["flacinfo", "Lists the tags of FLAC files"],
+    ]);
+    expect(ranked(media, "convert flac to mp3")[0]).toBe("mediaconv");
+    expect(ranked(media, "convert mov to mp4")[0]).toBe("mediaconv");
+  });
+
   it("takes a PNG or a JPEG for an image, as converters named img… do", () => {
     const images = smallIndex([...WIDGETS, ["img2pdf", "Convert images to PDF"], ["pdfview", "PDF viewer that exports PNG"]]);
     expect(ranked(images, "convert png to pdf")[0]).toBe("img2pdf");
