@@ -171,6 +171,7 @@ const RELATED: Record<string, string[]> = {
   amazon: ["aws"],
   manage: ["management"],
   read: ["viewer", "view"],
+  repeat: ["watch", "periodic", "interval"],
   browse: ["viewer", "pager", "explorer", "navigate"],
   interactive: ["tui", "terminal"],
   edit: ["editor"],
