@@ -47,7 +47,11 @@ export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
       timeout: PROBE_MS,
       killSignal: "SIGKILL",
     });
+    // A spawn that fails (no bwrap) emits "error" and then "close": only the first settles.
+    let settled = false;
     const settle = (usable: boolean) => {
+      if (settled) return;
+      settled = true;
       closeSync(stand);
       resolve(usable ? { bwrap, rg } : undefined);
     };

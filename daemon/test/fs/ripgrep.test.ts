@@ -1,4 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { FsError } from "../../src/fs/errors.js";
 import { ripgrep } from "../../src/fs/ripgrep.js";
 import { never } from "./fixture.js";
@@ -8,11 +12,12 @@ afterEach(() => {
   process.env.PATH = path;
 });
 
-async function collect(args: string[], signal = never): Promise<string[]> {
+async function collectWith(search: typeof ripgrep, args: string[], signal = never): Promise<string[]> {
   const records: string[] = [];
-  for await (const record of ripgrep(args, { cwd: "/", signal, separator: "\n" })) records.push(record);
+  for await (const record of search(args, { cwd: "/", signal, separator: "\n" })) records.push(record);
   return records;
 }
+const collect = (args: string[], signal = never) => collectWith(ripgrep, args, signal);
 
 describe("ripgrep", () => {
   it("says how to install ripgrep when it is missing", async () => {
@@ -20,6 +25,18 @@ describe("ripgrep", () => {
     const failure = collect(["--version"]);
     await expect(failure).rejects.toBeInstanceOf(FsError);
     await expect(failure).rejects.toThrow(/ripgrep \(rg\) is not installed/);
+  });
+
+  it("runs unjailed where there is no bwrap, the failed probe closing what it opened once", async () => {
+    const onlyRg = mkdtempSync(join(tmpdir(), "nixshed-only-rg-"));
+    symlinkSync(execFileSync("sh", ["-c", "command -v rg"], { encoding: "utf8" }).trim(), join(onlyRg, "rg"));
+    process.env.PATH = onlyRg;
+    vi.resetModules();
+    const fresh = await import("../../src/fs/ripgrep.js");
+    expect(await fresh.jailed()).toBeUndefined();
+    // The spawn failure's "error" and "close" both come; a second close of the probe's descriptor threw EBADF out of the event loop.
+    await new Promise<void>((resolve) => fresh.jailed().then(() => setImmediate(resolve)));
+    expect((await collectWith(fresh.ripgrep, ["--version"]))[0]).toMatch(/^ripgrep \d+/);
   });
 
   it("yields records as they come, and refuses to start when already aborted", async () => {
