@@ -484,6 +484,30 @@ describe("only the nixpkgs tools that can work here", () => {
     }
   });
 
+  it("a configured index that is no file leaves search out and says why, in the log and to a call of it", async () => {
+    const notAnIndex = mkdtempSync(join(scratch, "index-dir-"));
+    const { handle } = await startWithoutIndex("dir-index", ["--set", `nixpkgs.index=${notAnIndex}`]);
+    try {
+      expect(await nixpkgsTools(handle)).toEqual([
+        "nixpkgs_execute",
+        "nixpkgs_install_tool",
+        "nixpkgs_uninstall_tool",
+        "nixpkgs_list_installed",
+      ]);
+      const why = `nixpkgs index ${notAnIndex} is a directory, not an index file`;
+      expect(textOf(await handle.call("nixpkgs_search", { query: "jq" }))).toMatch(
+        new RegExp(`^nixpkgs_search is off here: ${why}; tools: `),
+      );
+      expect(handle.stderr()).toContain(why);
+      // A package tool's name with a number to tell it apart names the package without it.
+      expect(textOf(await handle.call("nixpkgs_jq-2", {}))).toBe(
+        'no tool `nixpkgs_jq-2`; run the package with nixpkgs_execute {"package": "jq"}',
+      );
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("a nixpkgs.source path that appears after start adds execution, and search from it, with list_changed", async () => {
     const later = join(scratch, "nixpkgs-cloned-later");
     const { handle, changes } = await startWithoutIndex("later", [

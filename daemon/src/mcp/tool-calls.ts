@@ -106,7 +106,8 @@ function callProblem(tools: Record<string, RegisteredInput>, off: Map<string, st
     const why = off.get(name);
     if (why) return errorResult(`${name} is off here: ${why}`, `Tools: ${available.join(", ")}`);
     // A package tool not installed (nixpkgs_jq): the package runs through nixpkgs_execute.
-    const packageName = /^nixpkgs_(.+)$/.exec(name)?.[1];
+    // The number that tells a package's second tool apart (nixpkgs_jq-2) is no part of the package's name.
+    const packageName = /^nixpkgs_(.+?)(?:-\d+)?$/.exec(name)?.[1];
     if (packageName && available.includes("nixpkgs_execute")) {
       return errorResult(`no tool \`${name}\`; run the package with nixpkgs_execute {"package": "${packageName}"}`);
     }

@@ -104,6 +104,10 @@ export const nixpkgsCapability: Capability = {
 
     // The order is the tools/list order; everyday tools take their names before installed ones.
     if (plan.kind !== "none") tools.add(searchTool(provider));
+    else {
+      ctx.log.info(`nixpkgs: ${plan.reason}, so nixpkgs_search is not offered`);
+      markToolsOff(ctx.mcp, ["nixpkgs_search"], plan.reason);
+    }
     // Execution runs in a bubblewrap jail, which exists on Linux only, and needs a nixpkgs to realise from.
     const offerExecution = () => {
       const everyone = [permissions(""), ...Object.keys(settings.permissions).map(permissions)];
@@ -125,7 +129,7 @@ export const nixpkgsCapability: Capability = {
     ctx.log.info(`nixpkgs: ${unavailable}, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`);
     markToolsOff(
       ctx.mcp,
-      nixpkgsCapability.tools.filter((name) => !tools.has(name)),
+      nixpkgsCapability.tools.filter((name) => !tools.has(name) && name !== "nixpkgs_search"),
       unavailable,
     );
     if (process.platform !== "linux") return close;

@@ -34,6 +34,12 @@ export function planIndex(sources: IndexSources): IndexPlan {
     if (!given) continue;
     if (!existsSync(given))
       throw new NixpkgsError(`nixpkgs index ${given} does not exist`, "Fix nixpkgs.index or build one with `nixshed index build`.");
+    const kind = statSync(given);
+    if (!kind.isFile())
+      throw new NixpkgsError(
+        `nixpkgs index ${given} is ${kind.isDirectory() ? "a directory" : "no regular file"}, not an index file`,
+        "Point nixpkgs.index at a file made by `nixshed index build`.",
+      );
     if (startsLikeIndex(given)) return { kind: "load", path: given };
     return { kind: "build", input: { file: given }, path: cachedIndexPath(sources.cacheDir, fileKey(given)) };
   }
