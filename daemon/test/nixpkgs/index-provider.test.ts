@@ -39,7 +39,9 @@ describe("where the index comes from", () => {
     expect(() => new IndexProvider(plan, () => {}).get()).toThrow(/nixpkgs\.index/);
     expect(() => planIndex({ configured: "/no/such/index", cacheDir: scratch() })).toThrow(/does not exist/);
     const directory = scratch();
-    expect(() => planIndex({ configured: directory, cacheDir: scratch() })).toThrow(`nixpkgs index ${directory} is a directory, not an index file`);
+    expect(() => planIndex({ configured: directory, cacheDir: scratch() })).toThrow(
+      `nixpkgs index ${directory} is a directory, not an index file`,
+    );
   });
 
   it("builds a metadata file in the background, answering 'index building' meanwhile, then caches it", async () => {
