@@ -145,6 +145,11 @@ describe("nixpkgs_execute", () => {
       stdout: "42\n",
       exit_code: 0,
     });
+    // Without stdin, rg searches the project: its stdin is /dev/null, no empty pipe it would search instead.
+    expect(await ok("nixpkgs_execute", { package: "ripgrep", args: ["-l", "answer"] })).toMatchObject({
+      stdout: "data.json\n",
+      exit_code: 0,
+    });
   });
 
   it("runs the only program of a package named otherwise, or the one asked for", async () => {

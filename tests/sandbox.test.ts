@@ -57,6 +57,15 @@ describe("run", () => {
     expect(result).toMatchObject({ stdout: "HELLO\n", stderr: "oops\n", exit_code: 3, timed_out: false });
   });
 
+  it("gives a call without stdin /dev/null, so that programs that read stdin when it is no terminal read the project instead", async () => {
+    const result = await run({
+      env: "shell",
+      code: "readlink /proc/self/fd/0; if [ -t 0 ] || [ -p /dev/stdin ] || [ -S /dev/stdin ]; then echo piped; else echo not piped; fi",
+    });
+    expect(result).toMatchObject({ stdout: "/dev/null\nnot piped\n", exit_code: 0 });
+    expect((await run({ env: "shell", code: "cat", stdin: "given" })).stdout).toBe("given");
+  });
+
   it("describes megabytes of binary output, keeping the result small enough for the client", async () => {
     // Dumped as JSON, this output would be ~12 MB per copy and the SDK client drops a connection
     // whose message exceeds 10 MB.

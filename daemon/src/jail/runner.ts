@@ -235,7 +235,9 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
     const { spool } = call;
     const capture = (stream: "stdout" | "stderr") => openCapture(policy.maxOutputBytes, spool && (() => spool(stream)));
     const [stdout, stderr] = await Promise.all([capture("stdout"), capture("stderr")]);
-    const stdio: StdioOptions = ["pipe", stdout.writer, stderr.writer];
+    // No stdin is /dev/null, not an empty pipe: a program that reads a piped stdin instead of its
+    // arguments' files (rg, fd, jq without a file) would read nothing.
+    const stdio: StdioOptions = [call.stdin === undefined ? "ignore" : "pipe", stdout.writer, stderr.writer];
     if (call.code !== undefined) {
       jail.env.NIXSHED_JAIL_CODE_FD = String(CODE_FD);
       stdio.push("pipe");
