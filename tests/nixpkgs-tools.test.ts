@@ -246,7 +246,10 @@ describe("nixpkgs_execute", () => {
     for (const [args, words] of [
       [["a\u0000b"], /^an argument contains a NUL byte, which no program can take; pass large or binary input on stdin/],
       [["x".repeat(200 * 1024)], /^an argument is 204800 bytes, over the 131071 one argument can be;/],
-      [Array.from({ length: 1000 }, () => "x".repeat(1400)), /^the arguments are 14010\d\d bytes, over the 1048576 a program can be given;/],
+      [
+        Array.from({ length: 1000 }, () => "x".repeat(1400)),
+        /^the arguments are 14010\d\d bytes, over the 1048576 a program can be given;/,
+      ],
       // Few bytes, but more arguments than bwrap takes (9000 with its own).
       [Array.from({ length: 20_000 }, () => "x"), /^20000 arguments, over the 8000 a jailed program can be given; pass/],
     ] as const) {
