@@ -338,7 +338,8 @@ describe("everyday and installed tools", () => {
       expect((await curated.call("nixpkgs_jq", { args: ["-c", ".a"], stdin: '{"a":[1]}' })).structuredContent).toMatchObject({
         stdout: "[1]\n",
       });
-      // A package of several programs: the call names one, and without one hears which there are.
+      // A package of several programs: its description claims none, the call names one, and without one hears which there are.
+      expect(tools.find((tool) => tool.name === "nixpkgs_coreutils")!.description).toMatch(/\(name the program to run\)$/);
       expect((await curated.call("nixpkgs_coreutils", { program: "echo", args: ["hi"] })).structuredContent).toMatchObject({
         stdout: "hi\n",
       });
@@ -373,6 +374,14 @@ describe("everyday and installed tools", () => {
     expect((await server.call("nixpkgs_install_tool", { package: "ripgrep", default_args: ["-c"] })).structuredContent).toMatchObject({
       already_installed: true,
     });
+  });
+
+  it("installs a package once: the same install again is the tool already there", async () => {
+    const first = await server.call("nixpkgs_install_tool", { package: "jq" });
+    expect(first.structuredContent).toMatchObject({ name: "nixpkgs_jq", already_installed: false });
+    const again = await server.call("nixpkgs_install_tool", { package: "jq" });
+    expect(again.structuredContent).toMatchObject({ name: "nixpkgs_jq", already_installed: true });
+    expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_jq" })).isError).toBeFalsy();
   });
 
   it("names tools validly and uniquely: dotted paths round-trip, a second install of a package gets its own name", async () => {

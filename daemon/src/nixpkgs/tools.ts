@@ -63,7 +63,7 @@ function offerEveryday(
     tools.addPackage({
       name: tools.freeName(tool.attr),
       attr: tool.attr,
-      ...(tool.program && !tool.several ? { program: tool.program } : {}),
+      ...(tool.several ? { several: true } : tool.program ? { program: tool.program } : {}),
       common: true,
     });
   }

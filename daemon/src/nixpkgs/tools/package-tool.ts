@@ -10,7 +10,8 @@ import type { InstalledTool } from "./installed.js";
 import { progressOf, runAnnotations, TIMED_OUT, type RunPermissions } from "./tool-support.js";
 
 /** A package tool; `common` marks the everyday ones, offered from config rather than installed. */
-export type PackageToolSpec = InstalledTool & { common?: boolean };
+/** `several`: an everyday package of several programs and no main one (coreutils), whose call names one. */
+export type PackageToolSpec = InstalledTool & { common?: boolean; several?: boolean };
 
 /** What a package tool returns: kept small, since each of these schemas goes into tools/list. */
 const briefOutput = {
@@ -44,14 +45,18 @@ export function packageRun(tool: InstalledTool, args: string[] = [], program?: s
   return { attr: tool.attr, program: program ?? tool.program, args: [...(tool.defaultArgs ?? []), ...args] };
 }
 
-/** The description of a tool not given one: the package's, shortened, and the program it runs. */
-function packageSummary(index: NixpkgsIndex | undefined, attr: string, program?: string): string {
-  const id = index ? index.lookup(attr) : -1;
+/**
+ * The description of a tool not given one: the package's, shortened, and the program it runs. The
+ * index's program of a package of several (coreutils: ls) is what search finds it by, not one it runs.
+ */
+function packageSummary(index: NixpkgsIndex | undefined, tool: PackageToolSpec): string {
+  const id = index ? index.lookup(tool.attr) : -1;
   const record = id >= 0 ? index!.record(id) : undefined;
   const description = record?.description ?? "";
-  const runs = program ?? record?.mainProgram ?? "";
+  const runs = tool.program ?? (tool.several ? undefined : record?.mainProgram);
   const short = description.length > 64 ? `${description.slice(0, 63).trimEnd()}…` : description;
-  return `${short || `nixpkgs ${attr}`}${runs ? ` (runs ${runs})` : ""}`;
+  const what = runs ? ` (runs ${runs})` : tool.several ? " (name the program to run)" : "";
+  return `${short || `nixpkgs ${tool.attr}`}${what}`;
 }
 
 /** `index` describes the package when it is at hand; the tool works without it. */
@@ -59,7 +64,7 @@ export function packageTool(tool: PackageToolSpec, runner: PackageRunner, permis
   return defineTool({
     name: tool.name,
     title: tool.attr,
-    description: tool.description ?? packageSummary(index, tool.attr, tool.program),
+    description: tool.description ?? packageSummary(index, tool),
     input: toolArgs(tool.program),
     output: briefOutput,
     annotations: runAnnotations([permissions]),
