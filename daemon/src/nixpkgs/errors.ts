@@ -42,6 +42,9 @@ function nixSuggestions(trace: string, attr: string, missing: string): string[] 
   return said[1]!.split(/, | or /).map((name) => [...path.slice(0, at), name, ...path.slice(at + 1)].join("."));
 }
 
+/** Where nix's own output is, true at any log level (the daemon may already log at debug). */
+const WHOLE_OUTPUT = "the daemon logs nix's whole output at debug level (--log-level debug).";
+
 const REFUSALS: [RegExp, string, string][] = [
   [
     /is marked as broken/,
@@ -68,13 +71,24 @@ export function nixFailure(what: string, attr: string, stderr: string): NixComma
   }
   for (const [pattern, says, hint] of REFUSALS)
     if (pattern.test(trace)) return new NixCommandError(`\`${attr}\` ${says}`, "refused", trace, hint);
+  // lib, jq.meta, python3Packages: a set where a package goes; runCommand: a function.
+  const notPackage = /cannot coerce an? (set|function) to a string/.exec(trace);
+  if (notPackage) {
+    const set = notPackage[1] === "set";
+    return new NixCommandError(
+      `\`${attr}\` is no package but ${set ? "a set of attributes" : "a function"}`,
+      "other",
+      trace,
+      set ? `Name a package inside it (${attr}.<name>), or find one with nixpkgs_search.` : "Find the package with nixpkgs_search.",
+    );
+  }
   const builder = /builder for '\/nix\/store\/[a-z0-9]{32}-([^']+?)(\.drv)?' failed/.exec(trace);
   if (builder)
     return new NixCommandError(
       `${what} failed: the build of ${builder[1]} failed`,
       "build",
       trace,
-      "Try another version of the package, or raise the log level to debug for nix's output.",
+      `Try another version of the package; ${WHOLE_OUTPUT}`,
     );
   const first =
     trace
@@ -84,10 +98,5 @@ export function nixFailure(what: string, attr: string, stderr: string): NixComma
     trace.split("\n").pop() ??
     "";
   const line = first.length > 200 ? `${first.slice(0, 199)}…` : first;
-  return new NixCommandError(
-    `${what} failed${line ? `: ${line}` : ""}`,
-    "other",
-    trace,
-    "Raise the log level to debug for nix's whole output.",
-  );
+  return new NixCommandError(`${what} failed${line ? `: ${line}` : ""}`, "other", trace, `As for why, ${WHOLE_OUTPUT}`);
 }
