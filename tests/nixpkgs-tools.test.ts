@@ -503,6 +503,33 @@ describe("only the nixpkgs tools that can work here", () => {
     }
   });
 
+  it("without nix on the daemon's PATH: search only, and a call of execute says why", async () => {
+    const noNix = mkdtempSync(join(scratch, "path-without-nix-"));
+    for (const program of ["bwrap", "rg"])
+      symlinkSync(execFileSync("sh", ["-c", `command -v ${program}`], { encoding: "utf8" }).trim(), join(noNix, program));
+    const handle = await startServer({
+      args: [
+        "--metadata",
+        harnessMetadata(),
+        "--project",
+        project,
+        "--set",
+        `nixpkgs.source=${FIXTURE}`,
+        "--set",
+        `nixpkgs.index=${index}`,
+      ],
+      env: { PATH: noNix },
+    });
+    try {
+      expect(await nixpkgsTools(handle)).toEqual(["nixpkgs_search"]);
+      expect(textOf(await handle.call("nixpkgs_execute", { package: "jq" }))).toMatch(
+        /^nixpkgs_execute is off here: nix is not on the daemon's PATH; tools: /,
+      );
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("a configured index that is no file leaves search out and says why, in the log and to a call of it", async () => {
     const notAnIndex = mkdtempSync(join(scratch, "index-dir-"));
     const { handle } = await startWithoutIndex("dir-index", ["--set", `nixpkgs.index=${notAnIndex}`]);

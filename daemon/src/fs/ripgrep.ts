@@ -7,9 +7,10 @@
 // the served root (bound from its descriptor, at /search, so .gitignore files above the searched
 // directory still count): a symlink leads nowhere else there.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { closeSync, constants, openSync, realpathSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { closeSync, constants, openSync } from "node:fs";
+import { join } from "node:path";
 import type { Readable } from "node:stream";
+import { onPath } from "../files/on-path.js";
 import { errnoOf, FsError } from "./errors.js";
 
 /** What rg may need to start: system and store programs and libraries, never a project. */
@@ -19,24 +20,12 @@ const PROBE_MS = 3000;
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
 
-/** rg's real path, found on PATH. */
-function ripgrepPath(): string | undefined {
-  for (const dir of (process.env.PATH ?? "").split(delimiter)) {
-    try {
-      return realpathSync(join(dir, "rg"));
-    } catch {
-      // Not in this PATH entry (or not readable there): the next one is tried, as a shell's lookup does.
-    }
-  }
-  return undefined;
-}
-
 let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
 
 /** How to start rg jailed in one root: bwrap's arguments up to the command; undefined where it cannot (no bwrap, no namespaces). Probed once, on the first call. */
 export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
   jail ??= new Promise((resolve) => {
-    const rg = ripgrepPath();
+    const rg = onPath("rg");
     if (!rg) return resolve(undefined);
     const binds = [...SYSTEM, rg].flatMap((path) => ["--ro-bind-try", path, path]);
     const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, "/search"];

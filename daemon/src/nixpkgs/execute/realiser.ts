@@ -7,6 +7,7 @@ import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Config, Mount } from "../../config/schema.js";
 import type { NixpkgsInfo } from "../../discovery/types.js";
+import { onPath } from "../../files/on-path.js";
 import { decideJail, jailSettings, networkSetting, packageDeclared, type JailPolicy } from "../../jail/policy.js";
 import { NixpkgsError } from "../errors.js";
 import type { RunPermissions } from "../tools/tool-support.js";
@@ -50,11 +51,13 @@ const isSourcePath = (source: string): boolean => source.startsWith("/") || sour
 export class Realiser {
   constructor(private readonly ctx: RealiserContext) {}
 
-  /** Why packages cannot be realised here (no nixpkgs, no nixshed library), with its fix; undefined when they can. */
+  /** Why packages cannot be realised here (no nixpkgs, no nixshed library, no nix), with its fix; undefined when they can. */
   unavailable(): NixpkgsError | undefined {
     try {
       this.source();
       this.lib();
+      if (!onPath("nix"))
+        throw new NixpkgsError("nix is not on the daemon's PATH", "Install Nix, which realises the packages, or put it on PATH.");
       return undefined;
     } catch (error) {
       if (error instanceof NixpkgsError) return error;
