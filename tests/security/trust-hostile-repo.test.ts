@@ -3,7 +3,7 @@
 // ignored where it widens (doctor never runs the planted program, serve starts and says why once);
 // `nixshed trust` lifts that for this exact content only, and `--revoke` takes it back.
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, realpathSync, writeFileSync, appendFileSync } from "node:fs";
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -82,6 +82,23 @@ describe("a hostile repository", () => {
       expect(log).toContain(`nixshed trust ${project}`);
     } finally {
       await server.close();
+    }
+  });
+
+  it("still gets a server when its file has errors: the file counts for nothing, and the log says why", async () => {
+    const file = join(project, ".nixshed.toml");
+    const planted = readFileSync(file, "utf8");
+    writeFileSync(file, `${planted}\n[fs]\nreadonly = true\n`);
+    try {
+      const server = await startServer({ cwd: project, env });
+      try {
+        expect((await server.client.listTools()).tools.length).toBeGreaterThan(0);
+        expect(server.stderr()).toContain(`${file} is not trusted and has errors, so none of it counts: `);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      writeFileSync(file, planted);
     }
   });
 

@@ -132,12 +132,29 @@ network = true
     ]);
   });
 
-  it("cannot hang the server with a FIFO or a device as its file", () => {
+  it("cannot hang the server with a FIFO or a device as its file: such a file counts for nothing", () => {
     execFileSync("mkfifo", [join(project, ".nixshed.toml")]);
-    expect(() => load()).toThrow(`${join(project, ".nixshed.toml")}: cannot read: not a regular file`);
+    expect(load().trust?.invalid).toBe(`${join(project, ".nixshed.toml")}: cannot read: not a regular file`);
     rmSync(join(project, ".nixshed.toml"));
     symlinkSync("/dev/zero", join(project, ".nixshed.toml"));
-    expect(() => load()).toThrow("not a regular file");
+    expect(load().trust?.invalid).toMatch(/not a regular file$/);
+  });
+
+  it("cannot stop the server starting with a file in error: it counts for nothing, and the warning says why", () => {
+    const file = join(project, ".nixshed.toml");
+    const without = load().config;
+    for (const [text, why] of [
+      ["[fs]\nread_only = tru\n", /\.nixshed\.toml:2:\d+: invalid TOML/],
+      ["[fs]\nread_only = true\nreadonly = true\n", /unknown key `fs\.readonly` \(did you mean `fs\.read_only`\?/],
+      ["[environments.shell]\nnetwork = true\n", /environments\.shell/],
+    ] as const) {
+      writeFileSync(file, text);
+      const loaded = load();
+      expect(loaded.trust?.invalid).toMatch(why);
+      expect(loaded.trust?.ignored).toEqual([]);
+      // None of it counts, its narrowing values included.
+      expect(loaded.config).toEqual(without);
+    }
   });
 
   it("cannot plant a trust record in a state directory it names", () => {

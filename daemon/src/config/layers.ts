@@ -21,6 +21,8 @@ export interface Layer {
   project?: true;
   /** A file layer's text, to find the line of a key for errors. */
   text?: string;
+  /** Why the project's file could not be read as TOML (its values are then empty): fatal only once it is trusted. */
+  unreadable?: string;
 }
 
 /** The project's .nixshed.toml and whether the user trusted this exact content. */
@@ -103,6 +105,22 @@ function readTomlLayer(path: string): Layer & { text: string } {
     const { line, column, message } = error as TomlError;
     const where = line ? `${path}:${line}:${column}` : path;
     throw new ConfigError(`${where}: invalid TOML: ${message.replace(/^Invalid TOML document: /, "")}`.trimEnd());
+  }
+}
+
+/** The project's file: one that is no TOML is a layer of no values that says why (load.ts decides what that means). */
+function readProjectLayer(path: string): Layer & { text: string } {
+  try {
+    return readTomlLayer(path);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    let text = "";
+    try {
+      text = statSync(path).isFile() ? readFileSync(path, "utf8") : "";
+    } catch {
+      // Unreadable: no text, so no trust record can match it.
+    }
+    return { source: path, values: {}, text, unreadable: error.message };
   }
 }
 
@@ -241,7 +259,9 @@ export function collectLayers(options: LoadOptions = {}): Layers {
     if (!existsSync(path)) throw new ConfigError(`--config ${options.configFile}: no such file`);
     files.push({ path, found: true });
   }
-  const read = files.filter((file) => file.found).map((file) => readTomlLayer(file.path));
+  const read = files
+    .filter((file) => file.found)
+    .map((file) => (file.path === projectPath ? readProjectLayer(file.path) : readTomlLayer(file.path)));
   const projectLayer = read.find((layer) => layer.source === projectPath);
   if (projectLayer) projectLayer.project = true;
   const layers: Layer[] = [...read, ...envLayers(env, cwd), ...flagLayers(options.flags ?? [], cwd)];

@@ -72,6 +72,17 @@ function validate(layers: Layer[]): { config: Config; provenance: Map<string, st
   throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(\`nixshed config --example\` prints every key, documented)`);
 }
 
+/** What is wrong with the layers, or undefined when they validate. */
+function validationError(layers: Layer[]): string | undefined {
+  try {
+    validate(layers);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ConfigError) return error.message;
+    throw error;
+  }
+}
+
 /** zod's message; for a value of none of a key's forms ("Invalid input"), the forms and what the key is. */
 function issueMessage(issue: z.core.$ZodIssue, merged: unknown): string {
   if (issue.code !== "invalid_union") return valueWords(issue, merged);
@@ -93,14 +104,24 @@ export function validateLayers(layers: Layers): LoadedConfig {
     const command = trustCommand(projectRoot, stateDir, nixshedDir("state", "", env));
     const problem = project.problem ? { problem: project.problem } : {};
     trust = { file: project.path, trusted: project.trusted, ignored: [], command, ...problem };
+    const unreadable = layers.layers.find((layer) => layer.project)?.unreadable;
+    if (project.trusted && unreadable) throw new ConfigError(unreadable);
     if (!project.trusted) {
-      const { config: trusted } = validate(layers.layers.filter((layer) => !layer.project));
+      const withoutProject = layers.layers.filter((layer) => !layer.project);
+      const { config: trusted } = validate(withoutProject);
       effective = layers.layers.map((layer) => {
         if (!layer.project) return layer;
         const { kept, ignored } = narrowProjectValues(layer.values, trusted, projectRoot);
         trust!.ignored = ignored;
         return { ...layer, values: kept };
       });
+      // An untrusted file in error counts for nothing, as a whole: a repository cannot stop the server starting.
+      const invalid = unreadable ?? validationError(effective);
+      if (invalid) {
+        trust.invalid = invalid;
+        trust.ignored = [];
+        effective = withoutProject;
+      }
     }
   }
   const { config, provenance } = validate(effective);

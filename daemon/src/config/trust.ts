@@ -238,6 +238,8 @@ export interface ProjectTrust {
   command: string;
   /** Why no trust record can count here, when none can. */
   problem?: string;
+  /** The file's errors, when it has any: untrusted, it then counts for nothing. */
+  invalid?: string;
 }
 
 const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
@@ -260,12 +262,18 @@ export const trustFix = (trust: ProjectTrust): string =>
 
 /** The one warning serve gives: each ignored key and the command that trusts the file; undefined when nothing was ignored. */
 export function trustWarning(trust: ProjectTrust | undefined): string | undefined {
+  if (trust?.invalid) return invalidSummary(trust);
   return trust && trust.ignored.length > 0 ? `${ignoredSummary(trust)}\n${trustFix(trust)}` : undefined;
 }
+
+/** "FILE is not trusted and has errors, so none of it counts: …" */
+const invalidSummary = (trust: ProjectTrust) => `${trust.file} is not trusted and has errors, so none of it counts: ${trust.invalid}`;
 
 /** The trust state in words, for `doctor` and `nixshed config`: ok unless settings were ignored. */
 export function trustStatus(trust: ProjectTrust): { ok: boolean; detail: string; fix?: string } {
   if (trust.trusted) return { ok: true, detail: `${trust.file} is trusted (this content)` };
+  if (trust.invalid)
+    return { ok: false, detail: invalidSummary(trust), fix: "Fix the file (`nixshed config --example` prints every key)." };
   if (trust.ignored.length === 0) return { ok: true, detail: `${trust.file} is not trusted; it sets only what an untrusted project may` };
   return { ok: false, detail: ignoredSummary(trust), fix: trustFix(trust) };
 }

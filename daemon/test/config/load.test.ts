@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, describeConfig, findProjectRoot, loadConfig, type LoadOptions } from "../../src/config/load.js";
+import { sha256, trustStoreDir, writeTrust } from "../../src/config/trust-store.js";
 
 let base: string;
 let project: string;
@@ -85,13 +86,19 @@ describe("layers", () => {
 });
 
 describe("errors name the layer, the key and what is allowed", () => {
-  it("an unknown key in the project's .nixshed.toml", () => {
+  it("an unknown key in the project's .nixshed.toml: fatal once trusted, else the file counts for nothing", () => {
     const file = join(project, ".nixshed.toml");
-    writeFileSync(file, "[fs]\nread_olny = true\n");
-    const message = failure({});
-    expect(message).toContain(file);
-    expect(message).toContain("unknown key `fs.read_olny`");
-    expect(message).toMatch(/did you mean `fs.read_only`\? allowed in \[fs\]: enabled, read_only, /);
+    const text = "[fs]\nread_olny = true\n";
+    writeFileSync(file, text);
+    const invalid = load().trust?.invalid ?? "";
+    const state = join(base, "state");
+    writeTrust(trustStoreDir(join(state, "nixshed")), file, sha256(text));
+    const message = failure({ env: { XDG_STATE_HOME: state } });
+    for (const said of [invalid, message]) {
+      expect(said).toContain(file);
+      expect(said).toContain("unknown key `fs.read_olny`");
+      expect(said).toMatch(/did you mean `fs.read_only`\? allowed in \[fs\]: enabled, read_only, /);
+    }
   });
 
   it("a bad enum value from the environment", () => {
@@ -114,7 +121,7 @@ describe("errors name the layer, the key and what is allowed", () => {
   });
 
   it("a value out of range", () => {
-    writeFileSync(join(project, ".nixshed.toml"), "[fs]\nmax_read_bytes = 10\n");
+    writeFileSync(join(xdg, "nixshed", "config.toml"), "[fs]\nmax_read_bytes = 10\n");
     expect(failure({})).toMatch(/fs\.max_read_bytes`: .*>=1024/);
   });
 });
