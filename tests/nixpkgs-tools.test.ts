@@ -139,7 +139,10 @@ describe("nixpkgs_execute", () => {
   it("runs an everyday package on a project file in one call, no search first: jq .answer data.json", async () => {
     writeFileSync(join(project, "data.json"), '{"answer": 42}');
     const { tools } = await server.client.listTools();
-    expect(tools.find((tool) => tool.name === "nixpkgs_execute")!.description).toMatch(/\bjq\b/);
+    const execute = tools.find((tool) => tool.name === "nixpkgs_execute")!.description ?? "";
+    expect(execute).toMatch(/\bjq\b/);
+    // What a package gets by default, which a write in place or a download needs to know first.
+    expect(execute).toContain("in /project (ro, offline; relative paths are project files)");
     expect(await ok("nixpkgs_execute", { package: "jq", args: [".answer", "data.json"] })).toMatchObject({
       program: "jq",
       stdout: "42\n",

@@ -47,7 +47,7 @@ function offerEveryday(
 ): void {
   const set = everydaySet(settings, index, (attr) => reachesOut(runner.permissions(attr).network));
   if (set.missing.length > 0) log.info(`nixpkgs: everyday packages not in the index, not offered: ${set.missing.join(", ")}`);
-  tools.describe(EXECUTE, executeDescription(describeEveryday(set)));
+  tools.describe(EXECUTE, executeDescription(describeEveryday(set), runner.permissions("")));
   if (settings.common_tools !== "tools") return;
   const wanted = new Set(set.groups.flatMap((group) => group.tools.map((tool) => tool.attr)));
   for (const tool of tools.packageTools()) if (tool.common && !wanted.has(tool.attr)) tools.removePackage(tool.name);

@@ -2,6 +2,7 @@
 // package tool's name runs that tool's package and program. Its description names the everyday
 // packages (everyday-tools.ts), so that the usual ones need no search first.
 import { z } from "zod";
+import { describeNetwork } from "../../config/network.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../../mcp/program-result.js";
 import { defineTool } from "../../mcp/tool.js";
 import type { Execution, PackageRunner } from "./execute.js";
@@ -33,12 +34,14 @@ function renderRun(output: RunOutput): string[] {
 export const EXECUTE = "nixpkgs_execute";
 
 /** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
-export function executeDescription(everyday: string): string {
-  const intro = "Run a nixpkgs package's program once in a jail, in /project (relative paths are project files); args: an array, no shell.";
+/** `defaults`: what a package not configured otherwise gets ("/project ro, offline"), which writes in place or downloads need to know. */
+export function executeDescription(everyday: string, defaults: RunPermissions): string {
+  const access = defaults.projectAccess === "none" ? "not mounted" : defaults.projectAccess;
+  const intro = `Run a nixpkgs package's program once in a jail, in /project (${access}, ${describeNetwork(defaults.network, 2)}; relative paths are project files); args: an array, no shell.`;
   return everyday ? `${intro} Everyday packages need no search (… = pass program):\n${everyday}` : intro;
 }
 
-/** `permissions`: those of every package it may run (the defaults and each configured one), for its annotations. */
+/** `permissions`: those of every package it may run (the defaults first, then each configured one), for its annotations. */
 export function executeTool(
   runner: PackageRunner,
   tools: NixpkgsToolSet,
@@ -49,7 +52,7 @@ export function executeTool(
   return defineTool({
     name: EXECUTE,
     title: "Run a nixpkgs package once",
-    description: executeDescription(everyday),
+    description: executeDescription(everyday, permissions[0]!),
     input: {
       package: z.string().describe("Attribute path (jq, python3Packages.black), program (pdfunite) or installed tool"),
       args: z.array(z.string()).optional().describe("Arguments"),
