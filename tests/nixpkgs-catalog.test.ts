@@ -1,6 +1,6 @@
 // The real nixos-unstable catalog (129,815 packages) through `nixshed index build` and
 // `nixshed search`: the index builds, and agent-style queries find the right package in the top 5.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -59,5 +59,9 @@ describe("the real catalog", () => {
       execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--json", "python", "requests"], { encoding: "utf8" }),
     );
     expect(json[0]).toMatchObject({ attr: "python313Packages.requests", alsoIn: ["python312Packages.requests"] });
+    // The limit the help states is enforced, not quietly lowered.
+    const over = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "51", "rg"], { encoding: "utf8" });
+    expect(over.status).toBe(2);
+    expect(over.stderr).toContain("search: --limit takes a whole number from 1 to 50");
   });
 });

@@ -3,7 +3,7 @@ import { NixpkgsError } from "../nixpkgs/errors.js";
 import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index/provider.js";
 import { closeToQuery } from "../nixpkgs/search/close-names.js";
 import { renderResults } from "../nixpkgs/search/render.js";
-import { searchIndex } from "../nixpkgs/search/search.js";
+import { MAX_LIMIT, searchIndex } from "../nixpkgs/search/search.js";
 import { hostSystem } from "../nixpkgs/system.js";
 import { commonHelp, EXIT, loadFromFlags, UsageError, type Command } from "./command.js";
 
@@ -15,7 +15,7 @@ export const searchCommand: Command = {
 Ranked search over nixpkgs, the same as the nixpkgs_search tool. Builds the index first if needed.
 
   --json                 print the results as JSON
-  --limit N              results to show (default 10, at most 50)
+  --limit N              results to show (default 10, at most ${MAX_LIMIT})
   --include-broken       also show packages marked broken
   --include-unfree       also show unfree packages
   --platform SYSTEM      only packages for this Nix system (default: this machine's; "any": all)
@@ -35,7 +35,9 @@ ${commonHelp}`,
     const query = positionals.join(" ");
     if (!query.trim()) throw new UsageError("search: give a QUERY");
     const limit = values.limit === undefined ? undefined : Number(values.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0)) throw new UsageError("search: --limit takes a positive integer");
+    if (limit !== undefined && !(Number.isInteger(limit) && limit > 0 && limit <= MAX_LIMIT)) {
+      throw new UsageError(`search: --limit takes a whole number from 1 to ${MAX_LIMIT}`);
+    }
     const { loaded, log } = loadFromFlags(values, { "nixpkgs-index": "nixpkgs.index" });
     const discovery = await discover(loaded, log);
     try {
