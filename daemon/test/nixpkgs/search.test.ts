@@ -551,6 +551,15 @@ describe("a conversion asked for", () => {
 });
 
 describe("a language's tool asked for by kind", () => {
+  it("takes no short form that names another language's tools: rslint is a JavaScript linter, no Rust one", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["rslint", "Fast JavaScript and TypeScript linter"],
+      ["clippy", "Bunch of lints to catch common mistakes and improve your Rust code"],
+    ]);
+    expect(ranked(small, "rust linter")[0]).toBe("clippy");
+  });
+
   it("reads the verb as the kind and a language by its short form: 'format go code' is gofmt (go's), 'lint terraform' tflint", () => {
     const small = smallIndex([
       ...WIDGETS,

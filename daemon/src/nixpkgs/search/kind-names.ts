@@ -3,7 +3,7 @@
 // description says ("Stricter gofmt" says neither go nor formatter); these are the names it gives.
 import { textTerms } from "./text.js";
 
-/** How languages are shortened in tool names. */
+/** How languages are shortened in tool names. Not Rust's "rs": no Rust tool is named so, and rslint is a JavaScript linter. */
 const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   python: ["py"],
   javascript: ["js"],
@@ -13,7 +13,6 @@ const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   shell: ["sh"],
   bash: ["sh"],
   ruby: ["rb"],
-  rust: ["rs"],
   kotlin: ["kt"],
   golang: ["go"],
   erlang: ["erl"],
