@@ -59,6 +59,7 @@ describe("catalog parsing", () => {
 
   it("rejects what is not a catalog", () => {
     expect(() => parseCatalog("[1,", "bad")).toThrow(/not JSON/);
+    expect(() => parseCatalog("garbage\nmore\nlines", "bad")).toThrow(/^bad: not JSON: [^\n]*$/);
     expect(() => parseCatalog("{}", "empty")).toThrow(/no packages/);
   });
 });

@@ -56,7 +56,8 @@ export function parseCatalog(json: Buffer | string, origin: string): CatalogEntr
   try {
     parsed = JSON.parse(json.toString());
   } catch (error) {
-    throw new CatalogError(`${origin}: not JSON: ${(error as Error).message}`);
+    // V8 quotes the text it stopped at, newlines and all: the error stays one line.
+    throw new CatalogError(`${origin}: not JSON: ${(error as Error).message.replace(/\s+/g, " ")}`);
   }
   if (!isObject(parsed)) throw new CatalogError(`${origin}: expected a JSON object of packages`);
   // The channel wraps the packages as {version, packages}; nix-env prints the packages alone.
