@@ -71,14 +71,17 @@ async function main(given: string[]): Promise<number> {
     return EXIT.ok;
   }
   if (argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
-    process.stdout.write(await usage());
+    // `nixshed help search` is `nixshed search --help`.
+    const about = argv[0] === "help" && argv[1] !== undefined && Object.hasOwn(commands, argv[1]) ? commands[argv[1]] : undefined;
+    process.stdout.write(about ? `${(await about()).help}\n` : await usage());
     return EXIT.ok;
   }
   const explicit = argv[0] !== undefined && !argv[0].startsWith("-");
   const name = explicit ? argv[0]! : "serve";
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
-    const near = closest(name, Object.keys(commands));
+    // `nixshed version` means the flag.
+    const near = name === "version" ? "--version" : closest(name, Object.keys(commands));
     process.stderr.write(`nixshed: unknown command '${argv[0]}'${near ? `; did you mean '${near}'?` : ""}\n\n${await usage()}`);
     return EXIT.usage;
   }

@@ -13,12 +13,23 @@ export function editDistance(a: string, b: string): number {
   return previous[b.length]!;
 }
 
-/** The nearest candidate within max(2, a third of the word's length) edits, else undefined. */
+/**
+ * The nearest candidate within max(2, a third of the word's length) edits; else the one candidate the
+ * word abbreviates or is a part of ("proj": project, "index": nixpkgs-index); else undefined.
+ */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const lower = word.toLowerCase();
+  const all = [...candidates];
   let best: { candidate: string; distance: number } | undefined;
-  for (const candidate of candidates) {
-    const distance = editDistance(word.toLowerCase(), candidate.toLowerCase());
+  for (const candidate of all) {
+    const distance = editDistance(lower, candidate.toLowerCase());
     if (!best || distance < best.distance) best = { candidate, distance };
   }
-  return best && best.distance <= Math.max(2, Math.ceil(word.length / 3)) ? best.candidate : undefined;
+  if (best && best.distance <= Math.max(2, Math.ceil(word.length / 3))) return best.candidate;
+  if (lower.length < 3) return undefined;
+  const containing = all.filter((candidate) => {
+    const name = candidate.toLowerCase();
+    return name.startsWith(lower) || name.split(/[-_.]/).includes(lower);
+  });
+  return containing.length === 1 ? containing[0] : undefined;
 }

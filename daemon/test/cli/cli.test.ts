@@ -54,6 +54,11 @@ describe("nixshed", () => {
       stderr: expect.stringContaining("unknown flag --projct; did you mean --project?"),
     });
     expect(nixshed(["search", "--nixpkgs-idx", "x", "jq"]).stderr).toContain("did you mean --nixpkgs-index?");
+    // A flag shortened, or named by a part of it; the version asked for as a command; help about a command.
+    expect(nixshed(["config", "--proj", "."]).stderr).toContain("unknown flag --proj; did you mean --project?");
+    expect(nixshed(["search", "--index", "x", "jq"]).stderr).toContain("unknown flag --index; did you mean --nixpkgs-index?");
+    expect(nixshed(["version"]).stderr).toContain("unknown command 'version'; did you mean '--version'?");
+    expect(nixshed(["help", "search"]).stdout).toMatch(/^Usage: nixshed search /);
     // Without a command the flags are nixshed's own as well as serve's: --version too, and no command is named.
     expect(nixshed(["--verison"])).toMatchObject({
       code: 2,
