@@ -390,6 +390,9 @@ describe("everyday and installed tools", () => {
   it("names tools validly and uniquely: dotted paths round-trip, a second install of a package gets its own name", async () => {
     const dotted = await server.call("nixpkgs_install_tool", { package: "python3Packages.requests" });
     expect(dotted.structuredContent).toMatchObject({ name: "nixpkgs_python3Packages__requests" });
+    // Without a program, a package of several would make a tool that refuses every call.
+    const none = await server.call("nixpkgs_install_tool", { package: "coreutils" });
+    expect(textOf(none)).toBe("coreutils has several programs and no main one; pass program, e.g. ls.");
     const echo = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "echo" });
     const ls = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "ls" });
     const names = [echo, ls].map((r) => (r.structuredContent as { name: string }).name);

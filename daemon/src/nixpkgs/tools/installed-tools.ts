@@ -8,6 +8,7 @@ import type { Logger } from "../../log.js";
 import { defineTool } from "../../mcp/tool.js";
 import { NixpkgsError } from "../errors.js";
 import type { PackageRunner } from "../execute/execute.js";
+import { COMMON_TOOLS } from "./common-tools.js";
 import type { InstalledRegistry, InstalledTool } from "./installed.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
 import { progressOf } from "./tool-support.js";
@@ -64,6 +65,9 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
         .find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
       const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
       if (same) return { name: same.name, package: same.attr, already_installed: true, note };
+      // A tool of such a package without a program would refuse every call; the same words as that refusal, now.
+      const several = program ? undefined : COMMON_TOOLS.find((tool) => tool.attr === attr && tool.several);
+      if (several) throw new NixpkgsError(`${attr} has several programs and no main one`, `Pass program, e.g. ${several.program}.`);
       // A name the index lacks may still be Nix's (the index lists each derivation once, nix-env's way): Nix says.
       if (!listed) await runner.checkPackage(attr, { signal: call.signal, progress: progressOf(call) });
       const tool = { name: tools.freeName(args.package), ...wanted };
