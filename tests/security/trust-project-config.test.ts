@@ -147,6 +147,8 @@ network = true
       ["[fs]\nread_only = tru\n", /\.nixshed\.toml:2:\d+: invalid TOML/],
       ["[fs]\nread_only = true\nreadonly = true\n", /unknown key `fs\.readonly` \(did you mean `fs\.read_only`\?/],
       ["[environments.shell]\nnetwork = true\n", /environments\.shell/],
+      // Names every object has: no key of the schema, where they crashed the load with a TypeError.
+      ["constructor = 2\n[fs]\ntoString = 1\n", /unknown key `constructor`/],
     ] as const) {
       writeFileSync(file, text);
       const loaded = load();

@@ -38,13 +38,18 @@ export function nodeOf(schema: AnySchema): Node {
   return { kind: "leaf" };
 }
 
+/** The schema of a table's key, its own keys only ("constructor" or "toString" is none), or of any record entry. */
+export function childOf(node: Node, key: string): AnySchema | undefined {
+  if (node.kind === "table") return Object.hasOwn(node.keys, key) ? node.keys[key] : undefined;
+  return node.kind === "record" ? node.value : undefined;
+}
+
 /** The schema at a dotted path (record entries are any key), or undefined when there is none. */
 export function schemaAt(root: AnySchema, path: (string | number)[]): AnySchema | undefined {
   let current: AnySchema | undefined = root;
   for (const key of path) {
     if (!current) return undefined;
-    const node = nodeOf(current);
-    current = node.kind === "table" ? node.keys[String(key)] : node.kind === "record" ? node.value : undefined;
+    current = childOf(nodeOf(current), String(key));
   }
   return current;
 }

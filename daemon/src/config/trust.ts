@@ -7,7 +7,7 @@
 import { resolve } from "node:path";
 import { isWithin } from "./paths.js";
 import { configSchema, maxJails, type Config } from "./schema.js";
-import { nodeOf } from "./shape.js";
+import { childOf, nodeOf } from "./shape.js";
 
 interface Context {
   /** The configuration of the trusted layers alone, defaults included. */
@@ -205,7 +205,7 @@ export function narrowProjectValues(
     const kept: Record<string, unknown> = {};
     const shape = nodeOf(schema);
     for (const [key, value] of Object.entries(node)) {
-      const child = shape.kind === "table" ? shape.keys[key] : shape.kind === "record" ? shape.value : undefined;
+      const child = childOf(shape, key);
       const childPath = [...path, key];
       const childPattern = [...pattern, shape.kind === "record" ? "*" : key];
       if (!child) {

@@ -64,7 +64,8 @@ function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[]
   if (def.type === "object" && def.shape && isRecord(value)) {
     const shape = def.shape;
     return Object.entries(value).flatMap(([key, item]) => {
-      const child = shape[key];
+      // Own keys only: "toString" or "constructor" would find Object.prototype's, which is no schema.
+      const child = Object.hasOwn(shape, key) ? shape[key] : undefined;
       if (!child) return [{ place: placeOf([...path, key]), near: closest(key, Object.keys(shape)) }];
       return unknownArguments(child, item, [...path, key]);
     });
@@ -90,7 +91,8 @@ function describedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | 
   let current: z.ZodType | undefined = schema;
   for (const key of path) {
     const def = defOf(unwrap(current));
-    current = typeof key === "number" ? def.element : def.shape?.[String(key)];
+    current =
+      typeof key === "number" ? def.element : def.shape && Object.hasOwn(def.shape, String(key)) ? def.shape[String(key)] : undefined;
     if (!current) return undefined;
   }
   return current.description;

@@ -72,6 +72,16 @@ describe("arguments", () => {
     );
   });
 
+  it("refuses names every object has (toString, constructor, __proto__) as unknown, where the call crashed with -32603", async () => {
+    for (const name of ["toString", "constructor", "hasOwnProperty", "__proto__"]) {
+      const args = JSON.parse(`{"path": "notes.txt", "${name}": 1}`) as Record<string, unknown>;
+      expect(refusal(await handle.call("read_content", args))).toMatch(new RegExp(`^read_content: unknown argument \`${name}\``));
+    }
+    expect(refusal(await handle.call("write_content", { items: [JSON.parse('{"path": "a.txt", "content": "x", "valueOf": 2}')] }))).toMatch(
+      /unknown argument `items\[0\]\.valueOf`/,
+    );
+  });
+
   it("refuses one unknown within an item, by its place", async () => {
     expect(refusal(await handle.call("write_content", { items: [{ path: "a.txt", text: "hi" }] }))).toMatch(
       /^write_content: `items\[0\]\.content` is required .*unknown argument `items\[0\]\.text`/,
