@@ -46,7 +46,22 @@ export function defineTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(too
 
 /** A failure and what to do instead, in one line: "no package `x` in this nixpkgs; find the attribute with nixpkgs_search." */
 export function errorResult(message: string, hint?: string): CallToolResult {
-  return { isError: true, content: [{ type: "text", text: hint ? `${message}${hintAfter(message, hint)}` : message }] };
+  const text = hint ? `${message}${hintAfter(message, hint)}` : message;
+  const lines = text.split("\n");
+  // A long output (a failure's whole log) is the response budget's to cut and keep whole.
+  return { isError: true, content: [{ type: "text", text: lines.length > MAX_SHORTENED_LINES ? text : lines.map(shortLine).join("\n") }] };
+}
+
+/** The longest line of an error: one that echoes a long input (a path, a pattern, a file's line) keeps its ends. */
+const MAX_ERROR_LINE = 500;
+/** Errors of up to this many lines are words about inputs (a message, the closest lines of a file), not output to page. */
+const MAX_SHORTENED_LINES = 20;
+
+function shortLine(line: string): string {
+  if (line.length <= MAX_ERROR_LINE) return line;
+  const head = line.slice(0, 300);
+  const tail = line.slice(-150);
+  return `${head}…[${line.length - head.length - tail.length} characters]…${tail}`;
 }
 
 /** A hint after the message: a new sentence after one that ends, else a clause of it; after a block of lines, a line of its own. */
