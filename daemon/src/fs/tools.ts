@@ -85,7 +85,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
         listFiles(
           confinement,
           {
-            path: args.path,
+            path: orProject(args.path),
             recursive: args.recursive,
             maxDepth: args.max_depth,
             glob: args.glob,
@@ -217,7 +217,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
           confinement,
           {
             pattern: args.pattern,
-            path: args.path,
+            path: orProject(args.path),
             glob: args.glob,
             literal: args.literal ?? (args.regex === undefined ? undefined : !args.regex),
             caseSensitive: args.case_sensitive,
@@ -360,6 +360,9 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   }
   return tools;
 }
+
+/** An optional directory given as "" means what leaving it out means: the project. */
+const orProject = (path: string | undefined) => (path === "" ? undefined : path);
 
 export const fsCapability: Capability = {
   name: "fs",

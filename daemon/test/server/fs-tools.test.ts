@@ -216,6 +216,14 @@ describe("batch tools", () => {
 });
 
 describe("empty paths", () => {
+  it("are the project where leaving the path out is (list_files, search_files)", async () => {
+    const server = await start();
+    expect(textOf(await server.call("list_files", { path: "" }))).toBe(textOf(await server.call("list_files", {})));
+    const found = await server.call("search_files", { pattern: "answer", path: "" });
+    expect(found.isError, textOf(found)).toBeFalsy();
+    expect(textOf(found)).toMatch(/src\/main\.ts/);
+  });
+
   it.each([
     ["read_content", { path: "" }],
     ["read_content", { paths: ["", ""] }],
@@ -223,8 +231,6 @@ describe("empty paths", () => {
     ["write_content", { items: [{ path: "", content: "x" }] }],
     ["create_directories", { paths: [""] }],
     ["edit_file", { path: "", edits: [{ old_text: "a", new_text: "b" }] }],
-    ["list_files", { path: "" }],
-    ["search_files", { pattern: "answer", path: "" }],
   ])("%s %j is refused, saying what to give", async (tool, args) => {
     const result = await (await start()).call(tool, args);
     expect(result.isError, textOf(result)).toBe(true);
