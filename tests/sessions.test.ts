@@ -396,7 +396,7 @@ describe("session tools", () => {
     expect(textOf(result)).toContain("session 'mine' runs in env 'python'");
   });
 
-  it("run a call without env in its session's env, else the one its #! line names, else the shell", async () => {
+  it("run a call without env in its session's env, else the one its #! line names or its code's language, else the shell", async () => {
     await run({ env: "python", session: "inferred", code: "v = 'kept'" });
     expect(await run({ session: "inferred", code: "import sys; print(v, sys.version_info.major)" })).toMatchObject({
       stdout: "kept 3\n",
@@ -407,6 +407,9 @@ describe("session tools", () => {
     expect(await run({ code: "ls /project >/dev/null && echo listed" })).toMatchObject({ stdout: "listed\n", exit_code: 0 });
     expect(await run({ code: "#!/usr/bin/env python3\nprint(6 * 7)" })).toMatchObject({ stdout: "42\n", exit_code: 0 });
     expect(await run({ code: "#!/usr/bin/env node\nconsole.log(6 * 7)" })).toMatchObject({ stdout: "42\n", exit_code: 0 });
+    // Else the language the code is plainly written in: a new session too.
+    expect(await run({ session: "new-python", code: "import sys\nsys.version_info[0]" })).toMatchObject({ stdout: "3\n", exit_code: 0 });
+    expect(await run({ code: "console.log(6 * 7)" })).toMatchObject({ stdout: "42\n", exit_code: 0 });
     const unknown = await server.call("run", { env: "cobol", code: "true" });
     expect(unknown.isError).toBe(true);
     expect(textOf(unknown)).toMatch(/`env`: expected one of .*"python"/);

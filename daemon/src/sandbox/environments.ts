@@ -10,8 +10,17 @@ import { SandboxError } from "./errors.js";
 const DEFAULT_ENVIRONMENT = "shell";
 
 /**
+ * Lines only one interpreter's code has, for code that names no env: Python's imports, defs and
+ * prints ("import sys", not "import x from 'y'"); Node's console calls, requires and bindings.
+ */
+const CODE_SHAPES: [interpreter: string, shape: RegExp][] = [
+  ["python", /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*|from [\w.]+ import [\w*(), ]+|def \w+\(.*\):|print\(.*\))[ \t]*$/m],
+  ["node", /^[ \t]*(?:console\.\w+\(|(?:const|let) [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"])/m],
+];
+
+/**
  * The named environment; with no name, the one a `#!` line names ("#!/usr/bin/env python3": python),
- * the only one there is, or the shell.
+ * the one whose language the code is plainly written in, the only one there is, or the shell.
  */
 export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined, code = ""): Environment {
   const env = environments.get(name ?? unnamed(environments, code));
@@ -30,6 +39,9 @@ function unnamed(environments: Map<string, Environment>, code: string): string {
   const program = (interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1])?.replace(/[\d.]+$/, "").replace(/^sh$/, "bash");
   const named = [...environments.values()].find((env) => program !== undefined && (env.interpreter === program || env.name === program));
   if (named) return named.name;
+  const language = CODE_SHAPES.find(([, shape]) => shape.test(code))?.[0];
+  const written = [...environments.values()].find((env) => env.interpreter === language);
+  if (written) return written.name;
   if (environments.size === 1) return [...environments.keys()][0]!;
   return DEFAULT_ENVIRONMENT;
 }

@@ -73,8 +73,8 @@ ${listing}`,
         env: z
           .enum(names as [string, ...string[]])
           .optional()
-          .describe("The env (default: the session's, #!'s or shell)"),
-        code: z.string().describe("Code for the env's interpreter"),
+          .describe("Default: the session's, #!'s, the code's language or shell"),
+        code: z.string().describe("Code to run"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
         session: z

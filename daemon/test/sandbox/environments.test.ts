@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { describeEnvironments } from "../../src/sandbox/environments.js";
+import { describeEnvironments, pickEnvironment } from "../../src/sandbox/environments.js";
 import { environment } from "../sessions/host-launcher.js";
 
 const python = { ...environment("python", "python"), description: "Python 3", projectAccess: "ro" as const };
 const shell = { ...environment("shell", "bash"), description: "bash", projectAccess: "ro" as const };
+const node = { ...environment("node", "node"), description: "Node.js", projectAccess: "ro" as const };
 
 describe("describeEnvironments", () => {
   it("says the settings every environment shares once, in the heading", () => {
@@ -27,5 +28,24 @@ describe("describeEnvironments", () => {
 
   it("puts one environment's settings on its own line", () => {
     expect(describeEnvironments([python], "rw")).toBe("Environments:\n- python: Python 3 (python, /project ro, offline, 30 s, 512 MB)");
+  });
+});
+
+describe("pickEnvironment without a name", () => {
+  const all = new Map([python, shell, node].map((env) => [env.name, env]));
+  const picked = (code: string) => pickEnvironment(all, undefined, code).name;
+
+  it("takes the language the code is plainly written in, else the shell", () => {
+    expect(picked("import sys\nprint(sys.version_info[0])")).toBe("python");
+    expect(picked("from pathlib import Path\nPath('.').resolve()")).toBe("python");
+    expect(picked("def f(x):\n    return x")).toBe("python");
+    expect(picked("console.log(1 + 1)")).toBe("node");
+    expect(picked("const fs = require('fs')")).toBe("node");
+    expect(picked("import fs from 'node:fs'\nfs.readdirSync('.')")).toBe("node");
+    for (const code of ["ls -la", "echo print(1)", "jq . data.json", "x = 1"]) expect(picked(code)).toBe("shell");
+  });
+
+  it("lets a #! line say otherwise", () => {
+    expect(picked("#!/usr/bin/env bash\nimport sys")).toBe("shell");
   });
 });
