@@ -54,12 +54,39 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
   };
 }
 
-/** An edit in the widely used camelCase spelling (oldText/newText) is taken as ours; not advertised, to keep the schema small. */
+/** An edit in the widely used spellings (oldText/newText, old_string/new_string) is taken as ours; not advertised, to keep the schema small. */
 const editSpellings = (edit: unknown) => {
   if (typeof edit !== "object" || edit === null) return edit;
-  const { oldText, newText, ...rest } = edit as Record<string, unknown>;
-  return { old_text: oldText, new_text: newText, ...rest };
+  const { oldText, newText, old_string, new_string, ...rest } = edit as Record<string, unknown>;
+  return { old_text: oldText ?? old_string, new_text: newText ?? new_string, ...rest };
 };
+
+/** `file_path`, as other editors' tools name it, for our `path`. */
+function withPath(args: Record<string, unknown>): Record<string, unknown> {
+  const { file_path, ...rest } = args;
+  return file_path !== undefined && rest.path === undefined ? { ...rest, path: file_path } : args;
+}
+
+const OLD_TEXT = ["old_text", "oldText", "old_string"];
+const NEW_TEXT = ["new_text", "newText", "new_string"];
+
+/** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
+function oneEdit(given: Record<string, unknown>): Record<string, unknown> {
+  const args = withPath(given);
+  const oldKey = OLD_TEXT.find((key) => key in args);
+  const newKey = NEW_TEXT.find((key) => key in args);
+  if (args.edits !== undefined || !oldKey || !newKey) return args;
+  const { [oldKey]: old_text, [newKey]: new_text, ...rest } = args;
+  return { ...rest, edits: [{ old_text, new_text }] };
+}
+
+/** One file given as the arguments themselves ({path, content}), as a list of one. */
+function oneItem(given: Record<string, unknown>): Record<string, unknown> {
+  const args = withPath(given);
+  if (args.items !== undefined || args.path === undefined || args.content === undefined) return args;
+  const { path, content, append, ...rest } = args;
+  return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };
+}
 
 function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType<typeof runner>): ToolDefinition[] {
   const listFilesTool = defineTool({
@@ -268,6 +295,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
       ),
     },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    otherForms: oneItem,
     run: (args, call) =>
       run(call, async (signal) => batchResult(await writeContent(confinement, args.items, config.max_write_bytes, signal))),
     render: (result) =>
@@ -299,6 +327,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
     },
     output: { path: z.string(), diff: z.string(), edits: z.number().int(), dry_run: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    otherForms: oneEdit,
     run: (args, call) => run(call, () => editFile(confinement, args.path, args.edits, args.dry_run ?? false, config.max_write_bytes)),
     render: (result) => `${result.dry_run ? "[dry run, not written]\n" : ""}${result.diff || "(no change)"}`,
   });

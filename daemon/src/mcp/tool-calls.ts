@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { defOf, unwrap } from "../config/shape.js";
 import { closest } from "../config/suggest.js";
 import { valueWords } from "../config/value-words.js";
-import { errorResult } from "./tool.js";
+import { errorResult, ownForm } from "./tool.js";
 
 /** What other servers and shells call the tools agents reach for first. */
 const NAMES_ELSEWHERE: Record<string, string> = {
@@ -146,7 +146,11 @@ export function checkToolCalls(mcp: McpServer): void {
   const sdk = handlers.get("tools/call");
   if (!sdk) return;
   handlers.set("tools/call", async (request, extra) => {
-    const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), (request as { params?: unknown }).params);
+    const params = (request as { params?: unknown }).params;
+    if (isRecord(params) && typeof params.name === "string" && isRecord(params.arguments)) {
+      params.arguments = ownForm(mcp, params.name, params.arguments);
+    }
+    const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), params);
     return problem ?? sdk(request, extra);
   });
 }

@@ -37,6 +37,20 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
   run(args: z.infer<z.ZodObject<I>>, call: ToolCallContext): Promise<z.infer<z.ZodObject<O>>>;
   /** The text; given as parts (a program's streams), each part is cut on its own when the answer is too long. */
   render(result: z.infer<z.ZodObject<O>>): string | string[];
+  /**
+   * Other shapes agents first give the arguments in ("old_text" beside "path", no "edits"), made the
+   * tool's own before they are checked (tool-calls.ts); arguments of its own shape come back as they are.
+   */
+  otherForms?: (args: Record<string, unknown>) => Record<string, unknown>;
+}
+
+/** Per server, the tools that take other shapes of their arguments. */
+const otherForms = new WeakMap<McpServer, Map<string, (args: Record<string, unknown>) => Record<string, unknown>>>();
+
+/** The tool's own shape of arguments given in another it takes (the arguments as they are otherwise). */
+export function ownForm(server: McpServer, name: string, args: Record<string, unknown>): Record<string, unknown> {
+  const reshape = otherForms.get(server)?.get(name);
+  return reshape ? reshape(args) : args;
 }
 
 /** Identity, for type inference of a tool's args and result. */
@@ -89,6 +103,11 @@ export function registerTool<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   tool: ToolDefinition<I, O>,
   log: Logger,
 ): RegisteredTool {
+  if (tool.otherForms) {
+    const forms = otherForms.get(server) ?? new Map();
+    forms.set(tool.name, tool.otherForms);
+    otherForms.set(server, forms);
+  }
   return server.registerTool(
     tool.name,
     {

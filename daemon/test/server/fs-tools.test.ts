@@ -166,6 +166,24 @@ describe("first guesses an agent makes", () => {
     expect(textOf(incomplete)).toMatch(/new_text/);
   });
 
+  it("edit_file and write_content take one edit or one file given beside the path, as other tools take them", async () => {
+    const server = await start();
+    for (const [args, text] of [
+      [{ path: "src/main.ts", old_text: "answer", new_text: "a1" }, "a1"],
+      [{ path: "src/main.ts", oldText: "a1", newText: "a2" }, "a2"],
+      [{ file_path: "src/main.ts", old_string: "a2", new_string: "a3" }, "a3"],
+    ] as const) {
+      const edited = await server.call("edit_file", args);
+      expect(edited.isError, textOf(edited)).toBeFalsy();
+      expect(readFileSync(join(project, "src", "main.ts"), "utf8")).toBe(`export const ${text} = 42;\n`);
+    }
+    const written = await server.call("write_content", { path: "flat.txt", content: "one file\n" });
+    expect(written.isError, textOf(written)).toBeFalsy();
+    expect(readFileSync(join(project, "flat.txt"), "utf8")).toBe("one file\n");
+    // What is neither shape is refused as before, by name.
+    expect(textOf(await server.call("edit_file", { path: "src/main.ts", old_text: "a3" }))).toMatch(/`edits` is required/);
+  });
+
   it("search_files takes a regular expression by default and points a glob to list_files", async () => {
     const server = await start();
     expect(textOf(await server.call("search_files", { pattern: "answer\\s*=\\s*\\d+" }))).toContain("src/main.ts");
