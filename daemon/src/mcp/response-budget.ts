@@ -74,12 +74,13 @@ export async function fitResponse(
 
 /**
  * The result with its structured content abridged to `share` bytes when it repeats the text's
- * payload: larger than that, beside a text at least half its size (a summary text leaves it whole).
+ * payload: larger than that, beside a text at least a quarter its size (a listing's text is that much
+ * terser than its JSON; a summary text, far smaller, leaves it whole).
  */
 function withoutRepeat(result: CallToolResult, share: number): CallToolResult {
   if (result.structuredContent === undefined) return result;
   const bytes = Buffer.byteLength(JSON.stringify(result.structuredContent));
-  if (bytes <= share || Buffer.byteLength(resultText(result)) * 2 < bytes) return result;
+  if (bytes <= share || Buffer.byteLength(resultText(result)) * 4 < bytes) return result;
   return {
     ...result,
     structuredContent: shrinkStructured(result.structuredContent, share, IN_THE_TEXT),

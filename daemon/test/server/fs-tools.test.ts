@@ -233,6 +233,19 @@ describe("batch tools", () => {
   });
 });
 
+describe("answers that fit the budget", () => {
+  it("do not send a listing twice: its structured content is abridged where the text holds it all", async () => {
+    mkdirSync(join(project, "many"));
+    for (let i = 0; i < 500; i++) writeFileSync(join(project, "many", `f${String(i).padStart(3, "0")}.txt`), "");
+    const result = await (await start()).call("list_files", { path: "many" });
+    const text = textOf(result);
+    expect(text).toContain("f499.txt");
+    expect(result._meta?.["nixshed/cut"]).toBe("the text holds the whole answer");
+    // Was 7.5 KB of text beside 20 KB of the same entries.
+    expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).toBeLessThan(5000);
+  });
+});
+
 describe("empty paths", () => {
   it("are the project where leaving the path out is (list_files, search_files)", async () => {
     const server = await start();
