@@ -15,6 +15,9 @@ export function looksLikeGlob(pattern: string): boolean {
   return /^\*|\*\*\/|^[\w./-]*\*\.[\w{},]+$/.test(pattern);
 }
 
+/** Characters a regular expression reads otherwise than as themselves. */
+const REGEX_SPECIAL = /[()[\]{}.*+?|^$\\]/;
+
 const globHint = (pattern: string) =>
   `"${pattern}" looks like a file-name glob, and search_files searches file contents: use list_files with glob: "${pattern}" to find files by name`;
 
@@ -186,6 +189,11 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
     throw badPattern(request.pattern, error);
   });
   if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
+  else if (result.matches === 0 && !request.literal && REGEX_SPECIAL.test(request.pattern)) {
+    // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
+    const asText = await searchFiles(confinement, { ...request, literal: true, maxResults: 1 }, signal);
+    if (asText.matches > 0) result.hint = `as a regular expression; the text itself is there: pass literal: true`;
+  }
   // Stopping at the cap can leave the leading context of a match not returned: drop such a file.
   const last = result.files.at(-1);
   if (last && !last.lines.some((line) => line.match)) result.files.pop();

@@ -192,6 +192,12 @@ describe("first guesses an agent makes", () => {
     expect(textOf(await server.call("search_files", { pattern: "answer\\s*=", regex: false }))).toContain("no matches");
     expect(textOf(await server.call("search_files", { pattern: "answer\\s*=", regex: true }))).toContain("src/main.ts");
     expect(textOf(await server.call("search_files", { pattern: "*.ts" }))).toMatch(/looks like a file-name glob.*list_files with glob/);
+    // Text that is no regular expression of itself: said so when the text itself is there, not a silent nothing.
+    writeFileSync(join(project, "src", "call.py"), "print(foo(21))\n");
+    expect(textOf(await server.call("search_files", { pattern: "print(foo(21))" }))).toBe(
+      "no matches: as a regular expression; the text itself is there: pass literal: true",
+    );
+    expect(textOf(await server.call("search_files", { pattern: "print(bar(21))" }))).toBe("no matches");
   });
 });
 
