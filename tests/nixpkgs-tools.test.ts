@@ -50,8 +50,13 @@ async function ok(name: string, params: Record<string, unknown>): Promise<RunOut
 const slowBuildRunning = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).includes(SLOW_BUILD_MARKER);
 
 /** A server with the fixture nixpkgs and no index yet (a first call starts its build), counting list_changed; `name` names its directories. */
-async function startWithoutIndex(name: string, extra: string[]): Promise<{ handle: ServerHandle; changes: () => number }> {
+async function startWithoutIndex(
+  name: string,
+  extra: string[],
+  env?: Record<string, string>,
+): Promise<{ handle: ServerHandle; changes: () => number }> {
   const handle = await startServer({
+    ...(env ? { env } : {}),
     args: [
       "--metadata",
       harnessMetadata(),
@@ -513,19 +518,7 @@ describe("only the nixpkgs tools that can work here", () => {
     const noNix = mkdtempSync(join(scratch, "path-without-nix-"));
     for (const program of ["bwrap", "rg"])
       symlinkSync(execFileSync("sh", ["-c", `command -v ${program}`], { encoding: "utf8" }).trim(), join(noNix, program));
-    const handle = await startServer({
-      args: [
-        "--metadata",
-        harnessMetadata(),
-        "--project",
-        project,
-        "--set",
-        `nixpkgs.source=${FIXTURE}`,
-        "--set",
-        `nixpkgs.index=${index}`,
-      ],
-      env: { PATH: noNix },
-    });
+    const { handle } = await startWithoutIndex("no-nix", ["--set", `nixpkgs.index=${index}`], { PATH: noNix });
     try {
       expect(await nixpkgsTools(handle)).toEqual(["nixpkgs_search"]);
       expect(textOf(await handle.call("nixpkgs_execute", { package: "jq" }))).toMatch(
