@@ -66,15 +66,18 @@ export function errorResult(message: string, hint?: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: lines.length > MAX_SHORTENED_LINES ? text : lines.map(shortLine).join("\n") }] };
 }
 
-/** The longest line of an error: one that echoes a long input (a path, a pattern, a file's line) keeps its ends. */
-const MAX_ERROR_LINE = 500;
+/**
+ * The longest line of an error: one that echoes a long input (a path, a pattern, a file's line) keeps
+ * its ends. Room enough for a listing the agent needs whole (coreutils' hundred programs).
+ */
+const MAX_ERROR_LINE = 2000;
 /** Errors of up to this many lines are words about inputs (a message, the closest lines of a file), not output to page. */
 const MAX_SHORTENED_LINES = 20;
 
 function shortLine(line: string): string {
   if (line.length <= MAX_ERROR_LINE) return line;
-  const head = line.slice(0, 300);
-  const tail = line.slice(-150);
+  const head = line.slice(0, 1400);
+  const tail = line.slice(-400);
   return `${head}…[${line.length - head.length - tail.length} characters]…${tail}`;
 }
 
