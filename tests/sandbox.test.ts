@@ -131,6 +131,20 @@ describe("run", () => {
 });
 
 describe("run's limits from the config", () => {
+  it("says a jail starts in /workspace where no environment may see the project", async () => {
+    const hidden = await startServer({
+      args: ["--metadata", harnessMetadata(), "--project", project, "--set", "sandbox.project_access=none"],
+    });
+    try {
+      const { tools } = await hidden.client.listTools();
+      expect(tools.find((tool) => tool.name === "run")!.description).toContain("Starts in /workspace, empty scratch; no project here;");
+      const where = await hidden.call("run", { env: "shell", code: "pwd; ls /project 2>&1 | head -c 0" });
+      expect((where.structuredContent as { stdout: string }).stdout).toBe("/workspace\n");
+    } finally {
+      await hidden.close();
+    }
+  });
+
   it("refuses stdin above sandbox.max_stdin_bytes and a timeout above sandbox.max_timeout_seconds, naming each", async () => {
     const limited = await startServer({
       args: [

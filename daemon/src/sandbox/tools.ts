@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { Capability } from "../capability.js";
 import { reachesOut } from "../config/network.js";
 import { waitMessage } from "../jail/budget.js";
-import { jailSettings } from "../jail/policy.js";
+import { cappedAccess, jailSettings } from "../jail/policy.js";
 import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
@@ -63,10 +63,15 @@ export const sandboxCapability: Capability = {
       },
     });
     const listing = describeEnvironments(environments.values(), cap);
+    // Where a jail starts: the project, unless no environment may see it.
+    const noProject = [...environments.values()].every((env) => cappedAccess(env.projectAccess, cap) === "none");
+    const start = noProject
+      ? "Starts in /workspace, empty scratch; no project here"
+      : "Starts in /project, the project; /workspace is empty scratch";
     const run = defineTool({
       name: "run",
       title: "Run code in a jail",
-      description: `Run code once in a fresh jail: stdout, stderr, exit code. Starts in /project, the project; /workspace is empty scratch; nothing persists; a timeout kills all it started.
+      description: `Run code once in a fresh jail: stdout, stderr, exit code. ${start}; nothing persists; a timeout kills all it started.
 With \`session\`, an interpreter keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it. At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
 ${listing}`,
       input: {
