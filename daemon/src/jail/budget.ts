@@ -4,10 +4,10 @@
 // cancellation and its own time limit (the wait counts against it), and hears where it stands.
 import { ExpectedError } from "../expected-error.js";
 
-/** A call refused or given up by the budget. */
 /** A wait for a free jail shorter than this is no wait worth saying in a result. */
-export const MIN_WAIT_SHOWN_MS = 10;
+const MIN_WAIT_SHOWN_MS = 10;
 
+/** A call refused or given up by the budget. */
 export class JailBudgetError extends ExpectedError {}
 
 export interface SlotRequest {
@@ -103,3 +103,18 @@ export class JailBudget {
 /** A progress message for a waiting call. */
 export const waitMessage = (ahead: number, running: number) =>
   `waiting for a free jail: ${running} running, ${ahead === 0 ? "next in line" : `${ahead} ahead in the queue`}`;
+
+/** A slot held: its release, what is left of the call's time limit, and the wait when it is worth saying (waitedMs). */
+export interface HeldSlot {
+  release: () => void;
+  timeoutMs: number;
+  waited: { waitedMs?: number };
+}
+
+/** Waits for a slot of `budget` (without one, none is needed); the time waited comes off the call's limit. */
+export async function holdSlot(budget: JailBudget | undefined, request: SlotRequest): Promise<HeldSlot> {
+  const asked = performance.now();
+  const release = budget ? await budget.acquire(request) : () => {};
+  const waitedMs = Math.round(performance.now() - asked);
+  return { release, timeoutMs: Math.max(1, request.timeoutMs - waitedMs), waited: waitedMs >= MIN_WAIT_SHOWN_MS ? { waitedMs } : {} };
+}

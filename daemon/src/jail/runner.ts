@@ -10,7 +10,7 @@
 import { type ChildProcess, execFile, type StdioOptions, spawn } from "node:child_process";
 import type { Writable } from "node:stream";
 import { checkArgv } from "./argv.js";
-import { type JailBudget, MIN_WAIT_SHOWN_MS } from "./budget.js";
+import { holdSlot, type JailBudget } from "./budget.js";
 import type { JailPolicy } from "./policy.js";
 import { EGRESS_SOCKET_VARIABLE, egressSince, openEgress } from "./egress/jail-egress.js";
 import type { EgressProxy } from "./egress/proxy.js";
@@ -223,12 +223,8 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
   if (call.argv) checkArgv(call.argv);
   const { policy } = call;
   const program = requireStorePath(runPath(call.artifact), "jail program");
-  const asked = performance.now();
-  const releaseSlot = call.budget
-    ? await call.budget.acquire({ signal: call.signal, timeoutMs: policy.timeoutMs, onWait: call.onWait })
-    : () => {};
-  const waitedMs = Math.round(performance.now() - asked);
-  const timeoutMs = Math.max(1, policy.timeoutMs - waitedMs);
+  const slot = await holdSlot(call.budget, { signal: call.signal, timeoutMs: policy.timeoutMs, onWait: call.onWait });
+  const { timeoutMs } = slot;
   let jail: PreparedJail | undefined;
   try {
     jail = prepareJail(policy, process.env, { log: call.log, label: jailLabel(call.artifact) });
@@ -278,7 +274,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
         exitCode,
         ...(signal ? { signal } : {}),
         durationMs: Math.round(performance.now() - started),
-        ...(waitedMs >= MIN_WAIT_SHOWN_MS ? { waitedMs } : {}),
+        ...slot.waited,
         timedOut,
         cancelled,
         truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
@@ -293,6 +289,6 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
     }
   } finally {
     jail?.release();
-    releaseSlot();
+    slot.release();
   }
 }

@@ -1,7 +1,7 @@
 // One named session: an environment, the kernel currently serving it (started on the first call,
 // restarted after it died) and a queue, so that concurrent calls run one at a time in arrival order.
 // What the agent must know (state lost, interrupted, a fresh start) comes back as notices.
-import { type JailBudget, MIN_WAIT_SHOWN_MS } from "../../jail/budget.js";
+import { holdSlot, type JailBudget } from "../../jail/budget.js";
 import type { Environment } from "../../discovery/types.js";
 import { SandboxError } from "../errors.js";
 import { Kernel, type KernelCall, type KernelOutcome } from "./kernel.js";
@@ -85,15 +85,11 @@ export class Session {
   }
 
   private async execute(call: KernelCall): Promise<SessionResult> {
-    const asked = performance.now();
-    const budget = this.deps.budget;
-    const release = budget ? await budget.acquire({ signal: call.signal, timeoutMs: call.timeoutMs, onWait: call.onWait }) : () => {};
-    const waitedMs = Math.round(performance.now() - asked);
+    const slot = await holdSlot(this.deps.budget, { signal: call.signal, timeoutMs: call.timeoutMs, onWait: call.onWait });
     try {
-      const result = await this.executeHolding({ ...call, timeoutMs: Math.max(1, call.timeoutMs - waitedMs) });
-      return waitedMs >= MIN_WAIT_SHOWN_MS ? { ...result, waitedMs } : result;
+      return { ...(await this.executeHolding({ ...call, timeoutMs: slot.timeoutMs })), ...slot.waited };
     } finally {
-      release();
+      slot.release();
     }
   }
 
