@@ -5,9 +5,11 @@
 // that would widen is dropped, not an error: the server starts with the trusted layers' value and
 // says which keys it ignored and how to trust the file.
 import { resolve } from "node:path";
+import { shellWord } from "../shell-word.js";
 import { isWithin } from "./paths.js";
 import { configSchema, maxJails, type Config } from "./schema.js";
 import { childOf, nodeOf } from "./shape.js";
+import { valueAt } from "./value-words.js";
 
 interface Context {
   /** The configuration of the trusted layers alone, defaults included. */
@@ -176,12 +178,6 @@ export interface IgnoredKey {
 
 type Schema = Parameters<typeof nodeOf>[0];
 
-const valueAt = (config: unknown, path: string[]): unknown =>
-  path.reduce<unknown>(
-    (node, key) => (node && typeof node === "object" && !Array.isArray(node) ? (node as Record<string, unknown>)[key] : undefined),
-    config,
-  );
-
 const isTable = (value: unknown): value is Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Date);
 
@@ -241,8 +237,6 @@ export interface ProjectTrust {
   /** The file's errors, when it has any: untrusted, it then counts for nothing. */
   invalid?: string;
 }
-
-const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`);
 
 /** `nixshed trust DIR`, with the state directory when it is not the default one (the store lives there). */
 export function trustCommand(projectRoot: string, stateDir: string, defaultStateDir: string): string {

@@ -6,10 +6,13 @@ import { closest } from "./suggest.js";
 
 const PLAIN_KINDS: Record<string, string> = { int: "a whole number", boolean: "true or false" };
 
-/** The value at `path` under `root`. */
-function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+/** The value at `path` under `root`: own keys only ("constructor" is none), undefined where the path leads through no object. */
+export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   let value = root;
-  for (const key of path) value = typeof value === "object" && value !== null ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  for (const key of path) {
+    value =
+      typeof value === "object" && value !== null && Object.hasOwn(value, key) ? (value as Record<PropertyKey, unknown>)[key] : undefined;
+  }
   return value;
 }
 

@@ -5,6 +5,7 @@
 import { isAbsolute } from "node:path";
 import { describeBinary } from "../files/binary-file.js";
 import { openTextFile, readPage, type TextFile } from "../files/text-page.js";
+import { shellWord } from "../shell-word.js";
 import type { Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { eachItem } from "./items.js";
@@ -133,6 +134,3 @@ export function cutLineHint(item: ReadItem): string {
   const then = cutAt + 1 + RUN_PAGE_BYTES;
   return `[${said}: read on with run (env shell), ${RUN_PAGE_BYTES} bytes a call: ${from} | head -c ${RUN_PAGE_BYTES}, then +${then} and so on${skip}]`;
 }
-
-/** `word` as one shell word: quoted unless plain. */
-const shellWord = (word: string) => (/^[\w./+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`);
