@@ -90,14 +90,20 @@ export function nixshedDir(kind: "state" | "cache", configured: unknown, env: No
 }
 
 function readTomlLayer(path: string): Layer & { text: string } {
-  let text: string;
+  return parseLayer(path, readLayerText(path));
+}
+
+/** A config file's text; a FIFO or a device (a project can plant either, or a link to one) would block or never end. */
+function readLayerText(path: string): string {
   try {
-    // A FIFO or a device (a project can plant either, or a link to one) would block or never end.
     if (!statSync(path).isFile()) throw new Error("not a regular file");
-    text = readFileSync(path, "utf8");
+    return readFileSync(path, "utf8");
   } catch (error) {
     throw new ConfigError(`${path}: cannot read: ${(error as Error).message}`);
   }
+}
+
+function parseLayer(path: string, text: string): Layer & { text: string } {
   try {
     return { source: path, values: resolveLayerPaths(parseToml(text) as Record<string, unknown>, dirname(path)), text };
   } catch (error) {
@@ -108,18 +114,15 @@ function readTomlLayer(path: string): Layer & { text: string } {
   }
 }
 
-/** The project's file: one that is no TOML is a layer of no values that says why (load.ts decides what that means). */
+/** The project's file: one that cannot be read or is no TOML is a layer of no values that says why (load.ts decides what that means). */
 function readProjectLayer(path: string): Layer & { text: string } {
+  let text = "";
   try {
-    return readTomlLayer(path);
+    text = readLayerText(path);
+    return parseLayer(path, text);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
-    let text = "";
-    try {
-      text = statSync(path).isFile() ? readFileSync(path, "utf8") : "";
-    } catch {
-      // Unreadable: no text, so no trust record can match it.
-    }
+    // Unreadable, it has no text, so no trust record can match it.
     return { source: path, values: {}, text, unreadable: error.message };
   }
 }
