@@ -15,8 +15,11 @@ export function looksLikeGlob(pattern: string): boolean {
   return /^\*|\*\*\/|^[\w./-]*\*\.[\w{},]+$/.test(pattern);
 }
 
-/** Characters a regular expression reads otherwise than as themselves. */
-const REGEX_SPECIAL = /[()[\]{}.*+?|^$\\]/;
+/**
+ * Characters a regular expression reads otherwise than as themselves, and that can keep it from
+ * matching the same text ("." matches itself too, so it alone is no reason to search again).
+ */
+const REGEX_SPECIAL = /[()[\]{}*+?|^$\\]/;
 
 const globHint = (pattern: string) =>
   `"${pattern}" looks like a file-name glob, and search_files searches file contents: use list_files with glob: "${pattern}" to find files by name`;

@@ -61,6 +61,9 @@ const editSpellings = (edit: unknown) => {
   return { old_text: oldText ?? old_string, new_text: newText ?? new_string, ...rest };
 };
 
+/** An optional directory given as "" means what leaving it out means: the project. */
+const orProject = (path: string | undefined) => (path === "" ? undefined : path);
+
 /** `file_path`, as other editors' tools name it, for our `path`. */
 function withPath(args: Record<string, unknown>): Record<string, unknown> {
   const { file_path, ...rest } = args;
@@ -389,9 +392,6 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   }
   return tools;
 }
-
-/** An optional directory given as "" means what leaving it out means: the project. */
-const orProject = (path: string | undefined) => (path === "" ? undefined : path);
 
 export const fsCapability: Capability = {
   name: "fs",

@@ -33,8 +33,11 @@ function renderRun(output: RunOutput): string[] {
 
 export const EXECUTE = "nixpkgs_execute";
 
-/** The description: what the tool does, then the everyday packages by purpose (describeEveryday). */
-/** `defaults`: what a package not configured otherwise gets ("/project ro, offline"), which writes in place or downloads need to know. */
+/**
+ * The description: what the tool does and what a package not configured otherwise gets (`defaults`:
+ * "/project ro, offline", which a write in place or a download needs to know), then the everyday
+ * packages by purpose (describeEveryday).
+ */
 export function executeDescription(everyday: string, defaults: RunPermissions): string {
   const access = defaults.projectAccess === "none" ? "not mounted" : defaults.projectAccess;
   const intro = `Run a nixpkgs package's program once in a jail, in /project (${access}, ${describeNetwork(defaults.network, 2)}; relative paths are project files); args: an array, no shell.`;

@@ -86,7 +86,7 @@ interface Ranked {
 
 /**
  * The alternatives, best first. A package naming the tool as its alternative ("alternative to find")
- * counts fully; one that only names it ("tmux session manager") may as well be built on it, and counts half.
+ * counts fully; one that only names it ("tmux session manager") may as well be built on it, and counts ONLY_NAMING.
  */
 export function rankAlternatives<T extends Ranked>(
   index: NixpkgsIndex,

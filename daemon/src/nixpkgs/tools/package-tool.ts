@@ -9,8 +9,10 @@ import type { NixpkgsIndex } from "../index/index.js";
 import type { InstalledTool } from "./installed.js";
 import { progressOf, runAnnotations, TIMED_OUT, type RunPermissions } from "./tool-support.js";
 
-/** A package tool; `common` marks the everyday ones, offered from config rather than installed. */
-/** `several`: an everyday package of several programs and no main one (coreutils), whose call names one. */
+/**
+ * A package tool; `common` marks the everyday ones, offered from config rather than installed;
+ * `several` an everyday package of several programs and no main one (coreutils), whose call names one.
+ */
 export type PackageToolSpec = InstalledTool & { common?: boolean; several?: boolean };
 
 /** What a package tool returns: kept small, since each of these schemas goes into tools/list. */
