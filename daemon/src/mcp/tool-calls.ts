@@ -3,7 +3,7 @@
 // tool does not take without a word (read_content's `offset` read the whole file). Checked here
 // first, each becomes one line naming what would work, as a result the model reads.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import { defOf, unwrap } from "../config/shape.js";
 import { closest } from "../config/suggest.js";
@@ -99,8 +99,11 @@ function describedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | 
 }
 
 /** The problem with a call, in one line and a hint, or undefined when the SDK should take it. */
-function callProblem(tools: Record<string, RegisteredInput>, off: Map<string, string>, params: unknown): CallToolResult | undefined {
-  if (!isRecord(params) || typeof params.name !== "string") return undefined;
+function callProblem(
+  tools: Record<string, RegisteredInput>,
+  off: Map<string, string>,
+  params: { name: string; arguments?: unknown },
+): CallToolResult | undefined {
   const { name, arguments: args } = params;
   const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
   if (!tool?.enabled) {
@@ -147,10 +150,13 @@ export function checkToolCalls(mcp: McpServer): void {
   if (!sdk) return;
   handlers.set("tools/call", async (request, extra) => {
     const params = (request as { params?: unknown }).params;
-    if (isRecord(params) && typeof params.name === "string" && isRecord(params.arguments)) {
-      params.arguments = ownForm(mcp, params.name, params.arguments);
+    // The SDK answers this with -32603 and zod's dump of its request schema.
+    if (!isRecord(params) || typeof params.name !== "string") {
+      throw new McpError(ErrorCode.InvalidParams, 'tools/call takes params {"name": "<tool>", "arguments": {…}}');
     }
-    const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), params);
+    const name = params.name;
+    if (isRecord(params.arguments)) params.arguments = ownForm(mcp, name, params.arguments);
+    const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), { name, arguments: params.arguments });
     return problem ?? sdk(request, extra);
   });
 }

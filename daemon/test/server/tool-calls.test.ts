@@ -106,6 +106,17 @@ describe("arguments", () => {
     expect(refusal(result)).toMatch(/^read_content: arguments must be an object of named arguments, e\.g\. \{"path": …\}; /);
   });
 
+  it("answers a call without a tool name as invalid params, in one line", async () => {
+    for (const params of [undefined, {}, { name: 7 }]) {
+      const call = handle.client.request({ method: "tools/call", ...(params && { params }) } as never, CallToolResultSchema);
+      await expect(call).rejects.toMatchObject({
+        code: -32602,
+        message: expect.stringMatching(/takes params \{"name": "<tool>", "arguments": \{…\}\}$/),
+      });
+      await expect(call).rejects.not.toThrow(/\n/);
+    }
+  });
+
   it("lets a call with only known arguments through, camelCase spellings a tool accepts included", async () => {
     const read = await handle.call("read_content", { path: "notes.txt", start_line: 2, end_line: 3 });
     expect(read.isError).toBeFalsy();
