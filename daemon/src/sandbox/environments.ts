@@ -18,12 +18,16 @@ const CODE_SHAPES: [interpreter: string, shape: RegExp][] = [
   ["node", /^[ \t]*(?:console\.\w+\(|(?:const|let) [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"])/m],
 ];
 
+/** What agents also call an interpreter: a `#!` line's python3 or sh, a language's name. */
+const PROGRAM_NAMES: Record<string, string> = { sh: "bash", js: "node", javascript: "node", nodejs: "node", py: "python" };
+
 /**
- * The named environment; with no name, the one a `#!` line names ("#!/usr/bin/env python3": python),
- * the one whose language the code is plainly written in, the only one there is, or the shell.
+ * The named environment, or the one whose interpreter the name is ("bash", "python3", "js"); with no
+ * name, the one a `#!` line names ("#!/usr/bin/env python3": python), the one whose language the
+ * code is plainly written in, the only one there is, or the shell.
  */
 export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined, code = ""): Environment {
-  const env = environments.get(name ?? unnamed(environments, code));
+  const env = name === undefined ? environments.get(unnamed(environments, code)) : (environments.get(name) ?? running(environments, name));
   if (env) return env;
   const valid = [...environments.keys()];
   throw new SandboxError(
@@ -32,12 +36,19 @@ export function pickEnvironment(environments: Map<string, Environment>, name: st
   );
 }
 
+/** The environment whose name or interpreter `program` is, versions aside (python3.12 is python's). */
+function running(environments: Map<string, Environment>, program: string): Environment | undefined {
+  const bare = program.toLowerCase().replace(/[\d.]+$/, "");
+  const wanted = PROGRAM_NAMES[bare] ?? bare;
+  const all = [...environments.values()];
+  return all.find((env) => env.name === wanted) ?? all.find((env) => env.interpreter === wanted);
+}
+
 /** The environment for code given none. */
 function unnamed(environments: Map<string, Environment>, code: string): string {
   const interpreter = /^#![ \t]*(?:\S*\/)?([\w.-]+)(?:[ \t]+([\w.-]+))?/.exec(code);
-  // python3 is python's, sh the shell's.
-  const program = (interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1])?.replace(/[\d.]+$/, "").replace(/^sh$/, "bash");
-  const named = [...environments.values()].find((env) => program !== undefined && (env.interpreter === program || env.name === program));
+  const program = interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1];
+  const named = program === undefined ? undefined : running(environments, program);
   if (named) return named.name;
   const language = CODE_SHAPES.find(([, shape]) => shape.test(code))?.[0];
   const written = [...environments.values()].find((env) => env.interpreter === language);

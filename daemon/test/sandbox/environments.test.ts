@@ -49,3 +49,20 @@ describe("pickEnvironment without a name", () => {
     expect(picked("#!/usr/bin/env bash\nimport sys")).toBe("shell");
   });
 });
+
+describe("pickEnvironment by the name of its interpreter", () => {
+  const all = new Map([python, shell, node].map((env) => [env.name, env]));
+  const picked = (name: string) => pickEnvironment(all, name).name;
+
+  it("takes what agents call an interpreter or its language", () => {
+    expect(picked("bash")).toBe("shell");
+    expect(picked("sh")).toBe("shell");
+    expect(picked("python3")).toBe("python");
+    expect(picked("Python3.12")).toBe("python");
+    for (const name of ["js", "javascript", "nodejs"]) expect(picked(name)).toBe("node");
+  });
+
+  it("refuses a name no environment has, listing the valid ones", () => {
+    expect(() => pickEnvironment(all, "ruby")).toThrow(/unknown environment 'ruby'/);
+  });
+});
