@@ -128,14 +128,6 @@ ${commonHelp}`,
     if (loaded.config.nixpkgs.enabled)
       checks.push({ name: "network", ok: true, detail: `nixpkgs packages: ${packagesNetwork(loaded.config.nixpkgs)}` });
     for (const note of discovery.notes) checks.push({ name: "discovery", ok: false, detail: note });
-    for (const name of Object.keys(loaded.config.environments).filter((name) => !discovery.environments.has(name))) {
-      checks.push({
-        name: "environments",
-        ok: false,
-        detail: `[environments.${name}] is declared in the configuration but not discovered`,
-        fix: "build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes",
-      });
-    }
     if (loaded.config.nixpkgs.enabled) checks.push(indexCheck(loaded, discovery), ...packageChecks(loaded, discovery));
     const host = await probeHost([...discovery.environments.values()][0]?.artifact);
     checks.push(

@@ -150,6 +150,11 @@ export async function discover(loaded: LoadedConfig, log: Logger, options: Disco
   const metadataPath = loaded.config.metadata || undefined;
   if (metadataPath) readMetadata(metadataPath, store, environments, nixpkgs, note);
   for (const dir of sandboxDirs(loaded, options)) readSandboxDir(dir, store, environments, log, notes, note);
+  for (const name of Object.keys(loaded.config.environments).filter((name) => !environments.has(name))) {
+    note(
+      `[environments.${name}] is declared in the configuration but not built, so run lacks it: build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes`,
+    );
+  }
   log.debug(`environments: ${[...environments.keys()].join(", ") || "none"}`);
   return { ...(metadataPath ? { metadataPath } : {}), environments, nixpkgs, notes };
 }

@@ -50,11 +50,11 @@ function metadataPath(environments: Record<string, string>): string {
   return addToStore(path);
 }
 
-async function run(metadata: string, dirs: string[]) {
+async function run(metadata: string, dirs: string[], env: Record<string, string> = {}) {
   const lines: string[] = [];
   const loaded = loadConfig({
     cwd: root,
-    env: { NIXSHED_METADATA: metadata, NIXSHED_SANDBOX__DIRS: JSON.stringify(dirs) },
+    env: { NIXSHED_METADATA: metadata, NIXSHED_SANDBOX__DIRS: JSON.stringify(dirs), ...env },
     systemConfig: "/nonexistent",
   });
   const found = await discover(
@@ -76,6 +76,15 @@ describe("discover", () => {
     expect(found.environments.get("python")).toMatchObject({ interpreter: "python", artifact: python, origin: "metadata" });
     expect(found.nixpkgs).toEqual({ source, lib: join(metadata, "lib") });
     expect(found.notes).toEqual([]);
+  });
+
+  it("warns of an environment the configuration declares that is not built, and serves the rest", async () => {
+    const { found, lines } = await run(metadata, [], { NIXSHED_ENVIRONMENTS__DATA__PRESET: "python" });
+    expect([...found.environments.keys()].sort()).toEqual(["python", "shell"]);
+    expect(found.notes).toEqual([
+      expect.stringMatching(/^\[environments\.data\] is declared in the configuration but not built, so run lacks it: build it with /),
+    ]);
+    expect(lines.join("\n")).toContain("[environments.data] is declared");
   });
 
   it("lets a custom sandbox override a preset of the same name, with a log line", async () => {
