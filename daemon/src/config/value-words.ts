@@ -26,5 +26,18 @@ export function valueWords(issue: z.core.$ZodIssue, root: unknown): string {
     const near = typeof given === "string" ? closest(given, issue.values.map(String)) : undefined;
     return `${issue.message}${near ? `; did you mean \`${near}\`?` : ""}`;
   }
+  if (issue.code === "too_small" || issue.code === "too_big") return boundWords(issue, valueAt(root, issue.path));
   return issue.message;
+}
+
+/** "must be at least 1, not 0" for zod's "Too small: expected number to be >=1". */
+function boundWords(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig, given: unknown): string {
+  const small = issue.code === "too_small";
+  const bound = Number(small ? issue.minimum : issue.maximum);
+  const inclusive = issue.inclusive !== false;
+  const side = small ? (inclusive ? "at least" : "more than") : inclusive ? "at most" : "less than";
+  const unit = { string: " character", array: " item", set: " item", file: " byte" }[issue.origin as string];
+  const units = unit === undefined ? "" : bound === 1 ? unit : `${unit}s`;
+  const size = typeof given === "string" || Array.isArray(given) ? given.length : typeof given === "number" ? given : undefined;
+  return `must be ${side} ${bound}${units}${size === undefined ? "" : `, not ${size}`}`;
 }

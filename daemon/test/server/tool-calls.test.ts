@@ -96,6 +96,10 @@ describe("arguments", () => {
     expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: 1.5 }))).toMatch(
       /^read_content: `start_line`: expected a whole number, received number; /,
     );
+    expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: 0 }))).toMatch(
+      /^read_content: `start_line`: must be at least 1, not 0; /,
+    );
+    expect(refusal(await handle.call("read_content", { paths: [] }))).toMatch(/^read_content: `paths`: must be at least 1 item, not 0; /);
   });
 
   it("refuses arguments that are not an object of named arguments", async () => {
