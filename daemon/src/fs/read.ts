@@ -121,16 +121,19 @@ const RUN_PAGE_BYTES = 16_000;
 
 /**
  * Where a cut item's line was cut and how to read on, in one line: read_content returns no more of
- * a line, but `run` reads the file by bytes in the jail, which sees the project at /project. The
- * cut is counted in the content's UTF-8 bytes (the file's, unless it is not valid UTF-8).
+ * a line, but `run` in `shell` (a bash environment that sees the project at /project, when there is
+ * one) reads the file by bytes. The cut is counted in the content's UTF-8 bytes (the file's, unless
+ * it is not valid UTF-8).
  */
-export function cutLineHint(item: ReadItem): string {
+export function cutLineHint(item: ReadItem, shell: string | undefined): string {
   const cutAt = Buffer.byteLength(item.content ?? "");
   const said = `line ${item.end_line} cut after ${cutAt} bytes`;
   const skip = item.next_start_line ? `; or skip to start_line ${item.next_start_line}` : "";
   if (isAbsolute(item.path)) return `[${said}: read_content reads no further into a line, and run sees only the project${skip}]`;
+  if (shell === undefined)
+    return `[${said}: read_content reads no further into a line, and no run environment here sees the project${skip}]`;
   const file = shellWord(`/project/${item.path}`);
   const from = item.end_line === 1 ? `tail -c +${cutAt + 1} ${file}` : `tail -n +${item.end_line} ${file} | tail -c +${cutAt + 1}`;
   const then = cutAt + 1 + RUN_PAGE_BYTES;
-  return `[${said}: read on with run (env shell), ${RUN_PAGE_BYTES} bytes a call: ${from} | head -c ${RUN_PAGE_BYTES}, then +${then} and so on${skip}]`;
+  return `[${said}: read on with run (env ${shell}), ${RUN_PAGE_BYTES} bytes a call: ${from} | head -c ${RUN_PAGE_BYTES}, then +${then} and so on${skip}]`;
 }

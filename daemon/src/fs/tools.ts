@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import { z } from "zod";
 import type { Capability, ServerContext } from "../capability.js";
 import type { Config } from "../config/schema.js";
+import { cappedAccess } from "../jail/policy.js";
 import { markToolsOff } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
@@ -91,7 +92,13 @@ function oneItem(given: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };
 }
 
-function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType<typeof runner>): ToolDefinition[] {
+/** `shell`: the bash environment of `run` that sees the project, if any, to read on in a cut line. */
+function fsTools(
+  confinement: Confinement,
+  config: Config["fs"],
+  run: ReturnType<typeof runner>,
+  shell: string | undefined,
+): ToolDefinition[] {
   const listFilesTool = defineTool({
     name: "list_files",
     title: "List files",
@@ -208,7 +215,7 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
           if (item.binary) return `==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`;
           const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
           const next = item.line_cut
-            ? `\n${cutLineHint(item)}`
+            ? `\n${cutLineHint(item, shell)}`
             : item.next_start_line
               ? `\n[budget spent: continue with start_line ${item.next_start_line}]`
               : "";
@@ -393,6 +400,15 @@ function fsTools(confinement: Confinement, config: Config["fs"], run: ReturnType
   return tools;
 }
 
+/** The bash environment `run` offers with the project in sight, preferring the one named shell. */
+function projectShell({ config, discovery }: ServerContext): string | undefined {
+  if (!config.sandbox.enabled) return undefined;
+  const shells = [...discovery.environments.values()].filter(
+    (env) => env.interpreter === "bash" && cappedAccess(env.projectAccess, config.sandbox.project_access) !== "none",
+  );
+  return (shells.find((env) => env.name === "shell") ?? shells[0])?.name;
+}
+
 export const fsCapability: Capability = {
   name: "fs",
   tools: [
@@ -425,7 +441,7 @@ export const fsCapability: Capability = {
     const run = runner(config, async () => roots?.settled());
     // Whether rg can be jailed is probed now, not on the first search.
     void jailed();
-    const offered = fsTools(confinement, config, run);
+    const offered = fsTools(confinement, config, run, projectShell(ctx));
     for (const tool of offered) registerTool(ctx.mcp, tool, ctx.log);
     for (const name of fsCapability.tools.filter((name) => !offered.some((tool) => tool.name === name))) {
       const setting = config.read_only

@@ -67,14 +67,22 @@ describe("read_content", () => {
 
   it("says where a cut line was cut and how to read on: run sees the project at /project", () => {
     const cut = { content: "x".repeat(1024), start_line: 1, end_line: 1, line_cut: true };
-    expect(cutLineHint({ ...cut, path: "min.js", next_start_line: 2 })).toBe(
+    expect(cutLineHint({ ...cut, path: "min.js", next_start_line: 2 }, "shell")).toBe(
       "[line 1 cut after 1024 bytes: read on with run (env shell), 16000 bytes a call: tail -c +1025 /project/min.js | head -c 16000, then +17025 and so on; or skip to start_line 2]",
     );
-    expect(cutLineHint({ ...cut, path: "it's here.txt", start_line: 7, end_line: 7, content: "é" })).toBe(
+    expect(cutLineHint({ ...cut, path: "it's here.txt", start_line: 7, end_line: 7, content: "é" }, "shell")).toBe(
       "[line 7 cut after 2 bytes: read on with run (env shell), 16000 bytes a call: tail -n +7 '/project/it'\\''s here.txt' | tail -c +3 | head -c 16000, then +16003 and so on]",
     );
-    expect(cutLineHint({ ...cut, path: "/srv/data/dump.json" })).toBe(
+    expect(cutLineHint({ ...cut, path: "/srv/data/dump.json" }, "shell")).toBe(
       "[line 1 cut after 1024 bytes: read_content reads no further into a line, and run sees only the project]",
+    );
+  });
+
+  it("names the bash environment that sees the project, and no run where none does", () => {
+    const cut = { path: "min.js", content: "x".repeat(1024), start_line: 1, end_line: 1, line_cut: true, next_start_line: 2 };
+    expect(cutLineHint(cut, "bash-tools")).toMatch(/read on with run \(env bash-tools\), /);
+    expect(cutLineHint(cut, undefined)).toBe(
+      "[line 1 cut after 1024 bytes: read_content reads no further into a line, and no run environment here sees the project; or skip to start_line 2]",
     );
   });
 
