@@ -96,18 +96,22 @@ const rgEventSchema = z.object({
   }),
 });
 
-/** Past this size a record's submatches are dropped before parsing (the line then shows from its start). */
+/** Past this size a record's submatches are cut to the first (where the line is shown from). */
 const HUGE_RECORD = 1 << 20;
 
 /**
  * A match in a long line of repeats lists every one (3 MB of "x" is 3 million submatches, 160 MB of
- * JSON), which would take longer to read than the search. `submatches` is the last field of rg's
- * match record, and its key cannot occur unescaped inside a string.
+ * JSON), which would take longer to read than the search: only the first one's place is kept.
+ * `submatches` is the last field of rg's match record; neither its key nor a submatch's `"start":`
+ * can occur unescaped inside a string.
  */
 function withoutSubmatches(record: string): string {
   if (record.length < HUGE_RECORD) return record;
   const at = record.lastIndexOf('"submatches":[');
-  return at < 0 ? record : `${record.slice(0, at)}"submatches":[]}}`;
+  if (at < 0) return record;
+  const first = /\},"start":(\d+),"end":(\d+)\}/.exec(record.slice(at));
+  const kept = first ? `{"start":${first[1]},"end":${first[2]}}` : "";
+  return `${record.slice(0, at)}"submatches":[${kept}]}}`;
 }
 
 const decode = (value: RgText | undefined): string =>

@@ -61,6 +61,17 @@ describe("search_files", () => {
     expect(line!.text).toContain("NEEDLE");
   });
 
+  it("cuts a line of megabytes around its first match, as a short one", async () => {
+    const f = await fixture({
+      "dump.json": `${"a".repeat(1_500_000)}NEEDLE${"b".repeat(100)}NEEDLE\n`,
+      "x.txt": `${"x".repeat(2_000_000)}\n`,
+    });
+    const [line] = (await search(f, { pattern: "NEEDLE" })).files[0]!.lines;
+    expect(line!.text).toMatch(/^…a+NEEDLEb{100}NEEDLE$/);
+    const [repeats] = (await search(f, { pattern: "x", glob: "x.txt" })).files[0]!.lines;
+    expect(repeats!.text).toBe(`${"x".repeat(300)}…`);
+  });
+
   it("says what is wrong with a bad regex, and how to search the text instead", async () => {
     const f = await fixture({ "a.txt": "x" });
     await expect(search(f, { pattern: "foo(" })).rejects.toThrow(/not a valid regular expression \(unclosed group\)/);
