@@ -1,11 +1,13 @@
 // list_files: one directory (readdir) or a tree (ripgrep --files, which honours .gitignore and
-// globs and never follows symlinks). Entries come sorted and capped, with the count left out.
+// globs and never follows symlinks). Entries come sorted and capped, with the count left out; the
+// whole listing is kept, when the caller can keep it, for the agent to page.
 import { spawn } from "node:child_process";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { globWithin } from "./glob.js";
+import type { Kept } from "../mcp/response-budget.js";
 import { ripgrep, type RipgrepOptions } from "./ripgrep.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
@@ -31,7 +33,13 @@ export interface ListResult {
   entries: ListEntry[];
   /** Entries beyond the cap, not returned. */
   more: number;
+  /** Where every entry is listed, one per line as shownName gives it, when some were left out. */
+  all?: string;
 }
+
+/** An entry as a listing shows it: a directory with a trailing /, a symlink with @. */
+export const shownName = (entry: { path: string; type: EntryType }): string =>
+  entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path;
 
 /** The entry type of a Dirent or an lstat result. */
 export const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
@@ -78,7 +86,14 @@ async function listTree(
   return files;
 }
 
-export async function listFiles(confinement: Confinement, request: ListRequest, limit: number, signal: AbortSignal): Promise<ListResult> {
+/** `keep` stores the whole listing when the cap leaves entries out. */
+export async function listFiles(
+  confinement: Confinement,
+  request: ListRequest,
+  limit: number,
+  signal: AbortSignal,
+  keep?: (text: string) => Promise<Kept>,
+): Promise<ListResult> {
   const input = request.path ?? ".";
   return confinement.hold(input, "follow", async (dir) => {
     if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
@@ -101,6 +116,11 @@ export async function listFiles(confinement: Confinement, request: ListRequest, 
         return stats ? { ...entry, size: stats.size, mtime: stats.mtime.toISOString() } : entry;
       }),
     );
-    return { path: confinement.shown(dir.real), entries, more: found.length - kept.length };
+    const result: ListResult = { path: confinement.shown(dir.real), entries, more: found.length - kept.length };
+    if (result.more === 0 || !keep) return result;
+    const whole = await keep(
+      found.map(({ name, type }) => `${shownName({ path: confinement.shown(join(dir.real, name)), type })}\n`).join(""),
+    );
+    return "path" in whole ? { ...result, all: whole.path } : result;
   });
 }

@@ -5,13 +5,14 @@ import { z } from "zod";
 import type { Capability, ServerContext } from "../capability.js";
 import type { Config } from "../config/schema.js";
 import { cappedAccess } from "../jail/policy.js";
+import type { ResultStore } from "../mcp/results.js";
 import { markToolsOff } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
 import { batchResult } from "./items.js";
-import { listFiles } from "./list.js";
+import { listFiles, shownName } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
@@ -92,13 +93,17 @@ function oneItem(given: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };
 }
 
-/** `shell`: the bash environment of `run` that sees the project, if any, to read on in a cut line. */
-function fsTools(
-  confinement: Confinement,
-  config: Config["fs"],
-  run: ReturnType<typeof runner>,
-  shell: string | undefined,
-): ToolDefinition[] {
+interface FsToolsContext {
+  confinement: Confinement;
+  config: Config["fs"];
+  run: ReturnType<typeof runner>;
+  /** The bash environment of `run` that sees the project, if any, to read on in a cut line. */
+  shell: string | undefined;
+  /** Keeps a whole listing the cap cut short, for the agent to page. */
+  results: ResultStore | undefined;
+}
+
+function fsTools({ confinement, config, run, shell, results }: FsToolsContext): ToolDefinition[] {
   const listFilesTool = defineTool({
     name: "list_files",
     title: "List files",
@@ -115,6 +120,7 @@ function fsTools(
       path: z.string(),
       entries: z.array(z.object({ path: z.string(), type: entryType, size: z.number().optional(), mtime: z.string().optional() })),
       more: z.number().int().describe("Entries left out by the cap"),
+      all: z.string().optional().describe("File listing every entry when some were left out"),
     },
     annotations: READS,
     run: (args, call) =>
@@ -131,15 +137,18 @@ function fsTools(
           },
           config.max_list_entries,
           signal,
+          results && ((text) => results.keep("list_files", text)),
         ),
       ),
     render: (result) => {
-      const lines = result.entries.map((entry) => {
-        const name = entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path;
-        return entry.size === undefined ? name : `${name}\t${entry.size}\t${entry.mtime}`;
-      });
+      const lines = result.entries.map((entry) =>
+        entry.size === undefined ? shownName(entry) : `${shownName(entry)}\t${entry.size}\t${entry.mtime}`,
+      );
       if (result.entries.length === 0) lines.push(`(nothing in ${result.path})`);
-      if (result.more > 0) lines.push(`… ${result.more} more (narrow with path, glob or max_depth)`);
+      const all =
+        result.all &&
+        `; all ${result.entries.length + result.more} are in ${result.all}: read_content it from start_line ${result.entries.length + 1}`;
+      if (result.more > 0) lines.push(`… ${result.more} more (narrow with path, glob or max_depth${all ?? ""})`);
       return lines.join("\n");
     },
   });
@@ -441,7 +450,7 @@ export const fsCapability: Capability = {
     const run = runner(config, async () => roots?.settled());
     // Whether rg can be jailed is probed now, not on the first search.
     void jailed();
-    const offered = fsTools(confinement, config, run, projectShell(ctx));
+    const offered = fsTools({ confinement, config, run, shell: projectShell(ctx), results: ctx.results });
     for (const tool of offered) registerTool(ctx.mcp, tool, ctx.log);
     for (const name of fsCapability.tools.filter((name) => !offered.some((tool) => tool.name === name))) {
       const setting = config.read_only

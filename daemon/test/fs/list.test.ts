@@ -37,6 +37,18 @@ describe("list_files", () => {
     expect(result.more).toBe(0);
   });
 
+  it("keeps the whole listing the cap cuts short, one entry per line as shown, and says where", async () => {
+    const f = await gitProject();
+    const kept: string[] = [];
+    const keep = async (text: string) => (kept.push(text), { path: "/results/0001-list_files.txt" });
+    const result = await listFiles(f.confinement, {}, 2, never, keep);
+    expect(result).toMatchObject({ more: 3, all: "/results/0001-list_files.txt" });
+    expect(paths(result)).toEqual([".github", ".gitignore"]);
+    expect(kept).toEqual([".github/\n.gitignore\nempty/\nsrc/\nsrc-link@\n"]);
+    expect(await listFiles(f.confinement, {}, 5, never, keep)).not.toHaveProperty("all");
+    expect(kept).toHaveLength(1);
+  });
+
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
     expect(paths(await listFiles(f.confinement, { includeIgnored: true }, 100, never))).toEqual([

@@ -384,11 +384,22 @@ describe("cancellation and limits", () => {
     );
   });
 
-  it("fs.max_list_entries caps list_files and says how many more", async () => {
+  it("fs.max_list_entries caps list_files, says how many more and where all are to page", async () => {
     for (const name of ["a", "b", "c", "d", "e"]) writeFileSync(join(project, `${name}.txt`), "");
-    const result = await (await start(["--set", "fs.max_list_entries=2"])).call("list_files", {});
+    const capped = await start(["--set", "fs.max_list_entries=2"]);
+    const result = await capped.call("list_files", {});
     expect(result.structuredContent).toMatchObject({ entries: [{}, {}], more: 4 });
-    expect(textOf(result)).toMatch(/\n… 4 more \(narrow with path, glob or max_depth\)$/);
+    const all = (result.structuredContent as { all: string }).all;
+    expect(textOf(result)).toMatch(
+      /\n… 4 more \(narrow with path, glob or max_depth; all 6 are in (\S+): read_content it from start_line 3\)$/,
+    );
+    expect(textOf(result)).toContain(all);
+    const rest = await capped.call("read_content", { path: all, start_line: 3 });
+    expect(textOf(rest).split("\n").slice(1, -1)).toEqual(
+      textOf(await (await start([])).call("list_files", {}))
+        .split("\n")
+        .slice(2),
+    );
   });
 
   it("fs.max_search_results caps search_files and refuses a max_results above it", async () => {
