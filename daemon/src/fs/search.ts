@@ -7,6 +7,7 @@ import { z } from "zod";
 import { parseJson } from "../files/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
+import type { Kept } from "../mcp/response-budget.js";
 import { globWithin } from "./glob.js";
 import { ripgrep } from "./ripgrep.js";
 
@@ -41,6 +42,8 @@ function badPattern(pattern: string, error: unknown): unknown {
 
 /** Longest line shown; longer ones are cut around the match (minified files). */
 const MAX_LINE = 300;
+/** Matches kept to page beyond the ones an answer shows, when the cap stops it. */
+const KEPT_MATCHES = 10_000;
 export const MAX_CONTEXT_LINES = 10;
 
 /** The matches a call gets: what it asked for, never above the daemon's fs.max_search_results. */
@@ -79,8 +82,19 @@ export interface SearchResult {
   hint?: string;
   /** More matches exist beyond max_results. */
   truncated: boolean;
-  files: { path: string; lines: SearchLine[] }[];
+  files: SearchFile[];
+  /** When truncated: a file of every match (or the first KEPT_MATCHES) as the answer shows them. */
+  all?: { path: string; matches: number; complete: boolean };
 }
+
+export interface SearchFile {
+  path: string;
+  lines: SearchLine[];
+}
+
+/** Matches as text: each file's path, then its lines, "12:text" for a match and "11-text" for context. */
+export const matchLines = (files: SearchFile[]): string[] =>
+  files.flatMap((file) => [file.path, ...file.lines.map((line) => `${line.line}${line.match ? ":" : "-"}${line.text}`)]);
 
 const rgText = z.object({ text: z.string().optional(), bytes: z.string().optional() });
 type RgText = z.infer<typeof rgText>;
@@ -161,14 +175,23 @@ function searchRecords(
   });
 }
 
-export async function searchFiles(confinement: Confinement, request: SearchRequest, signal: AbortSignal): Promise<SearchResult> {
+/** `keep` stores the matches past max_results (up to KEPT_MATCHES) when the cap stops the answer. */
+export async function searchFiles(
+  confinement: Confinement,
+  request: SearchRequest,
+  signal: AbortSignal,
+  keep?: (text: string) => Promise<Kept>,
+): Promise<SearchResult> {
   if (request.pattern === "")
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
+  // Every match read, the answer's and those kept beyond it.
+  const read = { matches: 0, files: [] as SearchFile[], stopped: false };
+  const readUpTo = keep ? Math.max(request.maxResults, KEPT_MATCHES) : request.maxResults;
   const argsIn = (dir: string) =>
     ripgrepArgs({ ...request, glob: request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir) });
   const searched = searchRecords(confinement, request.path ?? ".", argsIn, signal, async (records, base, single) => {
-    let current: SearchResult["files"][number] | undefined;
+    let current: SearchFile | undefined;
     for await (const record of records) {
       const event = parseJson(withoutSubmatches(record), rgEventSchema, "rg --json output");
       if (event.type === "begin") {
@@ -177,14 +200,15 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
       }
       if (event.type !== "match" && event.type !== "context") continue;
       if (event.type === "match") {
-        if (result.matches === request.maxResults) {
-          result.truncated = true;
+        if (read.matches === request.maxResults) result.truncated = true;
+        if (read.matches === readUpTo) {
+          read.stopped = true;
           break;
         }
-        result.matches++;
+        read.matches++;
       }
       if (!current) continue;
-      if (current.lines.length === 0) result.files.push(current);
+      if (current.lines.length === 0) read.files.push(current);
       current.lines.push({
         line: event.data.line_number ?? 0,
         text: shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
@@ -195,14 +219,35 @@ export async function searchFiles(confinement: Confinement, request: SearchReque
   await searched.catch((error: unknown) => {
     throw badPattern(request.pattern, error);
   });
+  result.matches = Math.min(read.matches, request.maxResults);
+  result.files = firstMatches(read.files, request.maxResults);
   if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
   else if (result.matches === 0 && !request.literal && REGEX_SPECIAL.test(request.pattern)) {
     // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
     const asText = await searchFiles(confinement, { ...request, literal: true, maxResults: 1 }, signal);
     if (asText.matches > 0) result.hint = `as a regular expression; the text itself is there: pass literal: true`;
   }
-  // Stopping at the cap can leave the leading context of a match not returned: drop such a file.
-  const last = result.files.at(-1);
-  if (last && !last.lines.some((line) => line.match)) result.files.pop();
+  if (result.truncated && keep) {
+    // Stopping at a cap can leave the leading context of a match not read: drop such a last file.
+    const whole = await keep(`${matchLines(read.files.filter((file) => file.lines.some((line) => line.match))).join("\n")}\n`);
+    if ("path" in whole) result.all = { path: whole.path, matches: read.matches, complete: !read.stopped };
+  }
   return result;
+}
+
+/** The files and lines up to the `count`th match, with what follows it up to the next match. */
+function firstMatches(files: SearchFile[], count: number): SearchFile[] {
+  let left = count;
+  const kept: SearchFile[] = [];
+  for (const file of files) {
+    // A file begun after the last match wanted has only that next match's leading context.
+    if (left === 0) break;
+    const lines: SearchLine[] = [];
+    for (const line of file.lines) {
+      if (line.match && left-- === 0) break;
+      lines.push(line);
+    }
+    kept.push({ ...file, lines });
+  }
+  return kept;
 }

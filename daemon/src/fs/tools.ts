@@ -16,7 +16,7 @@ import { listFiles, shownName } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
-import { MAX_CONTEXT_LINES, resultsWithin, searchFiles } from "./search.js";
+import { MAX_CONTEXT_LINES, matchLines, resultsWithin, searchFiles } from "./search.js";
 import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
@@ -99,7 +99,7 @@ interface FsToolsContext {
   run: ReturnType<typeof runner>;
   /** The bash environment of `run` that sees the project, if any, to read on in a cut line. */
   shell: string | undefined;
-  /** Keeps a whole listing the cap cut short, for the agent to page. */
+  /** Keeps a whole listing or the matches a cap cut short, for the agent to page. */
   results: ResultStore | undefined;
 }
 
@@ -252,6 +252,10 @@ function fsTools({ confinement, config, run, shell, results }: FsToolsContext): 
       matches: z.number().int(),
       hint: z.string().optional().describe("Why nothing may have matched"),
       truncated: z.boolean().describe("More matches exist beyond max_results"),
+      all: z
+        .object({ path: z.string(), matches: z.number().int(), complete: z.boolean() })
+        .optional()
+        .describe("When truncated: file of every match (complete) or of the first ones"),
       files: z.array(
         z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) }),
       ),
@@ -271,19 +275,20 @@ function fsTools({ confinement, config, run, shell, results }: FsToolsContext): 
             maxResults: resultsWithin(args.max_results, config.max_search_results),
           },
           signal,
+          results && ((text) => results.keep("search_files", text)),
         ),
       ),
     render: (result) => {
-      const lines: string[] = [];
-      for (const file of result.files) {
-        lines.push(file.path);
-        for (const line of file.lines) lines.push(`${line.line}${line.match ? ":" : "-"}${line.text}`);
-      }
+      const lines = matchLines(result.files);
+      const shownLines = lines.length;
       if (result.matches === 0) lines.push(result.hint ? `no matches: ${result.hint}` : "no matches");
       // At the daemon's cap, raising max_results is no way out.
       const wayOut =
         result.matches < config.max_search_results ? "narrow path/glob or raise max_results" : "narrow path/glob (fs.max_search_results)";
-      if (result.truncated) lines.push(`[stopped at ${result.matches} matches: ${wayOut}]`);
+      const all =
+        result.all &&
+        `; ${result.all.complete ? "all" : "the first"} ${result.all.matches} are in ${result.all.path}: read_content it from start_line ${shownLines + 1}`;
+      if (result.truncated) lines.push(`[stopped at ${result.matches} matches: ${wayOut}${all ?? ""}]`);
       return lines.join("\n");
     },
   });

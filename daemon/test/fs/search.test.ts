@@ -54,6 +54,21 @@ describe("search_files", () => {
     expect(result.files[0]!.lines).toHaveLength(5);
   });
 
+  it("keeps the matches past max_results, as shown, up to ten thousand", async () => {
+    const f = await fixture({ "a.txt": "hit\nctx\nhit\nctx\nhit\n", "many.txt": "hit\n".repeat(10_050) });
+    const kept: string[] = [];
+    const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
+    const one = await searchFiles(f.confinement, { pattern: "hit", path: "a.txt", contextLines: 1, maxResults: 2 }, never, keep);
+    expect(one).toMatchObject({ matches: 2, truncated: true, all: { path: "/results/kept.txt", matches: 3, complete: true } });
+    expect(one.files[0]!.lines.map((line) => line.line)).toEqual([1, 2, 3, 4]);
+    expect(kept[0]).toBe("a.txt\n1:hit\n2-ctx\n3:hit\n4-ctx\n5:hit\n");
+    const lots = await searchFiles(f.confinement, { pattern: "hit", path: "many.txt", maxResults: 5 }, never, keep);
+    expect(lots.all).toEqual({ path: "/results/kept.txt", matches: 10_000, complete: false });
+    expect(kept[1]!.split("\n").slice(-2)).toEqual(["10000:hit", ""]);
+    await searchFiles(f.confinement, { pattern: "hit", path: "a.txt", maxResults: 3 }, never, keep);
+    expect(kept).toHaveLength(2);
+  });
+
   it("cuts long lines around the match", async () => {
     const f = await fixture({ "min.js": `${"a".repeat(5000)}NEEDLE${"b".repeat(5000)}\n` });
     const [line] = (await search(f, { pattern: "NEEDLE" })).files[0]!.lines;

@@ -407,7 +407,14 @@ describe("cancellation and limits", () => {
     const server = await start(["--set", "fs.max_search_results=5"]);
     const capped = await server.call("search_files", { pattern: "hit" });
     expect(capped.structuredContent).toMatchObject({ matches: 5, truncated: true });
-    expect(textOf(capped)).toMatch(/\n\[stopped at 5 matches: narrow path\/glob \(fs\.max_search_results\)\]$/);
+    const stopped =
+      /\n\[stopped at 5 matches: narrow path\/glob \(fs\.max_search_results\); all 50 are in (\S+): read_content it from start_line 7\]$/.exec(
+        textOf(capped),
+      );
+    expect(stopped).not.toBeNull();
+    // The kept matches go on where the answer stopped, to the last.
+    const rest = await server.call("read_content", { path: stopped![1], start_line: 7 });
+    expect(textOf(rest).split("\n").slice(1, -1)).toEqual(Array.from({ length: 45 }, (_, i) => `${i + 6}:hit`));
     const over = await server.call("search_files", { pattern: "hit", max_results: 6 });
     expect(over.isError).toBe(true);
     expect(textOf(over)).toMatch(/max_results 6 is above the limit of 5 \(fs\.max_search_results\)/);
