@@ -42,8 +42,9 @@ function badPattern(pattern: string, error: unknown): unknown {
 
 /** Longest line shown; longer ones are cut around the match (minified files). */
 const MAX_LINE = 300;
-/** Matches kept to page beyond the ones an answer shows, when the cap stops it. */
+/** Matches, and lines with their context, kept to page beyond the ones an answer shows when the cap stops it. */
 const KEPT_MATCHES = 10_000;
+const KEPT_LINES = 20_000;
 export const MAX_CONTEXT_LINES = 10;
 
 /** The matches a call gets: what it asked for, never above the daemon's fs.max_search_results. */
@@ -83,7 +84,7 @@ export interface SearchResult {
   /** More matches exist beyond max_results. */
   truncated: boolean;
   files: SearchFile[];
-  /** When truncated: a file of every match (or the first KEPT_MATCHES) as the answer shows them. */
+  /** When truncated: a file of every match (or the first KEPT_MATCHES, in KEPT_LINES or so) as the answer shows them. */
   all?: { path: string; matches: number; complete: boolean };
 }
 
@@ -186,7 +187,7 @@ export async function searchFiles(
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
   // Every match read, the answer's and those kept beyond it.
-  const read = { matches: 0, files: [] as SearchFile[], stopped: false };
+  const read = { matches: 0, lines: 0, files: [] as SearchFile[], stopped: false };
   const readUpTo = keep ? Math.max(request.maxResults, KEPT_MATCHES) : request.maxResults;
   const argsIn = (dir: string) =>
     ripgrepArgs({ ...request, glob: request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir) });
@@ -201,7 +202,7 @@ export async function searchFiles(
       if (event.type !== "match" && event.type !== "context") continue;
       if (event.type === "match") {
         if (read.matches === request.maxResults) result.truncated = true;
-        if (read.matches === readUpTo) {
+        if (read.matches === readUpTo || (read.matches > request.maxResults && read.lines >= KEPT_LINES)) {
           read.stopped = true;
           break;
         }
@@ -209,6 +210,7 @@ export async function searchFiles(
       }
       if (!current) continue;
       if (current.lines.length === 0) read.files.push(current);
+      read.lines++;
       current.lines.push({
         line: event.data.line_number ?? 0,
         text: shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),

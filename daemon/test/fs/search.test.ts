@@ -69,6 +69,18 @@ describe("search_files", () => {
     expect(kept).toHaveLength(2);
   });
 
+  it("keeps no more than twenty thousand lines, context included", async () => {
+    const f = await fixture({ "wide.txt": "hit\nc\nc\nc\nc\nc\nc\n".repeat(5000) });
+    const kept: string[] = [];
+    const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
+    const result = await searchFiles(f.confinement, { pattern: "hit", contextLines: 3, maxResults: 5 }, never, keep);
+    expect(result.all).toMatchObject({ complete: false });
+    expect(result.all!.matches).toBeLessThan(3000);
+    const lines = kept[0]!.split("\n").length;
+    expect(lines).toBeGreaterThan(19_000);
+    expect(lines).toBeLessThan(20_010);
+  });
+
   it("cuts long lines around the match", async () => {
     const f = await fixture({ "min.js": `${"a".repeat(5000)}NEEDLE${"b".repeat(5000)}\n` });
     const [line] = (await search(f, { pattern: "NEEDLE" })).files[0]!.lines;
