@@ -1,5 +1,6 @@
-// search_files: content search by ripgrep (--json), streamed: rg is stopped as soon as the
-// result cap is reached, so a search over a huge tree costs only what is returned.
+// search_files: content search by ripgrep (--json), streamed: past the result cap, rg reads on only
+// to keep a bounded rest for the agent to page (KEPT_MATCHES, KEPT_LINES, KEEP_READING_MS), so a
+// search over a huge tree costs little more than what is returned.
 import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -9,6 +10,7 @@ import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import type { Kept } from "../mcp/response-budget.js";
 import { globWithin } from "./glob.js";
+import { oneLine } from "./one-line.js";
 import { ripgrep } from "./ripgrep.js";
 
 // A pattern that reads as a file-name glob (*.ts, src/**/*.py, *.{js,ts}) rather than text to find.
@@ -42,9 +44,13 @@ function badPattern(pattern: string, error: unknown): unknown {
 
 /** Longest line shown; longer ones are cut around the match (minified files). */
 const MAX_LINE = 300;
-/** Matches, and lines with their context, kept to page beyond the ones an answer shows when the cap stops it. */
+/**
+ * Past the cap: the matches, and lines with their context, kept to page beyond the ones an answer
+ * shows, and how long rg may go on looking for them (sparse matches in a huge tree take long).
+ */
 const KEPT_MATCHES = 10_000;
 const KEPT_LINES = 20_000;
+const KEEP_READING_MS = 250;
 export const MAX_CONTEXT_LINES = 10;
 
 /** The matches a call gets: what it asked for, never above the daemon's fs.max_search_results. */
@@ -84,7 +90,7 @@ export interface SearchResult {
   /** More matches exist beyond max_results. */
   truncated: boolean;
   files: SearchFile[];
-  /** When truncated: a file of every match (or the first KEPT_MATCHES, in KEPT_LINES or so) as the answer shows them. */
+  /** When truncated: a file of every match (complete) or of the first ones, the answer's included, as it shows them. */
   all?: { path: string; matches: number; complete: boolean };
 }
 
@@ -95,7 +101,7 @@ export interface SearchFile {
 
 /** Matches as text: each file's path, then its lines, "12:text" for a match and "11-text" for context. */
 export const matchLines = (files: SearchFile[]): string[] =>
-  files.flatMap((file) => [file.path, ...file.lines.map((line) => `${line.line}${line.match ? ":" : "-"}${line.text}`)]);
+  files.flatMap((file) => [oneLine(file.path), ...file.lines.map((line) => `${line.line}${line.match ? ":" : "-"}${line.text}`)]);
 
 const rgText = z.object({ text: z.string().optional(), bytes: z.string().optional() });
 type RgText = z.infer<typeof rgText>;
@@ -132,11 +138,17 @@ function withoutSubmatches(record: string): string {
 const decode = (value: RgText | undefined): string =>
   value?.text ?? (value?.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : "");
 
+/**
+ * The line, or MAX_LINE characters of it around the match at byte `start` (rg counts UTF-8 bytes).
+ * A cut is copied out: a slice would keep the whole line (a megabyte) alive as long as the result.
+ */
 function shorten(text: string, start = 0): string {
   const line = text.replace(/\r?\n$/, "");
   if (line.length <= MAX_LINE) return line;
-  const from = Math.max(0, Math.min(start - MAX_LINE / 3, line.length - MAX_LINE));
-  return `${from > 0 ? "…" : ""}${line.slice(from, from + MAX_LINE)}${from + MAX_LINE < line.length ? "…" : ""}`;
+  const at = Buffer.from(line).subarray(0, start).toString().length;
+  const from = Math.max(0, Math.min(at - MAX_LINE / 3, line.length - MAX_LINE));
+  const cut = Buffer.from(line.slice(from, from + MAX_LINE)).toString();
+  return `${from > 0 ? "…" : ""}${cut}${from + MAX_LINE < line.length ? "…" : ""}`;
 }
 
 function ripgrepArgs(request: SearchRequest): string[] {
@@ -176,7 +188,7 @@ function searchRecords(
   });
 }
 
-/** `keep` stores the matches past max_results (up to KEPT_MATCHES) when the cap stops the answer. */
+/** `keep` stores the matches past max_results (a bounded rest, see KEPT_MATCHES) when the cap stops the answer. */
 export async function searchFiles(
   confinement: Confinement,
   request: SearchRequest,
@@ -188,10 +200,21 @@ export async function searchFiles(
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
   // Every match read, the answer's and those kept beyond it.
   const read = { matches: 0, lines: 0, files: [] as SearchFile[], stopped: false };
-  const readUpTo = keep ? Math.max(request.maxResults, KEPT_MATCHES) : request.maxResults;
+  const readUpTo = request.maxResults + (keep ? KEPT_MATCHES : 0);
+  let linesUpTo = Infinity;
+  // Reading on past the cap ends when enough is kept or its time is up; the caller's signal ends it all.
+  const reading = new AbortController();
+  const enough = new Error("kept enough");
+  const stopReading = () => {
+    read.stopped = true;
+    reading.abort(enough);
+  };
+  const cancel = () => reading.abort(signal.reason);
+  signal.addEventListener("abort", cancel, { once: true });
+  let timer: NodeJS.Timeout | undefined;
   const argsIn = (dir: string) =>
     ripgrepArgs({ ...request, glob: request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir) });
-  const searched = searchRecords(confinement, request.path ?? ".", argsIn, signal, async (records, base, single) => {
+  const searched = searchRecords(confinement, request.path ?? ".", argsIn, reading.signal, async (records, base, single) => {
     let current: SearchFile | undefined;
     for await (const record of records) {
       const event = parseJson(withoutSubmatches(record), rgEventSchema, "rg --json output");
@@ -201,8 +224,12 @@ export async function searchFiles(
       }
       if (event.type !== "match" && event.type !== "context") continue;
       if (event.type === "match") {
-        if (read.matches === request.maxResults) result.truncated = true;
-        if (read.matches === readUpTo || (read.matches > request.maxResults && read.lines >= KEPT_LINES)) {
+        if (read.matches === request.maxResults && !result.truncated) {
+          result.truncated = true;
+          linesUpTo = read.lines + KEPT_LINES;
+          if (keep) timer = setTimeout(stopReading, KEEP_READING_MS);
+        }
+        if (read.matches === readUpTo || read.lines >= linesUpTo) {
           read.stopped = true;
           break;
         }
@@ -218,9 +245,14 @@ export async function searchFiles(
       });
     }
   });
-  await searched.catch((error: unknown) => {
-    throw badPattern(request.pattern, error);
-  });
+  try {
+    await searched.catch((error: unknown) => {
+      if (error !== enough) throw badPattern(request.pattern, error);
+    });
+  } finally {
+    clearTimeout(timer);
+    signal.removeEventListener("abort", cancel);
+  }
   result.matches = Math.min(read.matches, request.maxResults);
   result.files = firstMatches(read.files, request.maxResults);
   if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
@@ -246,7 +278,10 @@ function firstMatches(files: SearchFile[], count: number): SearchFile[] {
     if (left === 0) break;
     const lines: SearchLine[] = [];
     for (const line of file.lines) {
-      if (line.match && left-- === 0) break;
+      if (line.match) {
+        if (left === 0) break;
+        left--;
+      }
       lines.push(line);
     }
     kept.push({ ...file, lines });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchFiles, type SearchRequest } from "../../src/fs/search.js";
+import { matchLines, searchFiles, type SearchRequest } from "../../src/fs/search.js";
 import { fixture, never } from "./fixture.js";
 
 const search = (f: Awaited<ReturnType<typeof fixture>>, request: Partial<SearchRequest>) =>
@@ -54,7 +54,7 @@ describe("search_files", () => {
     expect(result.files[0]!.lines).toHaveLength(5);
   });
 
-  it("keeps the matches past max_results, as shown, up to ten thousand", async () => {
+  it("keeps up to ten thousand matches past max_results, as shown", async () => {
     const f = await fixture({ "a.txt": "hit\nctx\nhit\nctx\nhit\n", "many.txt": "hit\n".repeat(10_050) });
     const kept: string[] = [];
     const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
@@ -63,10 +63,35 @@ describe("search_files", () => {
     expect(one.files[0]!.lines.map((line) => line.line)).toEqual([1, 2, 3, 4]);
     expect(kept[0]).toBe("a.txt\n1:hit\n2-ctx\n3:hit\n4-ctx\n5:hit\n");
     const lots = await searchFiles(f.confinement, { pattern: "hit", path: "many.txt", maxResults: 5 }, never, keep);
-    expect(lots.all).toEqual({ path: "/results/kept.txt", matches: 10_000, complete: false });
-    expect(kept[1]!.split("\n").slice(-2)).toEqual(["10000:hit", ""]);
+    expect(lots.all).toEqual({ path: "/results/kept.txt", matches: 10_005, complete: false });
+    expect(kept[1]!.split("\n").slice(-2)).toEqual(["10005:hit", ""]);
     await searchFiles(f.confinement, { pattern: "hit", path: "a.txt", maxResults: 3 }, never, keep);
     expect(kept).toHaveLength(2);
+  });
+
+  it("shows max_results matches when the cut falls inside a file, the kept rest going on from the next", async () => {
+    const f = await fixture({ "a.txt": "HIT\nx\n".repeat(5), "b.txt": "HIT\nx\n".repeat(5), "c.txt": "HIT\n" });
+    const kept: string[] = [];
+    const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
+    const result = await searchFiles(f.confinement, { pattern: "HIT", maxResults: 3 }, never, keep);
+    const shown = matchLines(result.files);
+    expect(shown.filter((line) => line.endsWith(":HIT"))).toHaveLength(3);
+    expect(result.all).toEqual({ path: "/results/kept.txt", matches: 11, complete: true });
+    const whole = kept[0]!.split("\n").slice(0, -1);
+    // The answer is the kept text's beginning, and the rest holds every other match once.
+    expect(whole.slice(0, shown.length)).toEqual(shown);
+    expect(whole.slice(shown.length).filter((line) => line.endsWith(":HIT"))).toHaveLength(8);
+  });
+
+  it("cuts a long line of other scripts around the match (rg counts bytes)", async () => {
+    const f = await fixture({
+      "cjk.txt": `${"中".repeat(700_000)}NEEDLE${"文".repeat(700_000)}\n`,
+      "e.txt": `${"é".repeat(1000)}NEEDLE${"é".repeat(1000)}\n`,
+    });
+    for (const path of ["cjk.txt", "e.txt"]) {
+      const [line] = (await search(f, { pattern: "NEEDLE", path })).files[0]!.lines;
+      expect(line!.text).toMatch(/^….{100}NEEDLE.+…$/u);
+    }
   });
 
   it("keeps no more than twenty thousand lines, context included", async () => {
@@ -78,7 +103,7 @@ describe("search_files", () => {
     expect(result.all!.matches).toBeLessThan(3000);
     const lines = kept[0]!.split("\n").length;
     expect(lines).toBeGreaterThan(19_000);
-    expect(lines).toBeLessThan(20_010);
+    expect(lines).toBeLessThan(20_100);
   });
 
   it("cuts long lines around the match", async () => {
