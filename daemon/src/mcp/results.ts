@@ -39,8 +39,8 @@ export class ResultStore {
 
   /** Writes `text` as a new file named after the tool; says where, or why it could not. */
   async keep(tool: string, text: string): Promise<Kept> {
-    const path = this.nextPath(`${tool}.txt`);
     try {
+      const path = this.nextPath(`${tool}.txt`);
       await writeFile(path, text, { flag: "wx", mode: 0o600 });
       this.prune(path);
       return { path };
@@ -52,8 +52,8 @@ export class ResultStore {
   /** Spools for the output streams of one call of `tool` (see SpoolFile). */
   spooler(tool: string): OpenSpool {
     return (stream) => {
-      const path = this.nextPath(`${tool}-${stream}.txt`);
       try {
+        const path = this.nextPath(`${tool}-${stream}.txt`);
         // O_EXCL and O_NOFOLLOW: a new file of our own in our private directory, never a link's target.
         const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
         // A quarter of the whole: a call's two streams and its cut answer never push each other out.

@@ -1,7 +1,7 @@
 // The results store's spools: a stream written whole as it arrives, private to the server, never
 // through a link, each up to a quarter of responses.keep_bytes, and the oldest kept texts going
 // first when the whole store would hold more than that.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync, symlinkSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,5 +54,15 @@ describe("the store's bytes", () => {
 
     const left = readdirSync(store.dir).sort();
     expect(left).toEqual(["0003-run-stdout.txt", "0004-run-stdout.txt", "0005-run-stdout.txt", "0006-run-stdout.txt"]);
+  });
+});
+
+describe("a store whose directory cannot be made again", () => {
+  it("says why it kept nothing, and gives no spool, instead of failing the call", async () => {
+    const store = await open();
+    rmSync(store.dir, { recursive: true });
+    writeFileSync(store.dir, "in the way");
+    expect(await store.keep("list_files", "a\n")).toEqual({ error: expect.stringMatching(/EEXIST|ENOTDIR/) });
+    expect(store.spooler("run")("stdout")).toBeUndefined();
   });
 });
