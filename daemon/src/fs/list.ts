@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { globWithin } from "./glob.js";
+import { oneLine } from "./one-line.js";
 import type { Kept } from "../mcp/response-budget.js";
 import { ripgrep, type RipgrepOptions } from "./ripgrep.js";
 
@@ -37,9 +38,9 @@ export interface ListResult {
   all?: string;
 }
 
-/** An entry as a listing shows it: a directory with a trailing /, a symlink with @. */
+/** An entry as a listing shows it, on one line: a directory with a trailing /, a symlink with @. */
 export const shownName = (entry: { path: string; type: EntryType }): string =>
-  entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path;
+  oneLine(entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path);
 
 /** The entry type of a Dirent or an lstat result. */
 export const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>

@@ -49,6 +49,14 @@ describe("list_files", () => {
     expect(kept).toHaveLength(1);
   });
 
+  it("keeps a name with a line break on one line, so line numbers hold", async () => {
+    const f = await fixture({ "a\nx.txt": "", "b.txt": "", "c.txt": "" });
+    const kept: string[] = [];
+    const result = await listFiles(f.confinement, {}, 1, never, async (text) => (kept.push(text), { path: "/r" }));
+    expect(paths(result)).toEqual(["a\nx.txt"]);
+    expect(kept).toEqual(["a\\nx.txt\nb.txt\nc.txt\n"]);
+  });
+
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
     expect(paths(await listFiles(f.confinement, { includeIgnored: true }, 100, never))).toEqual([
