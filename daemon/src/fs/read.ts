@@ -129,9 +129,9 @@ export function cutLineHint(item: ReadItem, shell: string | undefined): string {
   const cutAt = Buffer.byteLength(item.content ?? "");
   const said = `line ${item.end_line} cut after ${cutAt} bytes`;
   const skip = item.next_start_line ? `; or skip to start_line ${item.next_start_line}` : "";
-  if (isAbsolute(item.path)) return `[${said}: read_content reads no further into a line, and run sees only the project${skip}]`;
   if (shell === undefined)
     return `[${said}: read_content reads no further into a line, and no run environment here sees the project${skip}]`;
+  if (isAbsolute(item.path)) return `[${said}: read_content reads no further into a line, and run sees only the project${skip}]`;
   const file = shellWord(`/project/${item.path}`);
   const from = item.end_line === 1 ? `tail -c +${cutAt + 1} ${file}` : `tail -n +${item.end_line} ${file} | tail -c +${cutAt + 1}`;
   const then = cutAt + 1 + RUN_PAGE_BYTES;

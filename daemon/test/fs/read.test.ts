@@ -84,6 +84,7 @@ describe("read_content", () => {
     expect(cutLineHint(cut, undefined)).toBe(
       "[line 1 cut after 1024 bytes: read_content reads no further into a line, and no run environment here sees the project; or skip to start_line 2]",
     );
+    expect(cutLineHint({ ...cut, path: "/srv/data/dump.json" }, undefined)).toMatch(/and no run environment here sees the project;/);
   });
 
   it("pages through a file of many chunks without losing or repeating a byte", async () => {
