@@ -36,12 +36,20 @@ export function pickEnvironment(environments: Map<string, Environment>, name: st
   );
 }
 
-/** The environment whose name or interpreter `program` is, versions aside (python3.12 is python's). */
+/**
+ * The environment `program` names: by its name in any case, else the one whose interpreter it is
+ * (versions aside: python3.12 is python's), or among several such the one named for it. Never a guess
+ * among several (py311 and py312 for "python3.12"): the caller then lists the valid names.
+ */
 function running(environments: Map<string, Environment>, program: string): Environment | undefined {
-  const bare = program.toLowerCase().replace(/[\d.]+$/, "");
-  const wanted = PROGRAM_NAMES[bare] ?? bare;
   const all = [...environments.values()];
-  return all.find((env) => env.name === wanted) ?? all.find((env) => env.interpreter === wanted);
+  const lower = program.toLowerCase();
+  const named = all.filter((env) => env.name.toLowerCase() === lower);
+  if (named.length === 1) return named[0];
+  const bare = lower.replace(/[\d.]+$/, "");
+  const wanted = PROGRAM_NAMES[bare] ?? bare;
+  const runs = all.filter((env) => env.interpreter === wanted);
+  return runs.length === 1 ? runs[0] : runs.find((env) => env.name === wanted);
 }
 
 /** The environment for code given none. */

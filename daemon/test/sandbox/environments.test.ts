@@ -65,4 +65,17 @@ describe("pickEnvironment by the name of its interpreter", () => {
   it("refuses a name no environment has, listing the valid ones", () => {
     expect(() => pickEnvironment(all, "ruby")).toThrow(/unknown environment 'ruby'/);
   });
+
+  it("takes a name in any case, and never guesses among several of one interpreter", () => {
+    const py311 = { ...environment("py311", "python"), projectAccess: "ro" as const };
+    const py312 = { ...environment("py312", "python"), projectAccess: "ro" as const };
+    const several = new Map([py311, py312, shell].map((env) => [env.name, env]));
+    expect(pickEnvironment(several, "PY312").name).toBe("py312");
+    expect(() => pickEnvironment(several, "python3.12")).toThrow(/unknown environment 'python3\.12'/);
+    // A bash environment named python is no Python: python3 asks for the interpreter.
+    const misnamed = { ...environment("python", "bash"), projectAccess: "ro" as const };
+    const mixed = new Map([misnamed, { ...python, name: "py" }].map((env) => [env.name, env]));
+    expect(pickEnvironment(mixed, "python3").name).toBe("py");
+    expect(pickEnvironment(mixed, "python").name).toBe("python");
+  });
 });
