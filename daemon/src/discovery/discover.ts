@@ -152,7 +152,7 @@ export async function discover(loaded: LoadedConfig, log: Logger, options: Disco
   for (const dir of sandboxDirs(loaded, options)) readSandboxDir(dir, store, environments, log, notes, note);
   for (const name of Object.keys(loaded.config.environments).filter((name) => !environments.has(name))) {
     note(
-      `[environments.${name}] is declared in the configuration but not built, so run lacks it: build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes`,
+      `[environments.${name}] is declared in the configuration but not built, so it is not served: build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes`,
     );
   }
   log.debug(`environments: ${[...environments.keys()].join(", ") || "none"}`);

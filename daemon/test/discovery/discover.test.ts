@@ -82,7 +82,7 @@ describe("discover", () => {
     const { found, lines } = await run(metadata, [], { NIXSHED_ENVIRONMENTS__DATA__PRESET: "python" });
     expect([...found.environments.keys()].sort()).toEqual(["python", "shell"]);
     expect(found.notes).toEqual([
-      expect.stringMatching(/^\[environments\.data\] is declared in the configuration but not built, so run lacks it: build it with /),
+      expect.stringMatching(/^\[environments\.data\] is declared in the configuration but not built, so it is not served: build it with /),
     ]);
     expect(lines.join("\n")).toContain("[environments.data] is declared");
   });
