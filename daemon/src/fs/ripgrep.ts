@@ -101,6 +101,8 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
       }
       if (from < chunk.length) pieces.push(chunk.slice(from));
     }
+    // Killed, rg leaves a record unfinished: only a whole last one (no separator after it) is yielded.
+    options.signal.throwIfAborted();
     if (pieces.length > 0) {
       produced = true;
       yield pieces.join("");

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, symlinkSync } from "node:fs";
+import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -20,6 +20,22 @@ async function collectWith(search: typeof ripgrep, args: string[], signal = neve
 const collect = (args: string[], signal = never) => collectWith(ripgrep, args, signal);
 
 describe("ripgrep", () => {
+  it("yields no unfinished record when it is stopped: the abort is what the reader gets", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "nixshed-rg-stop-"));
+    // The second match is one record of about 160 MB: stopped at the first, rg has written only part of it.
+    writeFileSync(join(dir, "a.txt"), `x\n${"x".repeat(3_000_000)}\n`);
+    const controller = new AbortController();
+    const records: string[] = [];
+    const reading = (async () => {
+      for await (const record of ripgrep(["--json", "x", join(dir, "a.txt")], { cwd: dir, signal: controller.signal, separator: "\n" })) {
+        records.push(record);
+        if (record.includes('"type":"match"')) controller.abort(new Error("enough"));
+      }
+    })();
+    await expect(reading).rejects.toThrow("enough");
+    for (const record of records) expect(() => JSON.parse(record)).not.toThrow();
+  });
+
   it("says how to install ripgrep when it is missing", async () => {
     process.env.PATH = "/nonexistent";
     const failure = collect(["--version"]);
