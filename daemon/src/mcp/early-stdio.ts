@@ -8,9 +8,11 @@
 // Framing here also bounds what one message may cost: the SDK's transport closes the whole
 // connection (and so ends the server) on a message over its buffer limit, and re-copies its buffer
 // on every chunk of a long line. Lines are handed on whole, one write each, and a line over
-// `maxMessageBytes` is not handed on at all: its request gets a JSON-RPC error saying so.
+// `maxMessageBytes` is not handed on at all: its request gets a JSON-RPC error saying so, as does a
+// line that is no JSON-RPC message at all (malformed.ts).
 import { PassThrough, Writable } from "node:stream";
 import { initializeResult } from "./identity.js";
+import { malformedReply } from "./malformed.js";
 
 /** Default bound of one message: a write of fs.max_write_bytes (10 MiB) fits even when JSON escaping multiplies it. */
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -85,6 +87,12 @@ export function answerInitializeEarly(instructions: string, differs: (early: str
   };
 
   const handOn = (line: Buffer) => {
+    const malformed = malformedReply(line);
+    if (malformed) {
+      const { id, code, message } = malformed;
+      process.stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
+      return;
+    }
     if (first) {
       first = false;
       stdin.write(line);
