@@ -86,6 +86,18 @@ function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): 
   return `${place ? `\`${place}\`: ` : ""}${valueWords(issue, args).replace(/^Invalid (input|option): /, "")}`;
 }
 
+/** The issues with, of several bounds one value breaks (a whole number's safe range, then max 64), only the tightest. */
+function tightestBounds(issues: z.core.$ZodIssue[]): z.core.$ZodIssue[] {
+  const bound = (issue: z.core.$ZodIssue) =>
+    issue.code === "too_big" ? Number(issue.maximum) : issue.code === "too_small" ? -Number(issue.minimum) : undefined;
+  return issues.filter((issue) => {
+    const own = bound(issue);
+    if (own === undefined) return true;
+    const place = placeOf(issue.path);
+    return !issues.some((other) => other !== issue && other.code === issue.code && placeOf(other.path) === place && bound(other)! < own);
+  });
+}
+
 /** The description of the argument at `path`, when it has one. */
 function describedAt(schema: z.ZodType, path: readonly PropertyKey[]): string | undefined {
   let current: z.ZodType | undefined = schema;
@@ -130,7 +142,7 @@ function callProblem(
   const unknown = unknownArguments(schema, args ?? {});
   const parsed = schema.safeParse(args ?? {});
   if (unknown.length === 0 && parsed.success) return undefined;
-  const issues = parsed.success ? [] : parsed.error.issues.map((issue) => issueWords(issue, schema, args));
+  const issues = parsed.success ? [] : tightestBounds(parsed.error.issues).map((issue) => issueWords(issue, schema, args));
   if (unknown.length > 0) {
     const near = unknown.length === 1 && unknown[0]!.near ? ` (did you mean \`${unknown[0]!.near}\`?)` : "";
     issues.push(`unknown argument ${unknown.map(({ place }) => `\`${place}\``).join(", ")}${near}`);

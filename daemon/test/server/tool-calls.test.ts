@@ -100,6 +100,10 @@ describe("arguments", () => {
       /^read_content: `start_line`: must be at least 1, not 0; /,
     );
     expect(refusal(await handle.call("read_content", { paths: [] }))).toMatch(/^read_content: `paths`: must be at least 1 item, not 0; /);
+    // A whole number's own bound (2^53) is broken too, but the tool's is what to know.
+    expect(refusal(await handle.call("list_files", { max_depth: 1e20 }))).toMatch(
+      /^list_files: `max_depth`: must be at most 64, not 100000000000000000000; /,
+    );
   });
 
   it("refuses arguments that are not an object of named arguments", async () => {
