@@ -202,16 +202,7 @@ export async function searchFiles(
   const read = { matches: 0, lines: 0, files: [] as SearchFile[], stopped: false };
   const readUpTo = request.maxResults + (keep ? KEPT_MATCHES : 0);
   let linesUpTo = Infinity;
-  // Reading on past the cap ends when enough is kept or its time is up; the caller's signal ends it all.
-  const reading = new AbortController();
-  const enough = new Error("kept enough");
-  const stopReading = () => {
-    read.stopped = true;
-    reading.abort(enough);
-  };
-  const cancel = () => reading.abort(signal.reason);
-  signal.addEventListener("abort", cancel, { once: true });
-  let timer: NodeJS.Timeout | undefined;
+  const reading = readingTime(signal);
   const argsIn = (dir: string) =>
     ripgrepArgs({ ...request, glob: request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir) });
   const searched = searchRecords(confinement, request.path ?? ".", argsIn, reading.signal, async (records, base, single) => {
@@ -227,7 +218,7 @@ export async function searchFiles(
         if (read.matches === request.maxResults && !result.truncated) {
           result.truncated = true;
           linesUpTo = read.lines + KEPT_LINES;
-          if (keep) timer = setTimeout(stopReading, KEEP_READING_MS);
+          if (keep) reading.start();
         }
         if (read.matches === readUpTo || read.lines >= linesUpTo) {
           read.stopped = true;
@@ -247,12 +238,12 @@ export async function searchFiles(
   });
   try {
     await searched.catch((error: unknown) => {
-      if (error !== enough) throw badPattern(request.pattern, error);
+      if (error !== reading.timeUp) throw badPattern(request.pattern, error);
     });
   } finally {
-    clearTimeout(timer);
-    signal.removeEventListener("abort", cancel);
+    reading.done();
   }
+  if (reading.signal.reason === reading.timeUp) read.stopped = true;
   result.matches = Math.min(read.matches, request.maxResults);
   result.files = firstMatches(read.files, request.maxResults);
   if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
@@ -267,6 +258,26 @@ export async function searchFiles(
     if ("path" in whole) result.all = { path: whole.path, matches: read.matches, complete: !read.stopped };
   }
   return result;
+}
+
+/** What ends rg's reading: the caller's signal, or, KEEP_READING_MS after `start`, the time to read on past the cap (`timeUp`). */
+function readingTime(signal: AbortSignal) {
+  const controller = new AbortController();
+  const timeUp = new Error("no more time to read on");
+  const cancel = () => controller.abort(signal.reason);
+  signal.addEventListener("abort", cancel, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  return {
+    signal: controller.signal,
+    timeUp,
+    start: () => {
+      timer = setTimeout(() => controller.abort(timeUp), KEEP_READING_MS);
+    },
+    done: () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", cancel);
+    },
+  };
 }
 
 /** The files and lines up to the `count`th match, with what follows it up to the next match. */
