@@ -125,17 +125,28 @@ describe("a long answer", () => {
     expect(result._meta?.["nixshed/cut"]).toMatch(/the text holds the whole answer/);
   });
 
-  it("read of a 500 KB file: under 32 KB with its first and last lines, the rest pages from the kept text", async () => {
+  it("read of a 500 KB file: under 32 KB with its first and last lines, the rest pages from the file by its own line numbers", async () => {
     const result = await server.call("read_content", { paths: ["big.txt"] });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
     const text = textOf(result);
     expect(text).toMatch(/^==> big\.txt \(lines 1-25000 of 25000\) <==\nline 0000000000001\n/);
     expect(text.endsWith("line 0000000025000\n")).toBe(true);
-    const cut = marker(result);
-    const middle = await server.call("read_content", { paths: [cut.path], start_line: cut.start, end_line: cut.end });
-    // The kept text has the heading line first: its line n is the file's line n - 1.
-    expect(textOf(middle)).toContain(`\nline ${String(cut.start - 1).padStart(13, "0")}\n`);
-    expect(bytes(middle)).toBeLessThanOrEqual(BUDGET);
+    const found =
+      /^(line (\d+))\n\[… lines (\d+)-(\d+) of 25000 omitted \(\d+ bytes\); read_content "big\.txt" with start_line (\d+), end_line (\d+) …\]\nline (\d+)\n/m.exec(
+        text,
+      );
+    expect(found).not.toBeNull();
+    const [first, last, start, end, after] = [3, 4, 5, 6, 7].map((i) => Number(found![i])) as [number, number, number, number, number];
+    // The marker sits between the file's lines first - 1 and last + 1, and its pages read just the lines between.
+    expect([Number(found![2]), after, start]).toEqual([first - 1, last + 1, first]);
+    let omitted = "";
+    for (let from = start; from <= last; from += end - start + 1) {
+      const page = await server.call("read_content", { path: "big.txt", start_line: from, end_line: Math.min(last, from + end - start) });
+      expect(bytes(page)).toBeLessThanOrEqual(BUDGET);
+      omitted += textOf(page).replace(/^==> .* <==\n/, "");
+    }
+    const whole = readFileSync(join(project, "big.txt"), "utf8").split("\n");
+    expect(omitted).toBe(`${whole.slice(first - 1, last).join("\n")}\n`);
   });
 
   it("run with a 5 MB line: every line of the kept text pages within the budget, the marker naming them exactly", async () => {

@@ -7,6 +7,7 @@ import type { Config } from "../config/schema.js";
 import { cappedAccess } from "../jail/policy.js";
 import type { ResultStore } from "../mcp/results.js";
 import { markToolsOff } from "../mcp/tool-calls.js";
+import type { TextPart } from "../mcp/response-budget.js";
 import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
@@ -217,20 +218,20 @@ function fsTools({ confinement, config, run, shell, results }: FsToolsContext): 
           await readContent(confinement, { paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal),
         );
       }),
+    // Each file's content is a part of its own: cut, its marker names the file and its line numbers.
     render: (result) =>
-      result.items
-        .map((item) => {
-          if (item.error) return `==> error: ${item.error}`;
-          if (item.binary) return `==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`;
-          const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
-          const next = item.line_cut
-            ? `\n${cutLineHint(item, shell)}`
-            : item.next_start_line
-              ? `\n[budget spent: continue with start_line ${item.next_start_line}]`
-              : "";
-          return `==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==\n${item.content}${next}`;
-        })
-        .join("\n"),
+      result.items.flatMap((item): TextPart[] => {
+        if (item.error) return [`==> error: ${item.error}`];
+        if (item.binary) return [`==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`];
+        const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
+        const next = item.line_cut
+          ? [cutLineHint(item, shell)]
+          : item.next_start_line
+            ? [`[budget spent: continue with start_line ${item.next_start_line}]`]
+            : [];
+        const file = { path: item.path, firstLine: item.start_line!, totalLines: item.total_lines };
+        return [`==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==`, { text: item.content ?? "", file }, ...next];
+      }),
   });
 
   const searchFilesTool = defineTool({

@@ -11,6 +11,21 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 /** Where the whole text went, for the marker: a path the agent can page (`wrapped`: with long lines wrapped), or why it was not kept. */
 export type Kept = { path: string; wrapped?: boolean } | { error: string };
 
+/**
+ * A part of an answer's text that is lines `firstLine`… of a file the agent reads itself (a file
+ * read_content read): cut, its marker names that file and its own line numbers, not the kept text.
+ */
+export interface FilePart {
+  text: string;
+  file: { path: string; firstLine: number; totalLines?: number };
+}
+export type TextPart = string | FilePart;
+
+export const partText = (part: TextPart): string => (typeof part === "string" ? part : part.text);
+
+/** Where a cut part's omitted lines are to be read: the kept text, or (a file part's) the file. */
+type ReadFrom = Kept | { file: string };
+
 /** The JSON-RPC envelope around a result (id, jsonrpc, result key): kept out of the budget. */
 const ENVELOPE_BYTES = 128;
 /** The share of the budget structured content may keep once an answer is cut. */
@@ -47,7 +62,7 @@ export async function fitResponse(
   result: CallToolResult,
   maxBytes: number,
   keep: (text: string) => Promise<Kept>,
-  parts = [resultText(result)],
+  parts: TextPart[] = [resultText(result)],
 ): Promise<CallToolResult> {
   const limit = maxBytes - ENVELOPE_BYTES;
   // Most answers are small: whatever they repeat costs little.
@@ -55,9 +70,12 @@ export async function fitResponse(
   const once = withoutRepeat(result, limit * STRUCTURED_SHARE);
   if (responseBytes(once) <= limit) return once;
   const pageBytes = Math.floor(maxBytes / 2);
-  const wrapped = parts.map((part) => wrapLongLines(part, pageBytes));
+  const texts = parts.map(partText);
+  const wrapped = texts.map((part) => wrapLongLines(part, pageBytes));
   const stored = await keep(wrapped.join("\n"));
-  const kept = "path" in stored && wrapped.some((part, i) => part !== parts[i]) ? { ...stored, wrapped: true } : stored;
+  const kept = "path" in stored && wrapped.some((part, i) => part !== texts[i]) ? { ...stored, wrapped: true } : stored;
+  // A file part with lines wrapped no longer counts the file's lines: its marker points to the kept text.
+  const files = parts.map((part, i) => (typeof part === "string" || wrapped[i] !== texts[i] ? undefined : part.file));
   // _meta tells a program reading structured content that it was cut (arrays carry no marker).
   const cut: CallToolResult = {
     ...result,
@@ -68,7 +86,7 @@ export async function fitResponse(
     cut.structuredContent = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
   }
   // The text gets what the rest leaves; escaping is counted exactly, so one pass fits.
-  cut.content = [{ type: "text", text: cutParts(wrapped, limit - responseBytes(cut), kept, pageBytes) }];
+  cut.content = [{ type: "text", text: cutParts(wrapped, limit - responseBytes(cut), kept, pageBytes, files) }];
   return cut;
 }
 
@@ -94,9 +112,10 @@ const escapedLength = (text: string) => Buffer.byteLength(JSON.stringify(text)) 
 /**
  * The parts within `maxBytes` (escaped), joined by newlines: the room shared out smallest first, so
  * a short part stays whole and each long one keeps its own head and tail, its marker counting lines
- * in the whole text. Cut as one text when the parts' markers alone would not fit.
+ * in the whole text, or, for a part from a file (`files`), in that file. Cut as one text when the
+ * parts' markers alone would not fit.
  */
-function cutParts(parts: string[], maxBytes: number, kept: Kept, pageBytes: number): string {
+function cutParts(parts: string[], maxBytes: number, kept: Kept, pageBytes: number, files: (FilePart["file"] | undefined)[]): string {
   const text = parts.join("\n");
   const sizes = parts.map(escapedLength);
   let left = maxBytes - 2 * (parts.length - 1);
@@ -112,13 +131,17 @@ function cutParts(parts: string[], maxBytes: number, kept: Kept, pageBytes: numb
     .map((part, i) => {
       const place = { firstLine, totalLines };
       firstLine += countLines(part, 0, part.length) + 1;
-      return sizes[i]! <= shares[i]! ? part : cutText(part, shares[i]!, kept, pageBytes, place);
+      if (sizes[i]! <= shares[i]!) return part;
+      const file = files[i];
+      return file ? cutText(part, shares[i]!, { file: file.path }, pageBytes, file) : cutText(part, shares[i]!, kept, pageBytes, place);
     })
     .join("\n");
   return escapedLength(cut) <= maxBytes ? cut : cutText(text, maxBytes, kept, pageBytes);
 }
 
-function wholeText(kept: Kept, page?: { start: number; end: number }): string {
+function wholeText(kept: ReadFrom, page?: { start: number; end: number }): string {
+  if ("file" in kept)
+    return `read_content ${JSON.stringify(kept.file)}${page ? ` with start_line ${page.start}, end_line ${page.end}` : ""}`;
   if ("error" in kept) return `the whole text was not kept (${kept.error})`;
   const wrapped = kept.wrapped ? " (long lines wrapped)" : "";
   return `the whole text is in ${kept.path}${wrapped}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;
@@ -226,16 +249,16 @@ function pageEnd(text: string, from: number, line: number, maxBytes: number): nu
 
 /**
  * Head and tail of `text` within `maxBytes` (escaped), cut at line ends where one is near, and
- * between them one line saying which lines were omitted, where the whole text is kept and which
- * range of it makes a next page of about `pageBytes`. `place`: where `text` starts in the whole
- * kept text, when it is a part of it.
+ * between them one line saying which lines were omitted, where they are to be read (the kept text,
+ * or the file a file part is from) and which range makes a next page of about `pageBytes`. `place`:
+ * where `text` starts there, and how many lines that has when known.
  */
 export function cutText(
   text: string,
   maxBytes: number,
-  kept: Kept,
+  kept: ReadFrom,
   pageBytes: number,
-  place: { firstLine: number; totalLines: number } = { firstLine: 1, totalLines: lineCount(text) },
+  place: { firstLine: number; totalLines?: number } = { firstLine: 1, totalLines: lineCount(text) },
 ): string {
   // The marker's own size depends on the numbers in it; a generous estimate of them is reserved.
   const reserve = 200 + Buffer.byteLength(JSON.stringify(wholeText(kept, { start: 0, end: 0 })));
@@ -262,6 +285,7 @@ export function cutText(
   // The page starts where line firstLine does, before any part of it the head shows.
   const firstLineStart = text.lastIndexOf("\n", headEnd - 1) + 1;
   const page = { start: firstLine, end: Math.min(lastLine, pageEnd(text, firstLineStart, firstLine, pageBytes)) };
-  const marker = `[… ${lines} of ${place.totalLines} omitted (${omittedBytes} bytes); ${wholeText(kept, page)} …]`;
+  const of = place.totalLines === undefined ? "" : ` of ${place.totalLines}`;
+  const marker = `[… ${lines}${of} omitted (${omittedBytes} bytes); ${wholeText(kept, page)} …]`;
   return `${head}${head.endsWith("\n") || head === "" ? "" : "\n"}${marker}\n${text.slice(tailStart)}`;
 }

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { ExpectedError } from "../expected-error.js";
 import type { Logger } from "../log.js";
 import { DEFAULT_RESPONSE_BYTES } from "../config/schema.js";
-import { fitResponse, type Kept } from "./response-budget.js";
+import { fitResponse, type Kept, partText, type TextPart } from "./response-budget.js";
 import type { ResultStore } from "./results.js";
 
 /** An expected failure of a tool itself: its message (and hint) go to the agent as they are. */
@@ -35,8 +35,11 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
   output: O;
   annotations: ToolAnnotations;
   run(args: z.infer<z.ZodObject<I>>, call: ToolCallContext): Promise<z.infer<z.ZodObject<O>>>;
-  /** The text; given as parts (a program's streams), each part is cut on its own when the answer is too long. */
-  render(result: z.infer<z.ZodObject<O>>): string | string[];
+  /**
+   * The text; given as parts (a program's streams, a file read), each part is cut on its own when the
+   * answer is too long, a file part's marker pointing into its file.
+   */
+  render(result: z.infer<z.ZodObject<O>>): string | TextPart[];
   /**
    * Other shapes agents first give the arguments in ("old_text" beside "path", no "edits"), made the
    * tool's own before they are checked (tool-calls.ts); arguments of its own shape come back as they are.
@@ -147,12 +150,12 @@ async function answer<I extends z.ZodRawShape, O extends z.ZodRawShape>(
   args: z.infer<z.ZodObject<I>>,
   call: ToolCallContext,
   log: Logger,
-): Promise<{ result: CallToolResult; parts?: string[] }> {
+): Promise<{ result: CallToolResult; parts?: TextPart[] }> {
   try {
     const output = await tool.run(args, call);
     const parts = [tool.render(output)].flat();
     return {
-      result: { content: [{ type: "text", text: parts.join("\n") }], structuredContent: output as Record<string, unknown> },
+      result: { content: [{ type: "text", text: parts.map(partText).join("\n") }], structuredContent: output as Record<string, unknown> },
       parts,
     };
   } catch (error) {

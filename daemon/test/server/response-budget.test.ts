@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createLogger } from "../../src/log.js";
-import { cutText, fitResponse, responseBytes, type Kept } from "../../src/mcp/response-budget.js";
+import { cutText, fitResponse, partText, responseBytes, type Kept } from "../../src/mcp/response-budget.js";
 import { ResultStore } from "../../src/mcp/results.js";
 import { defineTool, registerTool, setResponsePolicy } from "../../src/mcp/tool.js";
 
@@ -146,6 +146,28 @@ describe("fitResponse", () => {
       expect(cut).not.toContain("wrapped");
       expectExact(cut, whole, BUDGET / 2);
     }
+  });
+
+  it("points a file part's marker at the file, by its own line numbers; with long lines wrapped, at the kept text", async () => {
+    // Lines 101-100100 of a file: the head is lines 101 and on, the marker counts from there.
+    const text = Array.from({ length: 100_000 }, (_, i) => `${i + 101}`).join("\n");
+    const parts = [
+      "==> data.txt (lines 101-100100 of 100100) <==",
+      { text, file: { path: "data.txt", firstLine: 101, totalLines: 100_100 } },
+    ];
+    const whole = { content: [{ type: "text" as const, text: parts.map(partText).join("\n") }] };
+    const result = await fitResponse(whole, BUDGET, keptAt("/kept/3"), parts);
+    const cut =
+      /\n(\d+)\n\[… lines (\d+)-(\d+) of 100100 omitted \(\d+ bytes\); read_content "data\.txt" with start_line (\d+), end_line \d+ …\]\n(\d+)\n/.exec(
+        textOf(result),
+      );
+    expect(cut).not.toBeNull();
+    const [before, first, last, start, after] = cut!.slice(1).map(Number);
+    expect([first, last, start]).toEqual([before! + 1, after! - 1, first]);
+    const wide = [{ text: "x".repeat(100_000), file: { path: "wide.txt", firstLine: 1 } }];
+    expect(textOf(await fitResponse({ content: [{ type: "text", text: wide[0]!.text }] }, BUDGET, keptAt("/kept/4"), wide))).toMatch(
+      /the whole text is in \/kept\/4 \(long lines wrapped\)/,
+    );
   });
 
   it("wraps lines longer than a page in the kept text and says so: every line pages, every page fits", async () => {
