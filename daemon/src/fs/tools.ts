@@ -229,7 +229,7 @@ function fsTools({ confinement, config, run, shell, results }: FsToolsContext): 
           : item.next_start_line
             ? [`[budget spent: continue with start_line ${item.next_start_line}]`]
             : [];
-        const file = { path: item.path, firstLine: item.start_line!, totalLines: item.total_lines };
+        const file = { call: `read_content ${JSON.stringify(item.path)}`, firstLine: item.start_line!, totalLines: item.total_lines };
         return [`==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==`, { text: item.content ?? "", file }, ...next];
       }),
   });

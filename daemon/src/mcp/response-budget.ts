@@ -12,19 +12,20 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 export type Kept = { path: string; wrapped?: boolean } | { error: string };
 
 /**
- * A part of an answer's text that is lines `firstLine`… of a file the agent reads itself (a file
- * read_content read): cut, its marker names that file and its own line numbers, not the kept text.
+ * A part of an answer's text that is lines `firstLine`… of a file the agent reads by lines itself
+ * (`call`: `read_content "big.txt"`): cut, its marker names that call and the file's own line
+ * numbers, not the kept text.
  */
 export interface FilePart {
   text: string;
-  file: { path: string; firstLine: number; totalLines?: number };
+  file: { call: string; firstLine: number; totalLines?: number };
 }
 export type TextPart = string | FilePart;
 
 export const partText = (part: TextPart): string => (typeof part === "string" ? part : part.text);
 
-/** Where a cut part's omitted lines are to be read: the kept text, or (a file part's) the file. */
-type ReadFrom = Kept | { file: string };
+/** Where a cut part's omitted lines are to be read: the kept text, or (a file part's) the file, by its call. */
+type ReadFrom = Kept | { call: string };
 
 /** The JSON-RPC envelope around a result (id, jsonrpc, result key): kept out of the budget. */
 const ENVELOPE_BYTES = 128;
@@ -133,15 +134,14 @@ function cutParts(parts: string[], maxBytes: number, kept: Kept, pageBytes: numb
       firstLine += countLines(part, 0, part.length) + 1;
       if (sizes[i]! <= shares[i]!) return part;
       const file = files[i];
-      return file ? cutText(part, shares[i]!, { file: file.path }, pageBytes, file) : cutText(part, shares[i]!, kept, pageBytes, place);
+      return file ? cutText(part, shares[i]!, { call: file.call }, pageBytes, file) : cutText(part, shares[i]!, kept, pageBytes, place);
     })
     .join("\n");
   return escapedLength(cut) <= maxBytes ? cut : cutText(text, maxBytes, kept, pageBytes);
 }
 
 function wholeText(kept: ReadFrom, page?: { start: number; end: number }): string {
-  if ("file" in kept)
-    return `read_content ${JSON.stringify(kept.file)}${page ? ` with start_line ${page.start}, end_line ${page.end}` : ""}`;
+  if ("call" in kept) return `${kept.call}${page ? ` with start_line ${page.start}, end_line ${page.end}` : ""}`;
   if ("error" in kept) return `the whole text was not kept (${kept.error})`;
   const wrapped = kept.wrapped ? " (long lines wrapped)" : "";
   return `the whole text is in ${kept.path}${wrapped}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;

@@ -111,8 +111,11 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
       if (result.path !== undefined) {
         if (result.binary) return `${head}\n${result.path}: binary file, ${result.binary.size} bytes`;
         const range = `${result.path} lines ${result.start_line}-${result.end_line}${result.total_lines !== undefined ? ` of ${result.total_lines}` : ""}`;
-        const more = result.next_start_line ? `\n[more: start_line ${result.next_start_line}]` : "";
-        return `${head}\n${range}${result.line_cut ? " (line cut)" : ""}\n${result.content ?? ""}${more}`;
+        const more = result.next_start_line ? [`[more: start_line ${result.next_start_line}]`] : [];
+        // The file's lines as a part of their own: cut, the marker pages the package file by its own line numbers.
+        const call = `read_package ${JSON.stringify({ package: `${result.name}@${result.version}`, path: result.path })}`;
+        const file = { call, firstLine: result.start_line ?? 1, totalLines: result.total_lines };
+        return [`${head}\n${range}${result.line_cut ? " (line cut)" : ""}`, { text: result.content ?? "", file }, ...more];
       }
       const parts = [head];
       if (result.summary) parts.push(result.summary);

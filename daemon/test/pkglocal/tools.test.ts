@@ -1,7 +1,7 @@
 // scan_packages and read_package through the built server and the SDK's Client, as an agent
 // calls them: structured results, exact versions, errors that say what to do, the cache kept in
 // the cache dir.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -121,5 +121,30 @@ describe("on a Python project", () => {
     const result = await server.call("read_package", { package: "requests" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("npm install");
+  });
+});
+
+describe("a package file longer than an answer", () => {
+  it("is cut with a marker that pages the package file by its own line numbers", async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "pkglocal-big-")));
+    mkdirSync(join(project, "node_modules", "bigpkg"), { recursive: true });
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "big", dependencies: { bigpkg: "1.0.0" } }));
+    writeFileSync(
+      join(project, "node_modules", "bigpkg", "package.json"),
+      JSON.stringify({ name: "bigpkg", version: "1.0.0", main: "big.js" }),
+    );
+    const line = (n: number) => `// line ${String(n).padStart(7, "0")}`;
+    writeFileSync(join(project, "node_modules", "bigpkg", "big.js"), Array.from({ length: 25_000 }, (_, i) => `${line(i + 1)}\n`).join(""));
+    const { server } = await serve(project);
+    const text = textOf(await server.call("read_package", { package: "bigpkg", path: "big.js" }));
+    const cut =
+      /^(.*)\n\[… lines (\d+)-(\d+) of 25000 omitted \(\d+ bytes\); read_package (\{.*\}) with start_line (\d+), end_line \d+ …\]\n(.*)$/m.exec(
+        text,
+      );
+    expect(cut).not.toBeNull();
+    const [, before, first, last, call, start, after] = cut!;
+    expect([before, after, start]).toEqual([line(Number(first) - 1), line(Number(last) + 1), first]);
+    const page = await server.call("read_package", { ...JSON.parse(call!), start_line: Number(start), end_line: Number(start) });
+    expect(textOf(page).split("\n").at(-2)).toBe(line(Number(start)));
   });
 });

@@ -153,7 +153,7 @@ describe("fitResponse", () => {
     const text = Array.from({ length: 100_000 }, (_, i) => `${i + 101}`).join("\n");
     const parts = [
       "==> data.txt (lines 101-100100 of 100100) <==",
-      { text, file: { path: "data.txt", firstLine: 101, totalLines: 100_100 } },
+      { text, file: { call: 'read_content "data.txt"', firstLine: 101, totalLines: 100_100 } },
     ];
     const whole = { content: [{ type: "text" as const, text: parts.map(partText).join("\n") }] };
     const result = await fitResponse(whole, BUDGET, keptAt("/kept/3"), parts);
@@ -164,7 +164,7 @@ describe("fitResponse", () => {
     expect(cut).not.toBeNull();
     const [before, first, last, start, after] = cut!.slice(1).map(Number);
     expect([first, last, start]).toEqual([before! + 1, after! - 1, first]);
-    const wide = [{ text: "x".repeat(100_000), file: { path: "wide.txt", firstLine: 1 } }];
+    const wide = [{ text: "x".repeat(100_000), file: { call: 'read_content "wide.txt"', firstLine: 1 } }];
     expect(textOf(await fitResponse({ content: [{ type: "text", text: wide[0]!.text }] }, BUDGET, keptAt("/kept/4"), wide))).toMatch(
       /the whole text is in \/kept\/4 \(long lines wrapped\)/,
     );
