@@ -123,6 +123,16 @@ describe("run", () => {
     expect(textOf(result)).toMatch(/python/);
   });
 
+  it("takes an environment by its interpreter's name, and infers it from code that names none", async () => {
+    expect(textOf(await server.call("run", { env: "bash", code: "echo $BASH_VERSION | cut -c1" }))).toMatch(/^exit 0 .*\n--- stdout\n\d\n/);
+    expect(textOf(await server.call("run", { env: "python3", code: "print(6 * 7)" }))).toMatch(/\n--- stdout\n42\n/);
+    expect(textOf(await server.call("run", { env: "js", code: "console.log(6 * 7)" }))).toMatch(/\n--- stdout\n42\n/);
+    // A session begun without env, by an assignment: Python's, so its next call sees x.
+    expect((await server.call("run", { session: "guessed", code: "x = 41" })).isError).toBeFalsy();
+    expect(textOf(await server.call("run", { session: "guessed", code: "x + 1" }))).toMatch(/\n--- stdout\n42\n/);
+    await server.call("close_session", { session: "guessed" });
+  });
+
   it("refuses a timeout above the daemon's maximum, saying the maximum", async () => {
     const result = await server.call("run", { env: "shell", code: "true", timeout_seconds: 100_000 });
     expect(result.isError).toBe(true);

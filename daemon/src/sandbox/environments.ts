@@ -10,12 +10,23 @@ import { SandboxError } from "./errors.js";
 const DEFAULT_ENVIRONMENT = "shell";
 
 /**
- * Lines only one interpreter's code has, for code that names no env: Python's imports, defs and
- * prints ("import sys", not "import x from 'y'"); Node's console calls, requires and bindings.
+ * Lines only one interpreter's code has, for code that names no env; the shell's own code has none
+ * of them. Node's first, as its code can also look like Python's (an assignment, a call): console
+ * calls, requires, bindings, arrows, strict equality, constructors and its camelCase built-ins.
+ * Python's: imports, defs, prints, block headers ending in a colon ("for i in range(3):", never with
+ * the shell's "; then" or "; do" before it), and what
+ * the shell cannot mean: an assignment with spaces around "=" ("x = 1" runs a command x) and a bare
+ * call with arguments ("len(x)" is a shell syntax error).
  */
 const CODE_SHAPES: [interpreter: string, shape: RegExp][] = [
-  ["python", /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*|from [\w.]+ import [\w*(), ]+|def \w+\(.*\):|print\(.*\))[ \t]*$/m],
-  ["node", /^[ \t]*(?:console\.\w+\(|(?:const|let) [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"])/m],
+  [
+    "node",
+    /^[ \t]*(?:console\.\w+\(|(?:const|let|var) [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"])|=>|[!=]==|\bnew [A-Z]\w*\(|\b(?:Array|Object|JSON|Math|Promise)\.\w+|\bprocess\.(?:argv|env|cwd)\b|\.(?:repeat|forEach|push|includes|toUpperCase|toLowerCase|padStart|padEnd|toFixed)\(/m,
+  ],
+  [
+    "python",
+    /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [\w*(), ]+|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?|[ \t]*[A-Za-z_]\w*(?:, *[A-Za-z_]\w*)* +[-+*/%]?= +\S.*|[ \t]*[A-Za-z_][\w.]*\([^)].*\)[ \t]*)$/m,
+  ],
 ];
 
 /** What agents also call an interpreter: a `#!` line's python3 or sh, a language's name. */
@@ -27,7 +38,8 @@ const PROGRAM_NAMES: Record<string, string> = { sh: "bash", js: "node", javascri
  * code is plainly written in, the only one there is, or the shell.
  */
 export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined, code = ""): Environment {
-  const env = name === undefined ? environments.get(unnamed(environments, code)) : (environments.get(name) ?? running(environments, name));
+  const env =
+    name === undefined ? environments.get(unnamed(environments, code)) : (environments.get(name) ?? environmentCalled(environments, name));
   if (env) return env;
   const valid = [...environments.keys()];
   throw new SandboxError(
@@ -41,7 +53,7 @@ export function pickEnvironment(environments: Map<string, Environment>, name: st
  * (versions aside: python3.12 is python's), or among several such the one named for it. Never a guess
  * among several (py311 and py312 for "python3.12"): the caller then lists the valid names.
  */
-function running(environments: Map<string, Environment>, program: string): Environment | undefined {
+export function environmentCalled(environments: Map<string, Environment>, program: string): Environment | undefined {
   const all = [...environments.values()];
   const lower = program.toLowerCase();
   const named = all.filter((env) => env.name.toLowerCase() === lower);
@@ -56,7 +68,7 @@ function running(environments: Map<string, Environment>, program: string): Envir
 function unnamed(environments: Map<string, Environment>, code: string): string {
   const interpreter = /^#![ \t]*(?:\S*\/)?([\w.-]+)(?:[ \t]+([\w.-]+))?/.exec(code);
   const program = interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1];
-  const named = program === undefined ? undefined : running(environments, program);
+  const named = program === undefined ? undefined : environmentCalled(environments, program);
   if (named) return named.name;
   const language = CODE_SHAPES.find(([, shape]) => shape.test(code))?.[0];
   const written = [...environments.values()].find((env) => env.interpreter === language);

@@ -8,7 +8,7 @@ import { cappedAccess, jailSettings } from "../jail/policy.js";
 import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
-import { describeEnvironments, pickEnvironment } from "./environments.js";
+import { describeEnvironments, environmentCalled, pickEnvironment } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
@@ -89,6 +89,11 @@ ${listing}`,
           .describe("Persistent session id (created on first use)"),
       },
       output: outputShape,
+      // "bash", "python3", "js": the environment an agent means, named as the schema has it.
+      otherForms: (args) => {
+        const meant = typeof args.env === "string" && !environments.has(args.env) ? environmentCalled(environments, args.env) : undefined;
+        return meant ? { ...args, env: meant.name } : args;
+      },
       // Destructive: an environment may write the project. Open world only when one has network.
       annotations: {
         readOnlyHint: false,

@@ -42,7 +42,48 @@ describe("pickEnvironment without a name", () => {
     expect(picked("console.log(1 + 1)")).toBe("node");
     expect(picked("const fs = require('fs')")).toBe("node");
     expect(picked("import fs from 'node:fs'\nfs.readdirSync('.')")).toBe("node");
-    for (const code of ["ls -la", "echo print(1)", "jq . data.json", "x = 1"]) expect(picked(code)).toBe("shell");
+    for (const code of ["ls -la", "echo print(1)", "jq . data.json", "x=1"]) expect(picked(code)).toBe("shell");
+  });
+
+  it("takes Python and Node written as expressions and statements, where the shell would fail", () => {
+    for (const code of [
+      "x = [1, 2, 3]\nlen(x)",
+      "sum(range(10))",
+      "for i in range(3): print(i)",
+      "import sys; sys.exit(4)",
+      "a, b = 1, 2",
+      "if x > 1:\n    y = 2",
+      "with open('data.json') as f:\n    data = f.read()",
+      "class Point:\n    pass",
+    ]) {
+      expect(picked(code), code).toBe("python");
+    }
+    for (const code of [
+      "Array.from({length: 3}, (_, i) => i)",
+      "'q'.repeat(100000)",
+      "x === 1",
+      "new Map()",
+      "JSON.stringify({a: 1})",
+      "process.argv",
+    ]) {
+      expect(picked(code), code).toBe("node");
+    }
+  });
+
+  it("leaves the shell's own code to the shell, colons and all", () => {
+    for (const code of [
+      'if true; then echo "Result: ok"; fi',
+      "for f in *.txt; do echo $f; done",
+      "for h in a:b c:d; do echo $h; done",
+      'while read -r line; do echo "$line"; done < data.txt',
+      "export PATH=/bin:$PATH",
+      "echo $(date)",
+      "test $a = $b && echo same",
+      "awk -F: '{print $1}' /etc/passwd",
+      "main() {\n  echo hi\n}\nmain",
+    ]) {
+      expect(picked(code), code).toBe("shell");
+    }
   });
 
   it("lets a #! line say otherwise", () => {
