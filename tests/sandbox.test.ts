@@ -133,6 +133,21 @@ describe("run", () => {
     await server.call("close_session", { session: "guessed" });
   });
 
+  it("says where code that named no env ran when the shell could not read it, and how to run it elsewhere", async () => {
+    const ruby = await server.call("run", { code: "puts 1" });
+    expect(textOf(ruby)).toMatch(
+      /^exit 127 .*\nnote: ran in shell, as no env was given; pass env \((?=.*python)(?=.*node).*\) to run it in another\n/,
+    );
+    // A shell's own failure (grep found nothing) is no wrong guess.
+    expect(textOf(await server.call("run", { code: "grep -q nothing /dev/null" }))).not.toContain("note:");
+    await server.call("run", { session: "sh-only", env: "shell", code: "true" });
+    const python = await server.call("run", { session: "sh-only", code: "x = [1, 2]\nlen(x)" });
+    expect(textOf(python)).toContain(
+      "note: this reads as python code, but session sh-only runs shell: close_session it, or use another session id with env python",
+    );
+    await server.call("close_session", { session: "sh-only" });
+  });
+
   it("refuses a timeout above the daemon's maximum, saying the maximum", async () => {
     const result = await server.call("run", { env: "shell", code: "true", timeout_seconds: 100_000 });
     expect(result.isError).toBe(true);

@@ -70,11 +70,16 @@ function unnamed(environments: Map<string, Environment>, code: string): string {
   const program = interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1];
   const named = program === undefined ? undefined : environmentCalled(environments, program);
   if (named) return named.name;
-  const language = CODE_SHAPES.find(([, shape]) => shape.test(code))?.[0];
-  const written = [...environments.values()].find((env) => env.interpreter === language);
+  const written = writtenFor(environments, code);
   if (written) return written.name;
   if (environments.size === 1) return [...environments.keys()][0]!;
   return DEFAULT_ENVIRONMENT;
+}
+
+/** The environment whose language the code is plainly written in (CODE_SHAPES), if one is. */
+export function writtenFor(environments: Map<string, Environment>, code: string): Environment | undefined {
+  const language = CODE_SHAPES.find(([, shape]) => shape.test(code))?.[0];
+  return [...environments.values()].find((env) => env.interpreter === language);
 }
 
 const MAIN_PACKAGES = 6;

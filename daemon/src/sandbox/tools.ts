@@ -8,7 +8,8 @@ import { cappedAccess, jailSettings } from "../jail/policy.js";
 import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
-import { describeEnvironments, environmentCalled, pickEnvironment } from "./environments.js";
+import type { Environment } from "../discovery/types.js";
+import { describeEnvironments, environmentCalled, pickEnvironment, writtenFor } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
@@ -103,16 +104,18 @@ ${listing}`,
       },
       async run(args, call) {
         // A session call without env runs where the session lives (or lived).
-        const env = pickEnvironment(
-          environments,
-          args.env ?? (args.session === undefined ? undefined : sessions.envOf(args.session)),
-          args.code,
-        );
+        const sessionEnv = args.session === undefined ? undefined : sessions.envOf(args.session);
+        const env = pickEnvironment(environments, args.env ?? sessionEnv, args.code);
         const request = { code: args.code, stdin: args.stdin, timeoutSeconds: args.timeout_seconds };
         const onWait = (ahead: number, running: number) => void call.progress(0, undefined, waitMessage(ahead, running));
         const context = { ...jailContext, signal: call.signal, onWait, log: ctx.log, spool: ctx.results?.spooler("run") };
-        if (args.session !== undefined) return toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
-        return toOutput(await runCode(env, request, context));
+        const output =
+          args.session === undefined
+            ? toOutput(await runCode(env, request, context))
+            : toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
+        const note =
+          output.exit_code === 0 || args.env !== undefined ? undefined : unaskedEnvNote(environments, env, args, output, sessionEnv);
+        return note ? { ...output, notices: [...(output.notices ?? []), note] } : output;
       },
       render,
     });
@@ -122,6 +125,30 @@ ${listing}`,
     return { close: () => sessions.closeAll() };
   },
 };
+
+/** Exit statuses of bash given another language's code: a command not found ("x = 1"), a syntax error. */
+const NOT_SHELL_CODE = new Set([2, 127]);
+
+/**
+ * For a failed call that named no env, how to run it elsewhere: the shell took code it could not
+ * read (no `#!` line or shape said otherwise), or the session's env got code of another language.
+ */
+function unaskedEnvNote(
+  environments: Map<string, Environment>,
+  env: Environment,
+  { code, session }: { code: string; session?: string },
+  output: { exit_code?: number | null },
+  sessionEnv: string | undefined,
+): string | undefined {
+  if (sessionEnv === undefined) {
+    const others = [...environments.keys()].filter((name) => name !== env.name);
+    if (env.interpreter !== "bash" || !NOT_SHELL_CODE.has(output.exit_code ?? 0) || others.length === 0) return undefined;
+    return `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`;
+  }
+  const written = writtenFor(environments, code);
+  if (!written || written.name === env.name) return undefined;
+  return `this reads as ${written.name} code, but session ${session} runs ${env.name}: close_session it, or use another session id with env ${written.name}`;
+}
 
 const listSessions = (sessions: SessionManager) =>
   defineTool({
