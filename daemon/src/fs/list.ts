@@ -78,7 +78,7 @@ async function listTree(
   request: ListRequest,
   signal: AbortSignal,
 ): Promise<{ name: string; type: EntryType }[]> {
-  const args = ["--files", "--null", "--hidden", "--glob", "!.git"];
+  const args = ["--files", "--null", "--hidden", "--no-require-git", "--glob", "!.git"];
   if (request.includeIgnored) args.push("--no-ignore");
   if (request.maxDepth !== undefined) args.push("--max-depth", String(request.maxDepth));
   if (request.glob) args.push("--glob", request.glob);

@@ -152,7 +152,7 @@ function shorten(text: string, start = 0): string {
 }
 
 function ripgrepArgs(request: SearchRequest): string[] {
-  const args = ["--json", "--no-config", "--hidden", "--glob", "!.git"];
+  const args = ["--json", "--no-config", "--hidden", "--no-require-git", "--glob", "!.git"];
   if (request.literal) args.push("--fixed-strings");
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));

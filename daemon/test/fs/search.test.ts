@@ -106,6 +106,11 @@ describe("search_files", () => {
     expect(lines).toBeLessThan(20_100);
   });
 
+  it("honours .gitignore outside a git repository too", async () => {
+    const f = await fixture({ ".gitignore": "ignored/\n*.log\n", "ignored/x.txt": "two", "a.log": "two", "kept.txt": "two" });
+    expect((await search(f, { pattern: "two" })).files.map((file) => file.path)).toEqual(["kept.txt"]);
+  });
+
   it("cuts long lines around the match", async () => {
     const f = await fixture({ "min.js": `${"a".repeat(5000)}NEEDLE${"b".repeat(5000)}\n` });
     const [line] = (await search(f, { pattern: "NEEDLE" })).files[0]!.lines;
