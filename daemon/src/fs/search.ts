@@ -31,11 +31,8 @@ const globHint = (pattern: string) =>
 function badPattern(pattern: string, error: unknown): unknown {
   if (!(error instanceof FsError) || !/regex parse error/.test(error.message)) return error;
   if (looksLikeGlob(pattern)) return new FsError(globHint(pattern), "or pass literal: true to search for the text itself");
-  const why =
-    error.message
-      .split("\n")
-      .at(-1)
-      ?.replace(/^error: /, "") ?? "";
+  const lines = error.message.split("\n");
+  const why = (lines.find((line) => line.startsWith("error: ")) ?? lines.at(-1) ?? "").replace(/^error: /, "");
   return new FsError(
     `pattern is not a valid regular expression (${why})`,
     "escape its special characters with \\, or pass literal: true to search for the text as is",
@@ -153,7 +150,8 @@ function shorten(text: string, start = 0): string {
 
 function ripgrepArgs(request: SearchRequest): string[] {
   const args = ["--json", "--no-config", "--hidden", "--no-require-git", "--glob", "!.git"];
-  if (request.literal) args.push("--fixed-strings");
+  // A regular expression with look-around or backreferences goes to PCRE2 where rg has it.
+  args.push(...(request.literal ? ["--fixed-strings"] : ["--engine", "auto"]));
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
   if (request.glob) args.push("--glob", request.glob);
@@ -197,6 +195,8 @@ export async function searchFiles(
 ): Promise<SearchResult> {
   if (request.pattern === "")
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
+  if (`${request.pattern}${request.glob ?? ""}`.includes("\0"))
+    throw new FsError("pattern or glob has a NUL character, which rg cannot take");
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
   // Every match read, the answer's and those kept beyond it.
   const read = { matches: 0, lines: 0, files: [] as SearchFile[], stopped: false };

@@ -106,6 +106,13 @@ describe("search_files", () => {
     expect(lines).toBeLessThan(20_100);
   });
 
+  it("takes look-around and backreferences (rg's PCRE2), and refuses a NUL in one line", async () => {
+    const f = await fixture({ "a.txt": "foo bar\nbaz bar\nxx yy\n" });
+    expect((await search(f, { pattern: "(?<=foo )bar" })).files[0]!.lines.map((line) => line.line)).toEqual([1]);
+    expect((await search(f, { pattern: "(\\w)\\1" })).files[0]!.lines.map((line) => line.line)).toEqual([1, 3]);
+    await expect(search(f, { pattern: "a\0b" })).rejects.toThrow(/^pattern or glob has a NUL character/);
+  });
+
   it("honours .gitignore outside a git repository too", async () => {
     const f = await fixture({ ".gitignore": "ignored/\n*.log\n", "ignored/x.txt": "two", "a.log": "two", "kept.txt": "two" });
     expect((await search(f, { pattern: "two" })).files.map((file) => file.path)).toEqual(["kept.txt"]);
