@@ -96,6 +96,7 @@ export async function listFiles(
   keep?: (text: string) => Promise<Kept>,
 ): Promise<ListResult> {
   const input = request.path ?? ".";
+  if (request.glob?.includes("\0")) throw new FsError("glob has a NUL character, which rg cannot take");
   return confinement.hold(input, "follow", async (dir) => {
     if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
     if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");

@@ -57,6 +57,11 @@ describe("list_files", () => {
     expect(kept).toEqual(["a\\nx.txt\nb.txt\nc.txt\n"]);
   });
 
+  it("refuses a NUL in a glob in one line", async () => {
+    const f = await gitProject();
+    await expect(listFiles(f.confinement, { glob: "a\0b" }, 100, never)).rejects.toThrow(/^glob has a NUL character/);
+  });
+
   it("honours .gitignore in a tree outside a git repository too", async () => {
     const f = await fixture({ ".gitignore": "ignored/\n*.log\n", "ignored/x.txt": "", "a.log": "", "src/kept.txt": "" });
     expect(paths(await listFiles(f.confinement, { recursive: true }, 100, never))).toEqual([".gitignore", "src/kept.txt"]);
