@@ -40,7 +40,10 @@ describe("list_files", () => {
   it("keeps the whole listing the cap cuts short, one entry per line as shown, and says where", async () => {
     const f = await gitProject();
     const kept: string[] = [];
-    const keep = async (text: string) => (kept.push(text), { path: "/results/0001-list_files.txt" });
+    const keep = async (text: string) => {
+      kept.push(text);
+      return { path: "/results/0001-list_files.txt" };
+    };
     const result = await listFiles(f.confinement, {}, 2, never, keep);
     expect(result).toMatchObject({ more: 3, all: "/results/0001-list_files.txt" });
     expect(paths(result)).toEqual([".github", ".gitignore"]);
@@ -52,7 +55,10 @@ describe("list_files", () => {
   it("keeps a name with a line break on one line, so line numbers hold", async () => {
     const f = await fixture({ "a\nx.txt": "", "b.txt": "", "c.txt": "" });
     const kept: string[] = [];
-    const result = await listFiles(f.confinement, {}, 1, never, async (text) => (kept.push(text), { path: "/r" }));
+    const result = await listFiles(f.confinement, {}, 1, never, async (text) => {
+      kept.push(text);
+      return { path: "/r" };
+    });
     expect(paths(result)).toEqual(["a\nx.txt"]);
     expect(kept).toEqual(["a\\nx.txt\nb.txt\nc.txt\n"]);
   });

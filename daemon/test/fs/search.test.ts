@@ -57,7 +57,10 @@ describe("search_files", () => {
   it("keeps up to ten thousand matches past max_results, as shown", async () => {
     const f = await fixture({ "a.txt": "hit\nctx\nhit\nctx\nhit\n", "many.txt": "hit\n".repeat(10_050) });
     const kept: string[] = [];
-    const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
+    const keep = async (text: string) => {
+      kept.push(text);
+      return { path: "/results/kept.txt" };
+    };
     const one = await searchFiles(f.confinement, { pattern: "hit", path: "a.txt", contextLines: 1, maxResults: 2 }, never, keep);
     expect(one).toMatchObject({ matches: 2, truncated: true, all: { path: "/results/kept.txt", matches: 3, complete: true } });
     expect(one.files[0]!.lines.map((line) => line.line)).toEqual([1, 2, 3, 4]);
@@ -72,7 +75,10 @@ describe("search_files", () => {
   it("shows max_results matches when the cut falls inside a file, the kept rest going on from the next", async () => {
     const f = await fixture({ "a.txt": "HIT\nx\n".repeat(5), "b.txt": "HIT\nx\n".repeat(5), "c.txt": "HIT\n" });
     const kept: string[] = [];
-    const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
+    const keep = async (text: string) => {
+      kept.push(text);
+      return { path: "/results/kept.txt" };
+    };
     const result = await searchFiles(f.confinement, { pattern: "HIT", maxResults: 3 }, never, keep);
     const shown = matchLines(result.files);
     expect(shown.filter((line) => line.endsWith(":HIT"))).toHaveLength(3);
@@ -97,7 +103,10 @@ describe("search_files", () => {
   it("keeps no more than twenty thousand lines, context included", async () => {
     const f = await fixture({ "wide.txt": "hit\nc\nc\nc\nc\nc\nc\n".repeat(5000) });
     const kept: string[] = [];
-    const keep = async (text: string) => (kept.push(text), { path: "/results/kept.txt" });
+    const keep = async (text: string) => {
+      kept.push(text);
+      return { path: "/results/kept.txt" };
+    };
     const result = await searchFiles(f.confinement, { pattern: "hit", contextLines: 3, maxResults: 5 }, never, keep);
     expect(result.all).toMatchObject({ complete: false });
     expect(result.all!.matches).toBeLessThan(3000);
