@@ -400,10 +400,12 @@ describe("everyday and installed tools", () => {
     expect(textOf(none)).toBe("coreutils has several programs and no main one; pass program, e.g. ls.");
     const echo = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "echo" });
     const ls = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "ls" });
-    const names = [echo, ls].map((r) => (r.structuredContent as { name: string }).name);
-    expect(names).toEqual(["nixpkgs_coreutils", "nixpkgs_coreutils-2"]);
+    const echoN = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "echo", default_args: ["-n"] });
+    const names = [echo, ls, echoN].map((r) => (r.structuredContent as { name: string }).name);
+    expect(names).toEqual(["nixpkgs_echo", "nixpkgs_ls", "nixpkgs_echo-2"]);
     for (const { name } of (await server.client.listTools()).tools) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-    expect((await ok("nixpkgs_coreutils", { args: ["hello"] })).stdout).toBe("hello\n");
+    expect((await ok("nixpkgs_echo", { args: ["hello"] })).stdout).toBe("hello\n");
+    expect((await ok("nixpkgs_echo-2", { args: ["hello"] })).stdout).toBe("hello");
   });
 
   it("keeps installed tools across restarts", async () => {
@@ -411,17 +413,18 @@ describe("everyday and installed tools", () => {
     server = await start();
     const names = (await server.client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_coreutils", "nixpkgs_coreutils-2", "nixpkgs_python3Packages__requests"]),
+      expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_echo", "nixpkgs_ls", "nixpkgs_echo-2", "nixpkgs_python3Packages__requests"]),
     );
     expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\n" })).stdout).toBe("1\n");
     const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[] };
     expect(listed.installed.map((tool) => tool.name).sort()).toEqual([
-      "nixpkgs_coreutils",
-      "nixpkgs_coreutils-2",
+      "nixpkgs_echo",
+      "nixpkgs_echo-2",
+      "nixpkgs_ls",
       "nixpkgs_python3Packages__requests",
       "nixpkgs_ripgrep",
     ]);
-    expect(JSON.parse(readFileSync(join(scratch, "state", "nixpkgs", "installed-tools.json"), "utf8")).tools).toHaveLength(4);
+    expect(JSON.parse(readFileSync(join(scratch, "state", "nixpkgs", "installed-tools.json"), "utf8")).tools).toHaveLength(5);
   });
 
   it("uninstalls: list_changed, gone from the tools and from the list", async () => {
@@ -438,6 +441,19 @@ describe("everyday and installed tools", () => {
     expect(installed.structuredContent).toMatchObject({ name: "nixpkgs_sort", package: "coreutils", already_installed: false });
     expect((await ok("nixpkgs_sort", { stdin: "b\na\n" })).stdout).toBe("a\nb\n");
     expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_sort" })).isError).toBeFalsy();
+  });
+
+  it("names a tool for the program asked for, and takes a package as nixpkgs_execute does; refuses a program that is no name", async () => {
+    const wc = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "wc" });
+    expect(wc.structuredContent).toMatchObject({ name: "nixpkgs_wc", package: "coreutils", program: "wc", already_installed: false });
+    expect(textOf(wc)).toMatch(/^Installed: nixpkgs_wc runs wc of coreutils\. /);
+    expect((await ok("nixpkgs_wc", { args: ["-l"], stdin: "a\nb\n" })).stdout.trim()).toBe("2");
+    const installable = await server.call("nixpkgs_install_tool", { package: "nixpkgs#jq" });
+    expect(installable.structuredContent).toMatchObject({ name: "nixpkgs_jq", package: "jq" });
+    const outside = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "../../bin/sh" });
+    expect(outside.isError).toBe(true);
+    expect(textOf(outside)).toMatch(/^'\.\.\/\.\.\/bin\/sh' is no program name/);
+    for (const name of ["nixpkgs_wc", "nixpkgs_jq"]) await server.call("nixpkgs_uninstall_tool", { name });
   });
 
   it("installs a name the index lacks when Nix has it", async () => {

@@ -81,6 +81,10 @@ export class PackageRunner {
   resolve(asked: string, program?: string): { attr: string; program?: string; listed: boolean } {
     const attr = withoutInstallable(asked);
     attrPath(attr);
+    // A program is a file of the package's bin/, by its name.
+    if (program !== undefined && (!/^[^/\0]+$/.test(program) || program === "." || program === "..")) {
+      throw new NixpkgsError(`'${program}' is no program name`, "Name a program in the package's bin/, e.g. rg.");
+    }
     const index = this.ctx.index();
     if (!index) return { attr, program, listed: false };
     if (index.lookup(attr) >= 0) return { attr, program, listed: true };

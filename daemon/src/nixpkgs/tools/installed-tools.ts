@@ -8,6 +8,7 @@ import type { Logger } from "../../log.js";
 import { defineTool } from "../../mcp/tool.js";
 import { NixpkgsError } from "../errors.js";
 import type { PackageRunner } from "../execute/execute.js";
+import { withoutInstallable } from "../index/package-sets.js";
 import { COMMON_TOOLS } from "./common-tools.js";
 import type { InstalledRegistry, InstalledTool } from "./installed.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
@@ -47,7 +48,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       default_args: z.array(z.string()).optional().describe("Arguments before each call's"),
       timeout_seconds: z.number().int().min(1).optional().describe("Run time limit per call"),
     },
-    output: { name: z.string(), package: z.string(), already_installed: z.boolean(), note: z.string() },
+    output: { name: z.string(), package: z.string(), program: z.string().optional(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, call) => {
       const { attr, program, listed } = runner.resolve(args.package, args.program);
@@ -64,20 +65,22 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
         .packageTools()
         .find((tool) => sameTool(tool, tool.common && !wanted.program ? { ...wanted, program: tool.program } : wanted));
       const note = "If your client does not refresh its tool list, call nixpkgs_execute with package set to this name.";
-      if (same) return { name: same.name, package: same.attr, already_installed: true, note };
+      if (same)
+        return { name: same.name, package: same.attr, ...(same.program ? { program: same.program } : {}), already_installed: true, note };
       // A tool of such a package without a program would refuse every call; the same words as that refusal, now.
       const several = program ? undefined : COMMON_TOOLS.find((tool) => tool.attr === attr && tool.several);
       if (several) throw new NixpkgsError(`${attr} has several programs and no main one`, `Pass program, e.g. ${several.program}.`);
       // A name the index lacks may still be Nix's (the index lists each derivation once, nix-env's way): Nix says.
       if (!listed) await runner.checkPackage(attr, { signal: call.signal, progress: progressOf(call) });
-      const tool = { name: tools.freeName(args.package), ...wanted };
+      // Named for the program asked for (coreutils' wc is nixpkgs_wc), else the package as asked ("nixpkgs#tree" is tree).
+      const tool = { name: tools.freeName(args.program ?? withoutInstallable(args.package)), ...wanted };
       registry.add(tool);
       // Registering a tool on a connected server sends notifications/tools/list_changed.
       tools.addPackage(tool);
-      return { name: tool.name, package: tool.attr, already_installed: false, note };
+      return { name: tool.name, package: tool.attr, ...(program ? { program } : {}), already_installed: false, note };
     },
     render: (result) =>
-      `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.package}. ${result.note}`,
+      `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.program ? `${result.program} of ${result.package}` : result.package}. ${result.note}`,
   });
 }
 
