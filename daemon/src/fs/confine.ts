@@ -17,7 +17,7 @@
 // no-follow, but a swap between steps is not excluded.
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readlinkSync } from "node:fs";
 import { realpath, stat } from "node:fs/promises";
-import { isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
+import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { isAbsent } from "../files/absence.js";
 import { isInside } from "../files/path-inside.js";
 import { protectedEntry, protectedMessage } from "../config/protected-paths.js";
@@ -166,6 +166,15 @@ export class Confinement {
     return this.roots().some((root) => root.real === real);
   }
 
+  /**
+   * Whether a path is a kept result (the whole text of a cut answer): of this server ("here") or of
+   * another server run beside it ("elsewhere"), whose directory went when that server exited.
+   */
+  keptResult(path: string): "here" | "elsewhere" | undefined {
+    if (this.readOnlyRoots.some((root) => isInside(path, root.real))) return "here";
+    return this.readOnlyRoots.some((root) => isInside(path, dirname(root.real))) ? "elsewhere" : undefined;
+  }
+
   /** Refuses a change to a protected project path or inside a read-only root (`real`, symlinks resolved). */
   refuseProtected(real: string, input: string): void {
     if (this.readOnlyRoots.some((root) => isInside(real, root.real))) {
@@ -211,7 +220,7 @@ export class Confinement {
     let path: string;
     if (!isAbsolute(input)) {
       path = resolve(this.primary.real, input);
-      if (!isInside(path, this.primary.real)) throw this.outside(input, "climbs out of the project root with ..");
+      if (!isInside(path, this.primary.real)) throw this.outside(input, "climbs out of the project root (..)");
     } else {
       path = this.toRealSpelling(normalize(input));
       const jailView = path === JAIL_PROJECT || path.startsWith(`${JAIL_PROJECT}/`);
@@ -238,6 +247,9 @@ export class Confinement {
     for (let hops = 0; ; hops++) {
       if (hops > MAX_HOPS) throw new FsError(`${input}: too many levels of symlinks`);
       const root = this.rootOf(path);
+      if (!root && this.keptResult(path) === "elsewhere") {
+        throw new FsError(`${input}: is a kept result of another server run, gone with it`, "run the call that made it again");
+      }
       if (!root) throw this.outside(input, hops ? "lies through a symlink that leads outside every served root" : undefined);
       const found = this.walkFrom(root, relative(root.real, path), input, intent, options, hops > 0);
       if (typeof found === "string") path = found;

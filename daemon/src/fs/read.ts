@@ -43,7 +43,12 @@ interface Opened extends TextFile {
 /** Resolves, opens and reads the head of one file. Done for every path at once; the budget is then spent in order. */
 function openOne(confinement: Confinement, path: string): Promise<Opened> {
   return confinement.hold(path, "follow", async (resolved) => {
-    if (!resolved.exists) throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
+    if (!resolved.exists) {
+      // A kept result goes when newer ones outgrow the store (responses.keep_files, keep_seconds, keep_bytes).
+      if (confinement.keptResult(resolved.real) === "here")
+        throw new FsError(`${path}: this kept result is gone`, "run the call that made it again");
+      throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
+    }
     const file = await openTextFile(resolved.at);
     if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");
     if (file === "special") throw new FsError(`${path}: not a regular file`, "only regular files can be read");

@@ -1,6 +1,8 @@
 import { mkfifoSync } from "./mkfifo.js";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Confinement, makeRoot } from "../../src/fs/confine.js";
 import { cutLineHint, readContent, type ReadItem } from "../../src/fs/read.js";
 import { fixture, never } from "./fixture.js";
 
@@ -14,6 +16,21 @@ describe("read_content", () => {
       { path: "a.txt", content: "one\ntwo\n", start_line: 1, end_line: 2, total_lines: 2 },
       { path: "b.txt", content: "no newline at end", start_line: 1, end_line: 1, total_lines: 1 },
     ]);
+  });
+
+  it("says a kept result is gone, of this server or of another run beside it, not that there is no such file", async () => {
+    const f = await fixture();
+    const results = join(f.base, "results");
+    for (const run of ["1-now", "2-before"]) mkdirSync(join(results, run), { recursive: true });
+    const confinement = new Confinement(await makeRoot(f.root), [], [], [await makeRoot(join(results, "1-now"))]);
+    const [pruned, earlier] = await readContent(
+      confinement,
+      { paths: [join(results, "1-now", "0001-run.txt"), join(results, "2-before", "0001-run.txt")] },
+      1024,
+      never,
+    );
+    expect(pruned!.error).toMatch(/0001-run\.txt: this kept result is gone; run the call that made it again$/);
+    expect(earlier!.error).toMatch(/0001-run\.txt: is a kept result of another server run, gone with it; run the call that made it again$/);
   });
 
   it("cuts to a line range", async () => {
