@@ -124,6 +124,15 @@ describe("on a Python project", () => {
   });
 });
 
+describe("a project with no packages installed", () => {
+  it("says so for both languages in one line, with how to make either", async () => {
+    const { server } = await serve(realpathSync(mkdtempSync(join(tmpdir(), "pkglocal-none-"))));
+    const both = textOf(await server.call("read_package", { package: "requests" }));
+    expect(both).toMatch(/^no python environment found; .*; no node environment found; .*; create one in the project: .*npm install/);
+    expect(both).not.toContain("\n");
+  });
+});
+
 describe("a package file longer than an answer", () => {
   it("is cut with a marker that pages the package file by its own line numbers", async () => {
     const project = realpathSync(mkdtempSync(join(tmpdir(), "pkglocal-big-")));
