@@ -247,6 +247,13 @@ export class Confinement {
     for (let hops = 0; ; hops++) {
       if (hops > MAX_HOPS) throw new FsError(`${input}: too many levels of symlinks`);
       const root = this.rootOf(path);
+      // The jails' own path for their scratch space, which no fs tool serves (unless the host has one).
+      if (!root && isInside(path, "/workspace") && !existsSync("/workspace")) {
+        throw new FsError(
+          `${input}: /workspace is a jail's scratch space, seen only by run`,
+          "read it there (cat, head) or copy it into the project",
+        );
+      }
       if (!root && this.keptResult(path) === "elsewhere") {
         throw new FsError(`${input}: is a kept result of another server run, gone with it`, "run the call that made it again");
       }

@@ -1,5 +1,5 @@
 import { mkfifoSync } from "./mkfifo.js";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { Confinement, makeRoot } from "../../src/fs/confine.js";
@@ -31,6 +31,15 @@ describe("read_content", () => {
     );
     expect(pruned!.error).toMatch(/0001-run\.txt: this kept result is gone; run the call that made it again$/);
     expect(earlier!.error).toMatch(/0001-run\.txt: is a kept result of another server run, gone with it; run the call that made it again$/);
+  });
+
+  // Where the host has a /workspace of its own, it is just another path outside the served roots.
+  it.skipIf(existsSync("/workspace"))("says /workspace is a jail's, seen only by run", async () => {
+    const f = await fixture();
+    const [item] = await readContent(f.confinement, { paths: ["/workspace/out.txt"] }, 1024, never);
+    expect(item!.error).toBe(
+      "/workspace/out.txt: /workspace is a jail's scratch space, seen only by run; read it there (cat, head) or copy it into the project",
+    );
   });
 
   it("cuts to a line range", async () => {
