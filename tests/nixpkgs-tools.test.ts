@@ -209,6 +209,8 @@ describe("nixpkgs_execute", () => {
     const result = await server.call("nixpkgs_execute", { package: "ripgre" });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/^no package `ripgre` in this nixpkgs; did you mean ripgrep\b.*\?$/);
+    // Nix also names sets (lib) as what was meant; only packages are offered.
+    expect(textOf(await server.call("nixpkgs_execute", { package: "lbi" }))).not.toMatch(/\blib\b/);
   });
 
   it("names the closest packages for a misspelt name: Nix's suggestions and the index's", async () => {

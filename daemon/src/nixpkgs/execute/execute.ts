@@ -108,7 +108,9 @@ export class PackageRunner {
     const request = { ...asked, ...named };
     // Refused here (a timeout or stdin above the limits) before anything is realised.
     const policy = this.realiser.policy(request.attr, request);
-    const realised = await this.realiser.realise(request.attr, call).catch((error: unknown) => this.nixFailed(error, request.attr));
+    const realised = await this.realiser
+      .realise(request.attr, call)
+      .catch((error: unknown) => this.nixFailed(error, request.attr, withoutInstallable(asked.attr)));
     const program = chooseProgram(request.attr, realised, request.program);
     const result = await runInJail({
       artifact: realised.artifact,
@@ -124,13 +126,19 @@ export class PackageRunner {
     return { ...result, attr: request.attr, program };
   }
 
-  /** Nix's output to the debug log; a missing package as one line with the names closest to it (Nix's, then the index's). */
-  private nixFailed(error: unknown, attr: string): never {
+  /**
+   * Nix's output to the debug log; a missing package as one line with the names closest to it: Nix's
+   * (those the index lists as packages, where there is one: Nix also names sets such as lib), then
+   * the index's. `asked`: the program the agent named, when the index led from it to `attr`.
+   */
+  private nixFailed(error: unknown, attr: string, asked = attr): never {
     if (!(error instanceof NixCommandError)) throw error;
     this.ctx.debug?.(`nixpkgs: ${error.message}; nix said:\n${error.trace}`);
     if (error.kind !== "missing") throw error;
     const index = this.ctx.index();
-    const close = new Set([...error.suggestions, ...(index ? closeNames(index, attr, CLOSE_NAMES) : [])]);
-    throw new NixpkgsError(...noPackage(attr, [...close].slice(0, CLOSE_NAMES)));
+    const nixNames = index ? error.suggestions.filter((name) => index.lookup(name) >= 0) : error.suggestions;
+    const close = new Set([...nixNames, ...(index ? closeNames(index, attr, CLOSE_NAMES) : [])]);
+    const [message, hint] = noPackage(attr, [...close].slice(0, CLOSE_NAMES));
+    throw new NixpkgsError(asked === attr ? message : `\`${asked}\` is a program of ${attr}, and ${message}`, hint);
   }
 }
