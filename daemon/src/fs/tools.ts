@@ -212,7 +212,9 @@ function fsTools({ confinement, config, run, shell, results }: FsToolsContext): 
     annotations: READS,
     run: (args, call) =>
       run(call, async (signal) => {
-        const paths = [...(args.path === undefined ? [] : [args.path]), ...(args.paths ?? [])];
+        // `path` beside `paths` that already name it is the same file said twice, read once.
+        const listed = args.paths ?? [];
+        const paths = args.path === undefined || listed.includes(args.path) ? listed : [args.path, ...listed];
         if (paths.length === 0) throw new ToolError("no file named", 'pass path: "file" (or paths: [...] for several)');
         return batchResult(
           await readContent(confinement, { paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal),

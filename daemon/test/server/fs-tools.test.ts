@@ -142,6 +142,9 @@ describe("first guesses an agent makes", () => {
     expect(textOf(missing)).toBe("src/nope.ts: no such file; use list_files or search_files to find it");
     const some = await server.call("read_content", { paths: ["src/main.ts", "src/nope.ts"] });
     expect(some.isError).toBeFalsy();
+    // path and paths naming the same file: read once.
+    const both = await server.call("read_content", { path: "src/main.ts", paths: ["src/main.ts"] });
+    expect((both.structuredContent as { items: unknown[] }).items).toHaveLength(1);
   });
 
   it("takes /project/... as the project, as a jail sees it", async () => {
