@@ -76,9 +76,16 @@ function unnamed(environments: Map<string, Environment>, code: string): string {
   return DEFAULT_ENVIRONMENT;
 }
 
+/** A command line with a flag ("node -e '…'", "python3 -c '…'"): the shell's, whatever code it quotes. */
+const COMMAND_LINE = /^[ \t]*[\w./-]+[ \t]+--?\w/;
+
 /** The environment whose language the code is plainly written in (CODE_SHAPES), if one is. */
 export function writtenFor(environments: Map<string, Environment>, code: string): Environment | undefined {
-  const language = CODE_SHAPES.find(([, shape]) => shape.test(code))?.[0];
+  const own = code
+    .split("\n")
+    .filter((line) => !COMMAND_LINE.test(line))
+    .join("\n");
+  const language = CODE_SHAPES.find(([, shape]) => shape.test(own))?.[0];
   return [...environments.values()].find((env) => env.interpreter === language);
 }
 

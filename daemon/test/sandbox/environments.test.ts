@@ -81,6 +81,9 @@ describe("pickEnvironment without a name", () => {
       "test $a = $b && echo same",
       "awk -F: '{print $1}' /etc/passwd",
       "main() {\n  echo hi\n}\nmain",
+      "node -e 'console.log([1, 2].map((x) => x * 2))'",
+      `python3 -c "import json; print(json.dumps({'a': 1}))"`,
+      "jq -r '.items[] | select(.a === 1)' data.json",
     ]) {
       expect(picked(code), code).toBe("shell");
     }
