@@ -76,15 +76,38 @@ function unnamed(environments: Map<string, Environment>, code: string): string {
   return DEFAULT_ENVIRONMENT;
 }
 
-/** A command line with a flag ("node -e '…'", "python3 -c '…'"): the shell's, whatever code it quotes. */
+/** A command line with a flag ("node -e '…'", "git log --format='…'"): the shell's, whatever it quotes. */
 const COMMAND_LINE = /^[ \t]*[\w./-]+[ \t]+--?\w/;
+/** The start of a heredoc and its terminating word: what follows is data or another program's code. */
+const HEREDOC = /<<-?[ \t]*(['"]?)(\w+)\1/;
+/** Quoted text, which says nothing of the language around it ("grep '=>' f", "echo 'x = 1'"). */
+const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|`[^`\n]*`/g;
+/** A shell expansion outside quotes: $(…), ${…}, $NAME. */
+const EXPANSION = /\$[({A-Za-z_]/;
+
+/** The code's own lines, their quoted text left out: no heredoc's body, no command line with flags, none expanding shell variables. */
+function ownLines(code: string): string {
+  const kept: string[] = [];
+  let heredocEnd: string | undefined;
+  for (const line of code.split("\n")) {
+    if (heredocEnd !== undefined) {
+      if (line.trim() === heredocEnd) heredocEnd = undefined;
+      continue;
+    }
+    const heredoc = HEREDOC.exec(line);
+    if (heredoc) {
+      heredocEnd = heredoc[2];
+      continue;
+    }
+    const unquoted = line.replace(QUOTED, "''");
+    if (!COMMAND_LINE.test(line) && !EXPANSION.test(unquoted)) kept.push(unquoted);
+  }
+  return kept.join("\n");
+}
 
 /** The environment whose language the code is plainly written in (CODE_SHAPES), if one is. */
 export function writtenFor(environments: Map<string, Environment>, code: string): Environment | undefined {
-  const own = code
-    .split("\n")
-    .filter((line) => !COMMAND_LINE.test(line))
-    .join("\n");
+  const own = ownLines(code);
   const language = CODE_SHAPES.find(([, shape]) => shape.test(own))?.[0];
   return [...environments.values()].find((env) => env.interpreter === language);
 }

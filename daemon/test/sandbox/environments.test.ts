@@ -65,6 +65,7 @@ describe("pickEnvironment without a name", () => {
       "new Map()",
       "JSON.stringify({a: 1})",
       "process.argv",
+      "console.log(`${1 + 1}`)",
     ]) {
       expect(picked(code), code).toBe("node");
     }
@@ -84,6 +85,19 @@ describe("pickEnvironment without a name", () => {
       "node -e 'console.log([1, 2].map((x) => x * 2))'",
       `python3 -c "import json; print(json.dumps({'a': 1}))"`,
       "jq -r '.items[] | select(.a === 1)' data.json",
+      "git log --format='%h => %s'",
+      "grep '=>' src/app.js",
+      'git diff HEAD~1 -- src/ | grep "^+" | grep "=>"',
+      "sed 's/===/==/g' f.js",
+      "jq '.a === 1' f.json",
+      "rg 'Object.keys' src",
+      'git commit -m "use Array.from"',
+      "echo 'a => b'",
+      "cat <<EOF\nname = $USER\nEOF",
+      "cat > config.ini <<EOF\n[section]\nkey = value\nEOF",
+      "cat > script.py <<'EOF'\ndef main():\n    print(\"hi\")\nEOF\npython3 script.py",
+      "python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF",
+      "count = $(ls | wc -l)",
     ]) {
       expect(picked(code), code).toBe("shell");
     }
