@@ -138,13 +138,17 @@ describe("run", () => {
     expect(textOf(ruby)).toMatch(
       /^exit 127 .*\nnote: ran in shell, as no env was given; pass env \((?=.*python)(?=.*node).*\) to run it in another\n/,
     );
-    // A shell's own failure (grep found nothing) is no wrong guess.
-    expect(textOf(await server.call("run", { code: "grep -q nothing /dev/null" }))).not.toContain("note:");
+    // A shell's own failure (grep found nothing, a missing file, exit 2 or 127) is no wrong guess.
+    for (const code of ["grep -q nothing /dev/null", "ls /nonexistent", "exit 2", "exit 127"]) {
+      expect(textOf(await server.call("run", { code })), code).not.toContain("note:");
+    }
+    expect(textOf(await server.call("run", { code: "assert 1 == 1" }))).toContain("note: ran in shell, as no env was given");
     await server.call("run", { session: "sh-only", env: "shell", code: "true" });
     const python = await server.call("run", { session: "sh-only", code: "x = [1, 2]\nlen(x)" });
     expect(textOf(python)).toContain(
       "note: this reads as python code, but session sh-only runs shell: close_session it, or use another session id with env python",
     );
+    expect(textOf(await server.call("run", { session: "sh-only", code: "count = $(ls | wc -l)" }))).not.toContain("note:");
     await server.call("close_session", { session: "sh-only" });
   });
 

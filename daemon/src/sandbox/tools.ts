@@ -126,9 +126,6 @@ ${listing}`,
   },
 };
 
-/** Exit statuses of bash given another language's code: a command not found ("x = 1"), a syntax error. */
-const NOT_SHELL_CODE = new Set([2, 127]);
-
 /**
  * For a failed call that named no env, how to run it elsewhere: the shell took code it could not
  * read (no `#!` line or shape said otherwise), or the session's env got code of another language.
@@ -137,12 +134,16 @@ function unaskedEnvNote(
   environments: Map<string, Environment>,
   env: Environment,
   { code, session }: { code: string; session?: string },
-  output: { exit_code?: number | null },
+  output: { exit_code?: number | null; stderr: string },
   sessionEnv: string | undefined,
 ): string | undefined {
   if (sessionEnv === undefined) {
     const others = [...environments.keys()].filter((name) => name !== env.name);
-    if (env.interpreter !== "bash" || !NOT_SHELL_CODE.has(output.exit_code ?? 0) || others.length === 0) return undefined;
+    // What bash says of another language's code: a line is no shell syntax, or its first word is no
+    // command ("assert: command not found"); a shell command's own failure (a missing file) says neither.
+    const firstWord = /^\s*(\S+)/.exec(code)?.[1] ?? "";
+    const unread = /syntax error/.test(output.stderr) || output.stderr.includes(`${firstWord}: command not found`);
+    if (env.interpreter !== "bash" || !unread || others.length === 0) return undefined;
     return `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`;
   }
   const written = writtenFor(environments, code);
