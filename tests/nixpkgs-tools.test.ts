@@ -455,6 +455,9 @@ describe("everyday and installed tools", () => {
     const outside = await server.call("nixpkgs_install_tool", { package: "coreutils", program: "../../bin/sh" });
     expect(outside.isError).toBe(true);
     expect(textOf(outside)).toMatch(/^'\.\.\/\.\.\/bin\/sh' is no program name/);
+    for (const program of ["wc --help", "-rf"]) {
+      expect(textOf(await server.call("nixpkgs_install_tool", { package: "coreutils", program }))).toMatch(/ is no program name/);
+    }
     for (const name of ["nixpkgs_wc", "nixpkgs_jq"]) await server.call("nixpkgs_uninstall_tool", { name });
   });
 

@@ -81,8 +81,8 @@ export class PackageRunner {
   resolve(asked: string, program?: string): { attr: string; program?: string; listed: boolean } {
     const attr = withoutInstallable(asked);
     attrPath(attr);
-    // A program is a file of the package's bin/, by its name.
-    if (program !== undefined && (!/^[^/\0]+$/.test(program) || program === "." || program === "..")) {
+    // A program is a file of the package's bin/, by its name: no path, no space, no option.
+    if (program !== undefined && (!/^[^/\0\s-][^/\0\s]*$/.test(program) || program === "." || program === "..")) {
       throw new NixpkgsError(`'${program}' is no program name`, "Name a program in the package's bin/, e.g. rg.");
     }
     const index = this.ctx.index();
