@@ -72,13 +72,12 @@ function validate(layers: Layer[]): { config: Config; provenance: Map<string, st
   throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(\`nixshed config --example\` prints every key, documented)`);
 }
 
-/** What is wrong with the layers, or undefined when they validate. */
-function validationError(layers: Layer[]): string | undefined {
+/** The layers validated, or what is wrong with them. */
+function tryValidate(layers: Layer[]): ReturnType<typeof validate> | { error: string } {
   try {
-    validate(layers);
-    return undefined;
+    return validate(layers);
   } catch (error) {
-    if (error instanceof ConfigError) return error.message;
+    if (error instanceof ConfigError) return { error: error.message };
     throw error;
   }
 }
@@ -99,6 +98,8 @@ export function validateLayers(layers: Layers): LoadedConfig {
   const { projectRoot, files, project, env } = layers;
   let trust: ProjectTrust | undefined;
   let effective = layers.layers;
+  // Set where the untrusted project's layers were already validated.
+  let validated: ReturnType<typeof validate> | undefined;
   if (project) {
     const stateDir = dirname(layers.trustStore);
     const command = trustCommand(projectRoot, stateDir, nixshedDir("state", "", env));
@@ -108,23 +109,23 @@ export function validateLayers(layers: Layers): LoadedConfig {
     if (project.trusted && unreadable) throw new ConfigError(unreadable);
     if (!project.trusted) {
       const withoutProject = layers.layers.filter((layer) => !layer.project);
-      const { config: trusted } = validate(withoutProject);
+      const trusted = validate(withoutProject);
       effective = layers.layers.map((layer) => {
         if (!layer.project) return layer;
-        const { kept, ignored } = narrowProjectValues(layer.values, trusted, projectRoot);
+        const { kept, ignored } = narrowProjectValues(layer.values, trusted.config, projectRoot);
         trust!.ignored = ignored;
         return { ...layer, values: kept };
       });
       // An untrusted file in error counts for nothing, as a whole: a repository cannot stop the server starting.
-      const invalid = unreadable ?? validationError(effective);
-      if (invalid) {
-        trust.invalid = invalid;
+      const checked = unreadable ? { error: unreadable } : tryValidate(effective);
+      if ("error" in checked) {
+        trust.invalid = checked.error;
         trust.ignored = [];
-        effective = withoutProject;
-      }
+        validated = trusted;
+      } else validated = checked;
     }
   }
-  const { config, provenance } = validate(effective);
+  const { config, provenance } = validated ?? validate(effective);
   const stateDir = nixshedDir("state", config.state_dir, env);
   const cacheDir = nixshedDir("cache", config.cache_dir, env);
   return { config, projectRoot, stateDir, cacheDir, files, provenance, ...(trust ? { trust } : {}) };
