@@ -138,6 +138,18 @@ function readSandboxDir(
   }
 }
 
+/**
+ * The environments the trusted layers declare. An untrusted project's own are not the user's to build,
+ * and a repository could declare thousands to flood the log at every start.
+ */
+function declaredByTrusted(loaded: LoadedConfig): string[] {
+  const untrusted = loaded.trust && !loaded.trust.trusted ? loaded.trust.file : undefined;
+  const sources = [...loaded.provenance];
+  return Object.keys(loaded.config.environments).filter((name) =>
+    sources.some(([key, source]) => key.startsWith(`environments.${name}.`) && source !== untrusted),
+  );
+}
+
 export async function discover(loaded: LoadedConfig, log: Logger, options: DiscoverOptions = {}): Promise<Discovery> {
   const environments = new Map<string, Environment>();
   const nixpkgs: NixpkgsInfo = {};
@@ -150,7 +162,7 @@ export async function discover(loaded: LoadedConfig, log: Logger, options: Disco
   const metadataPath = loaded.config.metadata || undefined;
   if (metadataPath) readMetadata(metadataPath, store, environments, nixpkgs, note);
   for (const dir of sandboxDirs(loaded, options)) readSandboxDir(dir, store, environments, log, notes, note);
-  for (const name of Object.keys(loaded.config.environments).filter((name) => !environments.has(name))) {
+  for (const name of declaredByTrusted(loaded).filter((name) => !environments.has(name))) {
     note(
       `[environments.${name}] is declared in the configuration but not built, so it is not served: build it with nixshed.lib.fromToml pkgs ./config.toml and link it into ~/.config/nixshed/sandboxes`,
     );

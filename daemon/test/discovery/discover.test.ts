@@ -50,10 +50,10 @@ function metadataPath(environments: Record<string, string>): string {
   return addToStore(path);
 }
 
-async function run(metadata: string, dirs: string[], env: Record<string, string> = {}) {
+async function run(metadata: string, dirs: string[], env: Record<string, string> = {}, cwd = root) {
   const lines: string[] = [];
   const loaded = loadConfig({
-    cwd: root,
+    cwd,
     env: { NIXSHED_METADATA: metadata, NIXSHED_SANDBOX__DIRS: JSON.stringify(dirs), ...env },
     systemConfig: "/nonexistent",
   });
@@ -85,6 +85,16 @@ describe("discover", () => {
       expect.stringMatching(/^\[environments\.data\] is declared in the configuration but not built, so it is not served: build it with /),
     ]);
     expect(lines.join("\n")).toContain("[environments.data] is declared");
+  });
+
+  it("says nothing of environments an untrusted project declares: they are not the user's to build", async () => {
+    const project = join(root, "planted-project");
+    mkdirSync(project);
+    const planted = Array.from({ length: 50 }, (_, i) => `[environments.planted${i}]\npreset = "python"\n`).join("");
+    writeFileSync(join(project, ".nixshed.toml"), planted);
+    const { found, lines } = await run(metadata, [], { XDG_STATE_HOME: join(project, "state") }, project);
+    expect(found.notes).toEqual([]);
+    expect(lines.join("\n")).not.toContain("planted");
   });
 
   it("lets a custom sandbox override a preset of the same name, with a log line", async () => {
