@@ -37,8 +37,10 @@ export class ResultStore {
     return new ResultStore(dir, limits);
   }
 
-  /** Writes `text` as a new file named after the tool; says where, or why it could not. */
+  /** Writes `text` as a new file named after the tool; says where, or why it could not (over a quarter of the store's bytes, as a spool stops). */
   async keep(tool: string, text: string): Promise<Kept> {
+    const bytes = Buffer.byteLength(text);
+    if (bytes > this.fileBytes) return { error: `${bytes} bytes, over a quarter of responses.keep_bytes` };
     try {
       const path = this.nextPath(`${tool}.txt`);
       await writeFile(path, text, { flag: "wx", mode: 0o600 });
@@ -56,8 +58,7 @@ export class ResultStore {
         const path = this.nextPath(`${tool}-${stream}.txt`);
         // O_EXCL and O_NOFOLLOW: a new file of our own in our private directory, never a link's target.
         const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        // A quarter of the whole: a call's two streams and its cut answer never push each other out.
-        return new Spool(path, fd, Math.floor(this.limits.bytes / 4), () => this.prune(path));
+        return new Spool(path, fd, this.fileBytes, () => this.prune(path));
       } catch {
         // Without a file the answer says only how much was dropped, as it would with no store at all.
         return undefined;
@@ -66,6 +67,11 @@ export class ResultStore {
   }
 
   /** A fresh name in the directory (recreated if another process's age limit took it while this one idled). */
+  /** What one file may hold, a quarter of the whole: a call's two streams and its cut answer never push each other out. */
+  private get fileBytes(): number {
+    return Math.floor(this.limits.bytes / 4);
+  }
+
   private nextPath(name: string): string {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     return join(this.dir, `${String(++this.count).padStart(4, "0")}-${name}`);

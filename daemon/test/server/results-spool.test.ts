@@ -66,3 +66,14 @@ describe("a store whose directory cannot be made again", () => {
     expect(store.spooler("run")("stdout")).toBeUndefined();
   });
 });
+
+describe("a kept text", () => {
+  it("is refused over a quarter of the store's bytes, saying so, and nothing is written", async () => {
+    const store = await open(4 * MiB);
+    expect(await store.keep("list_files", "x".repeat(MiB + 1))).toEqual({
+      error: `${MiB + 1} bytes, over a quarter of responses.keep_bytes`,
+    });
+    expect(readdirSync(store.dir)).toEqual([]);
+    expect(await store.keep("list_files", "x".repeat(MiB))).toHaveProperty("path");
+  });
+});
