@@ -14,9 +14,9 @@ const DEFAULT_ENVIRONMENT = "shell";
  * of them. Node's first, as its code can also look like Python's (an assignment, a call): console
  * calls, requires, bindings, arrows, strict equality, constructors and its camelCase built-ins.
  * Python's: imports, defs, prints, block headers ending in a colon ("for i in range(3):", never with
- * the shell's "; then" or "; do" before it), and what
- * the shell cannot mean: an assignment with spaces around "=" ("x = 1" runs a command x) and a bare
- * call with arguments ("len(x)" is a shell syntax error).
+ * the shell's "; then" or "; do" before it), and what the shell cannot mean: an assignment with
+ * spaces around "=" ("x = 1" runs a command x) and a bare call with arguments ("len(x)" is a shell
+ * syntax error).
  */
 const CODE_SHAPES: [interpreter: string, shape: RegExp][] = [
   [
@@ -78,7 +78,7 @@ function unnamed(environments: Map<string, Environment>, code: string): string {
 
 /** A command line with a flag ("node -e '…'", "git log --format='…'"): the shell's, whatever it quotes. */
 const COMMAND_LINE = /^[ \t]*[\w./-]+[ \t]+--?\w/;
-/** The start of a heredoc and its terminating word: what follows is data or another program's code. */
+/** The start of a heredoc and its terminating word: what follows is data or another program's code (a shift, "1 << 4", has no such line after it). */
 const HEREDOC = /<<-?[ \t]*(['"]?)(\w+)\1/;
 /** Quoted text, which says nothing of the language around it ("grep '=>' f", "echo 'x = 1'"). */
 const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|`[^`\n]*`/g;
@@ -89,14 +89,15 @@ const EXPANSION = /\$[({A-Za-z_]/;
 function ownLines(code: string): string {
   const kept: string[] = [];
   let heredocEnd: string | undefined;
-  for (const line of code.split("\n")) {
+  const lines = code.split("\n");
+  for (const [i, line] of lines.entries()) {
     if (heredocEnd !== undefined) {
       if (line.trim() === heredocEnd) heredocEnd = undefined;
       continue;
     }
-    const heredoc = HEREDOC.exec(line);
-    if (heredoc) {
-      heredocEnd = heredoc[2];
+    const word = HEREDOC.exec(line)?.[2];
+    if (word !== undefined && lines.slice(i + 1).some((after) => after.trim() === word)) {
+      heredocEnd = word;
       continue;
     }
     const unquoted = line.replace(QUOTED, "''");

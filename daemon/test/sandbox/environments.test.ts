@@ -55,6 +55,7 @@ describe("pickEnvironment without a name", () => {
       "if x > 1:\n    y = 2",
       "with open('data.json') as f:\n    data = f.read()",
       "class Point:\n    pass",
+      "mask = 1 << 4\nprint(mask)",
     ]) {
       expect(picked(code), code).toBe("python");
     }
