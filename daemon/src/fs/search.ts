@@ -142,7 +142,8 @@ const decode = (value: RgText | undefined): string =>
 function shorten(text: string, start = 0): string {
   const line = text.replace(/\r?\n$/, "");
   if (line.length <= MAX_LINE) return line;
-  const at = Buffer.from(line).subarray(0, start).toString().length;
+  // Bytes are characters in ASCII; otherwise the bytes before the match are decoded to count them.
+  const at = Buffer.byteLength(line) === line.length ? start : Buffer.from(line).subarray(0, start).toString().length;
   const from = Math.max(0, Math.min(at - MAX_LINE / 3, line.length - MAX_LINE));
   const cut = Buffer.from(line.slice(from, from + MAX_LINE)).toString();
   return `${from > 0 ? "…" : ""}${cut}${from + MAX_LINE < line.length ? "…" : ""}`;
