@@ -395,8 +395,8 @@ describe("everyday and installed tools", () => {
   });
 
   it("names tools validly and uniquely: dotted paths round-trip, a second install of a package gets its own name", async () => {
-    const dotted = await server.call("nixpkgs_install_tool", { package: "python3Packages.requests" });
-    expect(dotted.structuredContent).toMatchObject({ name: "nixpkgs_python3Packages__requests" });
+    const dotted = await server.call("nixpkgs_install_tool", { package: "perlPackages.hexdumper" });
+    expect(dotted.structuredContent).toMatchObject({ name: "nixpkgs_perlPackages__hexdumper" });
     // Without a program, a package of several would make a tool that refuses every call.
     const none = await server.call("nixpkgs_install_tool", { package: "coreutils" });
     expect(textOf(none)).toBe("coreutils has several programs and no main one; pass program, e.g. ls.");
@@ -415,7 +415,7 @@ describe("everyday and installed tools", () => {
     server = await start();
     const names = (await server.client.listTools()).tools.map((tool) => tool.name);
     expect(names).toEqual(
-      expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_echo", "nixpkgs_ls", "nixpkgs_echo-2", "nixpkgs_python3Packages__requests"]),
+      expect.arrayContaining(["nixpkgs_ripgrep", "nixpkgs_echo", "nixpkgs_ls", "nixpkgs_echo-2", "nixpkgs_perlPackages__hexdumper"]),
     );
     expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\n" })).stdout).toBe("1\n");
     const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as { installed: { name: string }[] };
@@ -423,7 +423,7 @@ describe("everyday and installed tools", () => {
       "nixpkgs_echo",
       "nixpkgs_echo-2",
       "nixpkgs_ls",
-      "nixpkgs_python3Packages__requests",
+      "nixpkgs_perlPackages__hexdumper",
       "nixpkgs_ripgrep",
     ]);
     expect(JSON.parse(readFileSync(join(scratch, "state", "nixpkgs", "installed-tools.json"), "utf8")).tools).toHaveLength(5);
@@ -488,6 +488,23 @@ describe("install agrees with execute", () => {
     const packages = listed.installed.map((tool) => tool.package);
     expect(packages).not.toContain("nosuchpkgx");
     expect(packages).not.toContain("ripgrp");
+    expect(listChanges).toBe(before);
+  });
+
+  it("builds first: refuses a library and a program the package lacks, installing nothing", async () => {
+    const before = listChanges;
+    for (const [args, words] of [
+      [{ package: "python3Packages.requests" }, /^python3Packages\.requests installs no programs in bin\/; it may be a library/],
+      [{ package: "coreutils", program: "nosuchprogram" }, /^coreutils has no program 'nosuchprogram'; its programs: .*\bls\b/],
+    ] as const) {
+      const refused = await server.call("nixpkgs_install_tool", args);
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(words);
+    }
+    const listed = (await server.call("nixpkgs_list_installed", {})).structuredContent as {
+      installed: { package: string; program?: string }[];
+    };
+    expect(listed.installed.filter((tool) => tool.package === "python3Packages.requests" || tool.program === "nosuchprogram")).toEqual([]);
     expect(listChanges).toBe(before);
   });
 });

@@ -98,9 +98,13 @@ export class PackageRunner {
     return { attr: found, program: program ?? leaf, listed: true };
   }
 
-  /** Refuses a name this nixpkgs does not have, as a run of it would: one evaluation, nothing built. */
-  async checkPackage(attr: string, call: ExecuteCall = {}): Promise<void> {
-    await this.realiser.evaluate(attr, call).catch((error: unknown) => this.nixFailed(error, attr));
+  /**
+   * The program a call of the package would run, with the package realised for it: what a run of it
+   * would refuse (no such package, a broken one, a library with no programs, no such program) is
+   * refused now.
+   */
+  async prepare(attr: string, program: string | undefined, call: ExecuteCall = {}): Promise<string> {
+    return (await this.realiseFor(attr, program, call)).program;
   }
 
   async execute(asked: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
@@ -108,10 +112,7 @@ export class PackageRunner {
     const request = { ...asked, ...named };
     // Refused here (a timeout or stdin above the limits) before anything is realised.
     const policy = this.realiser.policy(request.attr, request);
-    const realised = await this.realiser
-      .realise(request.attr, call)
-      .catch((error: unknown) => this.nixFailed(error, request.attr, withoutInstallable(asked.attr)));
-    const program = chooseProgram(request.attr, realised, request.program);
+    const { realised, program } = await this.realiseFor(request.attr, request.program, call, withoutInstallable(asked.attr));
     const result = await runInJail({
       artifact: realised.artifact,
       policy,
@@ -124,6 +125,12 @@ export class PackageRunner {
       spool: this.ctx.spooler?.("nixpkgs_execute"),
     });
     return { ...result, attr: request.attr, program };
+  }
+
+  /** `asked`: the name the agent gave, where the index led from a program to `attr`. */
+  private async realiseFor(attr: string, program: string | undefined, call: ExecuteCall, asked = attr) {
+    const realised = await this.realiser.realise(attr, call).catch((error: unknown) => this.nixFailed(error, attr, asked));
+    return { realised, program: chooseProgram(attr, realised, program) };
   }
 
   /**

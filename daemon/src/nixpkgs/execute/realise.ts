@@ -148,11 +148,7 @@ export function realisedInCache(request: RealiseRequest, cacheDir: string, warn?
  * Evaluates the request (`nix eval`, nothing built): whether this nixpkgs has the package, and
  * the environment's derivation and the package's programs. `deadline` is shared with a build after it.
  */
-export async function evaluate(
-  request: RealiseRequest,
-  options: RealiseOptions,
-  deadline = Date.now() + options.timeoutMs,
-): Promise<Evaluated> {
+async function evaluate(request: RealiseRequest, options: RealiseOptions, deadline = Date.now() + options.timeoutMs): Promise<Evaluated> {
   options.progress?.(0, undefined, `evaluating ${request.attr}`);
   const nixRequest = {
     ...("flake" in request.source ? { flake: request.source.flake } : { path: request.source.path }),

@@ -12,7 +12,6 @@ import { decideJail, jailSettings, networkSetting, packageDeclared, type JailPol
 import { NixpkgsError } from "../errors.js";
 import type { RunPermissions } from "../tools/tool-support.js";
 import {
-  evaluate,
   jailMounts,
   realise,
   realisedAhead,
@@ -96,11 +95,6 @@ export class Realiser {
   /** The package as the realise cache holds it, realised by an earlier call; undefined when it is not. */
   cached(attr: string): Realised | undefined {
     return realisedInCache(this.request(attr), this.ctx.cacheDir);
-  }
-
-  /** Evaluates the package without building it: a NixCommandError says when this nixpkgs lacks it. */
-  async evaluate(attr: string, call: RealiseCall = {}): Promise<void> {
-    if (!this.ahead(attr)) await evaluate(this.request(attr), this.options(call));
   }
 
   /** The package ready to run: realised ahead, cached, or evaluated and built now. */

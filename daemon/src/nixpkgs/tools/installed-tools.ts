@@ -1,8 +1,9 @@
 // nixpkgs_install_tool, nixpkgs_uninstall_tool and nixpkgs_list_installed: the package tools the
 // agent adds at run time, kept in the state dir (installed.ts) and restored at startup. One model:
 // the package tools on the server, installed or everyday (config common_tools = "tools"); install
-// finds a tool among them, and list shows each of them, so the two always agree. Only a package is
-// installed, as only a package runs: a name the index has, or one Nix evaluates (nothing is built).
+// finds a tool among them, and list shows each of them, so the two always agree. Only what runs is
+// installed: the package is realised and its program found first, so a library, a broken package or
+// a program the package lacks is refused now, not at the tool's first call.
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import { defineTool } from "../../mcp/tool.js";
@@ -40,7 +41,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
   return defineTool({
     name: "nixpkgs_install_tool",
     title: "Install a nixpkgs package as a tool",
-    description: "Make a package its own tool, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
+    description: "Build a package and make it its own tool, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep"),
       program: z.string().optional().describe("Program to run (default: the main one)"),
@@ -51,7 +52,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     output: { name: z.string(), package: z.string(), program: z.string().optional(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, call) => {
-      const { attr, program, listed } = runner.resolve(args.package, args.program);
+      const { attr, program } = runner.resolve(args.package, args.program);
       if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
       const wanted: Omit<InstalledTool, "name"> = {
         attr,
@@ -70,8 +71,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       // A tool of such a package without a program would refuse every call; the same words as that refusal, now.
       const several = program ? undefined : COMMON_TOOLS.find((tool) => tool.attr === attr && tool.several);
       if (several) throw new NixpkgsError(`${attr} has several programs and no main one`, `Pass program, e.g. ${several.program}.`);
-      // A name the index lacks may still be Nix's (the index lists each derivation once, nix-env's way): Nix says.
-      if (!listed) await runner.checkPackage(attr, { signal: call.signal, progress: progressOf(call) });
+      await runner.prepare(attr, program, { signal: call.signal, progress: progressOf(call) });
       // Named for the program asked for (coreutils' wc is nixpkgs_wc), else the package as asked ("nixpkgs#tree" is tree).
       const tool = { name: tools.freeName(args.program ?? withoutInstallable(args.package)), ...wanted };
       registry.add(tool);
