@@ -412,7 +412,7 @@ describe("session tools", () => {
     expect(await run({ code: "console.log(6 * 7)" })).toMatchObject({ stdout: "42\n", exit_code: 0 });
     const unknown = await server.call("run", { env: "cobol", code: "true" });
     expect(unknown.isError).toBe(true);
-    expect(textOf(unknown)).toMatch(/`env`: expected one of .*"python"/);
+    expect(textOf(unknown)).toMatch(/^unknown environment 'cobol'; valid environments: .*python/);
   });
 
   it("list sessions and close one", async () => {

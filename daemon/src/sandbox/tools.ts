@@ -9,7 +9,7 @@ import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import type { Environment } from "../discovery/types.js";
-import { describeEnvironments, environmentCalled, pickEnvironment, writtenFor } from "./environments.js";
+import { describeEnvironments, pickEnvironment, writtenFor } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
@@ -46,8 +46,7 @@ export const sandboxCapability: Capability = {
     "run: executes code once in a jailed environment, starting in the project (/project; relative paths are project files), with /workspace as fresh scratch space; pick the env from its list. Give `session` to keep an interpreter's state across calls (list_sessions, close_session).",
   async register(ctx) {
     const { environments } = ctx.discovery;
-    const names = [...environments.keys()];
-    if (names.length === 0) {
+    if (environments.size === 0) {
       ctx.log.warn("sandbox: no environment discovered, `run` is not offered (see `nixshed doctor`)");
       return;
     }
@@ -76,10 +75,8 @@ export const sandboxCapability: Capability = {
 With \`session\`, an interpreter keeps variables, imports, cwd and /workspace across calls; a timeout interrupts it. At most ${limits.max_sessions}, closed after ${limits.idle_timeout_seconds} s idle or ${limits.max_lifetime_seconds} s.
 ${listing}`,
       input: {
-        env: z
-          .enum(names as [string, ...string[]])
-          .optional()
-          .describe("Default: the session's, #!'s, the code's language or shell"),
+        // A name, not an enum: "bash", "python3" or "js" are the environment an agent means (environmentCalled).
+        env: z.string().optional().describe("Name or interpreter; default: the session's, #!'s, the code's language or shell"),
         code: z.string().describe("Code to run"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),
@@ -90,11 +87,6 @@ ${listing}`,
           .describe("Persistent session id (created on first use)"),
       },
       output: outputShape,
-      // "bash", "python3", "js": the environment an agent means, named as the schema has it.
-      otherForms: (args) => {
-        const meant = typeof args.env === "string" && !environments.has(args.env) ? environmentCalled(environments, args.env) : undefined;
-        return meant ? { ...args, env: meant.name } : args;
-      },
       // Destructive: an environment may write the project. Open world only when one has network.
       annotations: {
         readOnlyHint: false,
