@@ -328,6 +328,10 @@ describe("everyday and installed tools", () => {
     // coreutils may write the project and reach the network, so nixpkgs_execute may (destructive and
     // open-world are the spec's defaults, left out of tools/list); search and list only read.
     expect(execute.annotations).toEqual({ readOnlyHint: false });
+    // ...and its description says so, beside what every other package gets.
+    expect(execute.description).toMatch(
+      /^Run a nixpkgs package's program once in a jail, in \/project \(ro, offline; [^\n]* Allowed more: coreutils \(rw, network\)\./,
+    );
     for (const name of ["nixpkgs_search", "nixpkgs_list_installed"])
       expect(tools.find((tool) => tool.name === name)!.annotations?.readOnlyHint).toBe(true);
   });

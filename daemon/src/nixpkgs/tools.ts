@@ -12,7 +12,7 @@ import type { Config } from "../config/schema.js";
 import { NixpkgsError } from "./errors.js";
 import { describeEveryday, everydaySet } from "./tools/everyday-tools.js";
 import { PackageRunner } from "./execute/execute.js";
-import { EXECUTE, executeDescription, executeTool } from "./execute/execute-tool.js";
+import { EXECUTE, executeDescription, executeTool, type PackagePermissions } from "./execute/execute-tool.js";
 import type { NixpkgsIndex } from "./index/index.js";
 import { IndexProvider, indexSources, planIndex, type IndexPlan } from "./index/provider.js";
 import { InstalledRegistry } from "./tools/installed.js";
@@ -34,6 +34,14 @@ function safePlan(ctx: ServerContext): IndexPlan {
   }
 }
 
+/** The defaults, then each package nixpkgs.permissions names, as the jail policy decides them. */
+function packagePermissions(runner: PackageRunner, settings: Config["nixpkgs"]): PackagePermissions {
+  return {
+    defaults: runner.permissions(""),
+    configured: Object.keys(settings.permissions).map((attr) => [attr, runner.permissions(attr)]),
+  };
+}
+
 /**
  * Brings nixpkgs_execute's description, and with common_tools = "tools" the everyday package
  * tools, in line with the everyday set that works here (checked against the index once it is at hand).
@@ -47,7 +55,7 @@ function offerEveryday(
 ): void {
   const set = everydaySet(settings, index, (attr) => reachesOut(runner.permissions(attr).network));
   if (set.missing.length > 0) log.info(`nixpkgs: everyday packages not in the index, not offered: ${set.missing.join(", ")}`);
-  tools.describe(EXECUTE, executeDescription(describeEveryday(set), runner.permissions("")));
+  tools.describe(EXECUTE, executeDescription(describeEveryday(set), packagePermissions(runner, settings)));
   if (settings.common_tools !== "tools") return;
   const wanted = new Set(set.groups.flatMap((group) => group.tools.map((tool) => tool.attr)));
   for (const tool of tools.packageTools()) if (tool.common && !wanted.has(tool.attr)) tools.removePackage(tool.name);
@@ -98,8 +106,7 @@ export const nixpkgsCapability: Capability = {
       spooler: ctx.results && ((tool) => ctx.results!.spooler(tool)),
     });
     const settings = ctx.config.nixpkgs;
-    const permissions = (attr: string) => runner.permissions(attr);
-    const tools = new NixpkgsToolSet(ctx.mcp, ctx.log, (tool) => packageTool(tool, runner, permissions(tool.attr), provider.peek()));
+    const tools = new NixpkgsToolSet(ctx.mcp, ctx.log, (tool) => packageTool(tool, runner, runner.permissions(tool.attr), provider.peek()));
     const close = { close: async () => provider.close() };
 
     // The order is the tools/list order; everyday tools take their names before installed ones.
@@ -110,8 +117,7 @@ export const nixpkgsCapability: Capability = {
     }
     // Execution runs in a bubblewrap jail, which exists on Linux only, and needs a nixpkgs to realise from.
     const offerExecution = () => {
-      const everyone = [permissions(""), ...Object.keys(settings.permissions).map(permissions)];
-      tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes, "", everyone));
+      tools.add(executeTool(runner, tools, ctx.config.sandbox.max_stdin_bytes, "", packagePermissions(runner, settings)));
       const index = provider.peek();
       offerEveryday(tools, runner, settings, index, ctx.log);
       if (!index) provider.onReady((ready) => offerEveryday(tools, runner, settings, ready, ctx.log));
