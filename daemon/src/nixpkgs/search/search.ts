@@ -446,7 +446,10 @@ function scoreWord(
   // a name word "format" alone (perl's Number::Format) is no formatter.
   const stemmed = stem(word);
   const toolVerb = TOOL_NOUNS.get(stemmed);
-  for (const form of new Set([word, ...(stemmed.length >= 3 ? [stemmed] : []), ...(toolVerb ? [toolVerb] : [])])) {
+  // A bare number ("the first 10 seconds") is no part of a name, where numbers are versions (coq_8_10);
+  // a name that is one (2048) is matched whole.
+  const forms = /^\d+$/.test(word) ? [] : [word, ...(stemmed.length >= 3 ? [stemmed] : []), ...(toolVerb ? [toolVerb] : [])];
+  for (const form of new Set(forms)) {
     const nameTerm = form === toolVerb ? -1 : index.names.find(form);
     if (nameTerm >= 0) {
       for (const id of index.names.postings(nameTerm)) {
