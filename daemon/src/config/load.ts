@@ -17,7 +17,7 @@ import {
 import type { z } from "zod";
 import { configSchema, type Config } from "./schema.js";
 import { lineOfKey } from "./key-line.js";
-import { allowedKeys, schemaAt } from "./shape.js";
+import { allowedKeys, keyPaths, schemaAt } from "./shape.js";
 import { closest } from "./suggest.js";
 import { valueWords } from "./value-words.js";
 import { narrowProjectValues, trustCommand, type ProjectTrust } from "./trust.js";
@@ -62,7 +62,8 @@ function validate(layers: Layer[]): { config: Config; provenance: Map<string, st
         .map((key) => {
           const dotted = base ? `${base}.${key}` : key;
           const near = closest(key, allowedHere);
-          const hint = near ? `did you mean \`${base ? `${base}.${near}` : near}\`? ` : "";
+          const meant = near ? (base ? `${base}.${near}` : near) : elsewhere(key);
+          const hint = meant ? `did you mean \`${meant}\`? ` : "";
           return `${where(dotted)}: unknown key \`${dotted}\` (${hint}${allowed})`;
         })
         .join("\n");
@@ -70,6 +71,21 @@ function validate(layers: Layer[]): { config: Config; provenance: Map<string, st
     return `${where(base)}: \`${base}\`: ${issueMessage(issue, merged)}`;
   });
   throw new ConfigError(`invalid configuration:\n${problems.join("\n")}\n(\`nixshed config --example\` prints every key, documented)`);
+}
+
+/**
+ * The key of another table a misplaced key means, when one alone is named so or nearly so: `read_only`
+ * at the top level is `fs.read_only`, `max_session` in [sandbox] is `sandbox.sessions.max_sessions`.
+ */
+function elsewhere(key: string): string | undefined {
+  const byName = new Map<string, string[]>();
+  for (const path of keyPaths(configSchema)) {
+    const name = path.slice(path.lastIndexOf(".") + 1);
+    byName.set(name, [...(byName.get(name) ?? []), path]);
+  }
+  const near = closest(key, byName.keys());
+  const paths = near === undefined ? [] : byName.get(near)!;
+  return paths.length === 1 ? paths[0] : undefined;
 }
 
 /** The layers validated, or what is wrong with them. */

@@ -61,6 +61,13 @@ export function allowedKeys(root: AnySchema, path: (string | number)[]): string[
   return node?.kind === "table" ? Object.keys(node.keys) : [];
 }
 
+/** Every key of the schema's tables, dotted (`fs`, `fs.read_only`, `sandbox.sessions.max_sessions`), not the entries of a table of entries. */
+export function keyPaths(schema: AnySchema, prefix: string[] = []): string[] {
+  const node = nodeOf(schema);
+  if (node.kind !== "table") return [];
+  return Object.entries(node.keys).flatMap(([key, child]) => [[...prefix, key].join("."), ...keyPaths(child, [...prefix, key])]);
+}
+
 /** Every leaf key of the schema, dotted, with `*` for any entry of a table of entries (`nixpkgs.permissions.*.network`). */
 export function leafPatterns(schema: AnySchema, prefix: string[] = []): string[] {
   const node = nodeOf(schema);

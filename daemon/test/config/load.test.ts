@@ -101,6 +101,22 @@ describe("errors name the layer, the key and what is allowed", () => {
     }
   });
 
+  it("a key in the wrong table names the key of another table it means, when one alone is named so", () => {
+    const said = (text: string) => {
+      writeFileSync(system, text);
+      return failure({});
+    };
+    expect(said("read_only = true\n")).toMatch(
+      new RegExp(`${system}:1: unknown key \`read_only\` \\(did you mean \`fs\\.read_only\`\\? allowed at the top level: `),
+    );
+    expect(said("[sandbox]\nmax_session = 3\n")).toMatch(
+      /:2: unknown key `sandbox\.max_session` \(did you mean `sandbox\.sessions\.max_sessions`\? /,
+    );
+    expect(said("[fs]\nmax_bytes = 5000\n")).toMatch(/did you mean `responses\.max_bytes`\? /);
+    // Every capability has `enabled`: no guess among them.
+    expect(said("enabled = false\n")).toMatch(/unknown key `enabled` \(allowed at the top level: /);
+  });
+
   it("a bad enum value from the environment", () => {
     const message = failure({ env: { NIXSHED_LOG_LEVEL: "loud" } });
     expect(message).toContain("env NIXSHED_LOG_LEVEL");
