@@ -8,7 +8,7 @@ import { cappedAccess } from "../jail/policy.js";
 import type { ResultStore } from "../mcp/results.js";
 import { markToolsOff } from "../mcp/tool-calls.js";
 import type { TextPart } from "../mcp/response-budget.js";
-import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
+import { defineTool, PATH_SPELLINGS, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
@@ -67,18 +67,19 @@ const editSpellings = (edit: unknown) => {
 /** An optional directory given as "" means what leaving it out means: the project. */
 const orProject = (path: string | undefined) => (path === "" ? undefined : path);
 
-/** `file_path`, as other editors' tools name it, for our `path`. */
+/** `file_path`, as other editors' tools name it, for the path of write_content's one item (a tool's own `path` is tool-calls.ts's). */
 function withPath(args: Record<string, unknown>): Record<string, unknown> {
-  const { file_path, ...rest } = args;
-  return file_path !== undefined && rest.path === undefined ? { ...rest, path: file_path } : args;
+  const spelled = Object.keys(args).find((key) => PATH_SPELLINGS.has(key));
+  if (spelled === undefined || args.path !== undefined) return args;
+  const { [spelled]: path, ...rest } = args;
+  return { ...rest, path };
 }
 
 const OLD_TEXT = ["old_text", "oldText", "old_string"];
 const NEW_TEXT = ["new_text", "newText", "new_string"];
 
 /** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
-function oneEdit(given: Record<string, unknown>): Record<string, unknown> {
-  const args = withPath(given);
+function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
   const oldKey = OLD_TEXT.find((key) => key in args);
   const newKey = NEW_TEXT.find((key) => key in args);
   if (args.edits !== undefined || !oldKey || !newKey) return args;

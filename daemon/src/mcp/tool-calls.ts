@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { defOf, unwrap } from "../config/shape.js";
 import { closest } from "../config/suggest.js";
 import { valueWords } from "../config/value-words.js";
-import { errorResult, ownForm } from "./tool.js";
+import { errorResult, ownForm, PATH_SPELLINGS } from "./tool.js";
 
 /** What other servers and shells call the tools agents reach for first. */
 const NAMES_ELSEWHERE: Record<string, string> = {
@@ -57,6 +57,27 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 /** "items[0].content" */
 const placeOf = (path: readonly PropertyKey[]) =>
   path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`)).join("");
+
+/**
+ * Top-level arguments in the spellings agents bring from other tools, under the tool's own names:
+ * camelCase for snake_case (startLine is start_line), file_path for path. Only where the tool takes
+ * that name and the call does not give it already; anything else is left for the check to name.
+ */
+function ownNames(schema: z.ZodType, args: Record<string, unknown>): Record<string, unknown> {
+  const shape = defOf(unwrap(schema)).shape;
+  if (!shape) return args;
+  const taken = new Set(Object.keys(args));
+  // Object.fromEntries, not assignment: a "__proto__" argument stays an argument, to be named unknown.
+  return Object.fromEntries(
+    Object.entries(args).map(([key, value]) => {
+      if (Object.hasOwn(shape, key)) return [key, value];
+      const own = PATH_SPELLINGS.has(key) ? "path" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      if (!Object.hasOwn(shape, own) || taken.has(own)) return [key, value];
+      taken.add(own);
+      return [own, value];
+    }),
+  );
+}
 
 /** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */
 function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[] = []): { place: string; near?: string }[] {
@@ -167,7 +188,10 @@ export function checkToolCalls(mcp: McpServer): void {
       throw new McpError(ErrorCode.InvalidParams, 'tools/call takes params {"name": "<tool>", "arguments": {…}}');
     }
     const name = params.name;
-    if (isRecord(params.arguments)) params.arguments = ownForm(mcp, name, params.arguments);
+    if (isRecord(params.arguments)) {
+      const schema = Object.hasOwn(tools, name) ? tools[name]?.inputSchema : undefined;
+      params.arguments = ownForm(mcp, name, schema ? ownNames(schema, params.arguments) : params.arguments);
+    }
     const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), { name, arguments: params.arguments });
     return problem ?? sdk(request, extra);
   });

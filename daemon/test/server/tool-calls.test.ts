@@ -131,4 +131,23 @@ describe("arguments", () => {
     const edit = await handle.call("edit_file", { path: "notes.txt", edits: [{ oldText: "line 2\n", newText: "two\n" }], dry_run: true });
     expect(edit.isError).toBeFalsy();
   });
+
+  it("takes the spellings agents bring from other tools for a tool's own arguments: camelCase, file_path", async () => {
+    for (const args of [
+      { path: "notes.txt", startLine: 2, endLine: 2 },
+      { file_path: "notes.txt", start_line: 2, end_line: 2 },
+      { filePath: "notes.txt", startLine: 2, endLine: 2 },
+    ]) {
+      const read = await handle.call("read_content", args);
+      expect(read.isError).toBeFalsy();
+      expect(textOf(read)).toMatch(/line 2/);
+      expect(textOf(read)).not.toMatch(/line 3/);
+    }
+    const edit = await handle.call("edit_file", { filePath: "notes.txt", oldText: "line 2\n", newText: "two\n", dryRun: true });
+    expect(edit.isError).toBeFalsy();
+    expect(textOf(edit)).toMatch(/^\[dry run, not written\]/);
+    // Given both, the tool's own name wins, and the other is named as unknown.
+    const both = await handle.call("read_content", { path: "notes.txt", file_path: "other.txt" });
+    expect(refusal(both)).toMatch(/unknown argument `file_path`/);
+  });
 });
