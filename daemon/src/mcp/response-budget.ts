@@ -84,7 +84,9 @@ export async function fitResponse(
     _meta: { ...result._meta, "nixshed/cut": wholeText(kept) },
   };
   if (result.structuredContent !== undefined) {
-    cut.structuredContent = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
+    const shrunk = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
+    cut.structuredContent = shrunk.value;
+    cut._meta = { ...cut._meta, "nixshed/cut": `${wholeText(kept)}${shrunk.arrays}` };
   }
   // The text gets what the rest leaves; escaping is counted exactly, so one pass fits.
   cut.content = [{ type: "text", text: cutParts(wrapped, limit - responseBytes(cut), kept, pageBytes, files) }];
@@ -100,11 +102,8 @@ function withoutRepeat(result: CallToolResult, share: number): CallToolResult {
   if (result.structuredContent === undefined) return result;
   const bytes = Buffer.byteLength(JSON.stringify(result.structuredContent));
   if (bytes <= share || Buffer.byteLength(resultText(result)) * 4 < bytes) return result;
-  return {
-    ...result,
-    structuredContent: shrinkStructured(result.structuredContent, share, IN_THE_TEXT),
-    _meta: { ...result._meta, "nixshed/cut": IN_THE_TEXT },
-  };
+  const shrunk = shrinkStructured(result.structuredContent, share, IN_THE_TEXT);
+  return { ...result, structuredContent: shrunk.value, _meta: { ...result._meta, "nixshed/cut": `${IN_THE_TEXT}${shrunk.arrays}` } };
 }
 
 /** What a string costs inside JSON, quotes left out. */
@@ -147,17 +146,27 @@ function wholeText(kept: ReadFrom, page?: { start: number; end: number }): strin
   return `the whole text is in ${kept.path}${wrapped}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;
 }
 
-/** Long strings and arrays cut, step by step, until the whole fits `maxBytes`; the shape stays. */
-function shrinkStructured(value: Record<string, unknown>, maxBytes: number, where: string): Record<string, unknown> {
-  let shrunk = value;
+/**
+ * Long strings and arrays cut, step by step, until the whole fits `maxBytes`; the shape stays. A cut
+ * string says so in itself; `arrays` says, for _meta, to how many items arrays were cut (an array
+ * cannot say it), or is empty.
+ */
+function shrinkStructured(
+  value: Record<string, unknown>,
+  maxBytes: number,
+  where: string,
+): { value: Record<string, unknown>; arrays: string } {
+  let shrunk = { value, arrays: "" };
   for (const step of SHRINK_STEPS) {
-    shrunk = shrink(value, step.chars, step.items, where) as Record<string, unknown>;
-    if (Buffer.byteLength(JSON.stringify(shrunk)) <= maxBytes) break;
+    const cutArrays = { any: false };
+    shrunk = { value: shrink(value, step.chars, step.items, where, cutArrays) as Record<string, unknown>, arrays: "" };
+    if (cutArrays.any) shrunk.arrays = `; structured arrays keep their first ${step.items} item${step.items === 1 ? "" : "s"}`;
+    if (Buffer.byteLength(JSON.stringify(shrunk.value)) <= maxBytes) break;
   }
   return shrunk;
 }
 
-function shrink(value: unknown, chars: number, items: number, where: string): unknown {
+function shrink(value: unknown, chars: number, items: number, where: string, cutArrays: { any: boolean }): unknown {
   if (typeof value === "string") {
     if (value.length <= Math.max(chars, 64) + 64) return value;
     const half = Math.floor(chars / 2);
@@ -165,9 +174,12 @@ function shrink(value: unknown, chars: number, items: number, where: string): un
     const tail = half > 0 ? wholeLines(value.slice(-half), true) : "";
     return `${head}${head && !head.endsWith("\n") ? "\n" : ""}[… ${value.length - head.length - tail.length} characters omitted; ${where} …]\n${tail}`;
   }
-  if (Array.isArray(value)) return value.slice(0, items).map((item) => shrink(item, chars, items, where));
+  if (Array.isArray(value)) {
+    if (value.length > items) cutArrays.any = true;
+    return value.slice(0, items).map((item) => shrink(item, chars, items, where, cutArrays));
+  }
   if (value !== null && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shrink(item, chars, items, where)]));
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, shrink(item, chars, items, where, cutArrays)]));
   }
   return value;
 }

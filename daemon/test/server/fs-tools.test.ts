@@ -249,7 +249,9 @@ describe("answers that fit the budget", () => {
     const result = await (await start()).call("list_files", { path: "many" });
     const text = textOf(result);
     expect(text).toContain("f499.txt");
-    expect(result._meta?.["nixshed/cut"]).toBe("the text holds the whole answer");
+    // A program reading structured content learns that its entries are the first few only.
+    expect(result._meta?.["nixshed/cut"]).toBe("the text holds the whole answer; structured arrays keep their first 50 items");
+    expect((result.structuredContent as { entries: unknown[] }).entries).toHaveLength(50);
     // Was 7.5 KB of text beside 20 KB of the same entries.
     expect(Buffer.byteLength(JSON.stringify(result.structuredContent))).toBeLessThan(5000);
   });
