@@ -125,6 +125,24 @@ describe("a long answer", () => {
     expect(result._meta?.["nixshed/cut"]).toMatch(/the text holds the whole answer/);
   });
 
+  it("a listing too long for the answer stops where it fits: one pointer, to the whole listing, never cut a second time", async () => {
+    const result = await server.call("list_files", { path: "many" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const text = textOf(result);
+    expect(text).not.toMatch(/omitted/);
+    const lines = text.split("\n");
+    const pointer = /^… (\d+) more \(.*; all 3000 are in (\S+): read_content it from start_line (\d+)\)$/.exec(lines.at(-1)!);
+    expect(pointer).not.toBeNull();
+    const [, more, all, start] = pointer!;
+    const shown = lines.slice(0, -1);
+    expect(shown.length + Number(more)).toBe(3000);
+    expect(Number(start)).toBe(shown.length + 1);
+    const next = await server.call("read_content", { path: all, start_line: Number(start), end_line: Number(start) });
+    const listed = readFileSync(all!, "utf8").split("\n");
+    expect(listed.slice(0, shown.length)).toEqual(shown);
+    expect(textOf(next)).toContain(listed[shown.length]);
+  });
+
   it("read of a 500 KB file: under 32 KB with its first and last lines, the rest pages from the file by its own line numbers", async () => {
     const result = await server.call("read_content", { paths: ["big.txt"] });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);

@@ -142,7 +142,9 @@ describe("fs tools against a symlink swapper", () => {
       count("stat", !item!.error, false);
     }
     for (let i = 0; i < N.list; i++) {
-      const listed = await listFiles(confinement, { path: "d" }, 100_000, never).catch(() => undefined);
+      const listed = await listFiles(confinement, { path: "d" }, { entries: 100_000, bytes: Number.POSITIVE_INFINITY }, never).catch(
+        () => undefined,
+      );
       count("list", listed?.entries.some((entry) => entry.path.endsWith("only-outside")) ?? false, listed !== undefined);
     }
     for (let i = 0; i < N.search; i++) {
@@ -151,7 +153,12 @@ describe("fs tools against a symlink swapper", () => {
       // From the root, rg itself walks into d while it is being swapped.
       const deep = await searchFiles(confinement, { pattern: SECRET, path: ".", maxResults: 10 }, never).catch(() => undefined);
       count("search", (deep?.matches ?? 0) > 0, deep !== undefined);
-      const tree = await listFiles(confinement, { path: ".", recursive: true }, 100_000, never).catch(() => undefined);
+      const tree = await listFiles(
+        confinement,
+        { path: ".", recursive: true },
+        { entries: 100_000, bytes: Number.POSITIVE_INFINITY },
+        never,
+      ).catch(() => undefined);
       count("list", tree?.entries.some((entry) => entry.path.endsWith("only-outside")) ?? false, tree !== undefined);
     }
     stopRacer(a);

@@ -42,6 +42,23 @@ export interface ListResult {
 export const shownName = (entry: { path: string; type: EntryType }): string =>
   oneLine(entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path);
 
+/** An entry's line in a listing's text: its name, then size and mtime when asked for. */
+export const listingLine = (entry: ListEntry): string =>
+  entry.size === undefined ? shownName(entry) : `${shownName(entry)}\t${entry.size}\t${entry.mtime}`;
+
+/** What a line costs in an answer: JSON-escaped, with its escaped line break (as many bytes as the quotes). */
+const lineBytes = (line: string) => Buffer.byteLength(JSON.stringify(line));
+
+/** The entries whose lines fit `maxBytes`, at least one. */
+function withinBytes(entries: ListEntry[], maxBytes: number): ListEntry[] {
+  let used = 0;
+  for (const [i, entry] of entries.entries()) {
+    used += lineBytes(listingLine(entry));
+    if (used > maxBytes) return entries.slice(0, Math.max(i, 1));
+  }
+  return entries;
+}
+
 /** The entry type of a Dirent or an lstat result. */
 export const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
   entry.isFile() ? "file" : entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "symlink" : "other";
@@ -87,11 +104,14 @@ async function listTree(
   return files;
 }
 
-/** `keep` stores the whole listing when the cap leaves entries out. */
+/**
+ * At most `limit.entries` entries, and as many as fit `limit.bytes` of text; `keep` stores the whole
+ * listing when the caps leave entries out.
+ */
 export async function listFiles(
   confinement: Confinement,
   request: ListRequest,
-  limit: number,
+  limit: { entries: number; bytes: number },
   signal: AbortSignal,
   keep?: (text: string) => Promise<Kept>,
 ): Promise<ListResult> {
@@ -108,8 +128,8 @@ export async function listFiles(
         : listDirectory(held, request, signal),
     );
     found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const kept = found.slice(0, limit);
-    const entries = await Promise.all(
+    const kept = found.slice(0, limit.entries);
+    const described = await Promise.all(
       kept.map(async ({ name, type }): Promise<ListEntry> => {
         const real = join(dir.real, name);
         const entry: ListEntry = { path: confinement.shown(real), type };
@@ -118,7 +138,8 @@ export async function listFiles(
         return stats ? { ...entry, size: stats.size, mtime: stats.mtime.toISOString() } : entry;
       }),
     );
-    const result: ListResult = { path: confinement.shown(dir.real), entries, more: found.length - kept.length };
+    const entries = withinBytes(described, limit.bytes);
+    const result: ListResult = { path: confinement.shown(dir.real), entries, more: found.length - entries.length };
     if (result.more === 0 || !keep) return result;
     const whole = await keep(
       found.map(({ name, type }) => `${shownName({ path: confinement.shown(join(dir.real, name)), type })}\n`).join(""),

@@ -7,13 +7,13 @@ import type { Config } from "../config/schema.js";
 import { cappedAccess } from "../jail/policy.js";
 import type { ResultStore } from "../mcp/results.js";
 import { markToolsOff } from "../mcp/tool-calls.js";
-import type { TextPart } from "../mcp/response-budget.js";
+import { textRoom, type TextPart } from "../mcp/response-budget.js";
 import { defineTool, PATH_SPELLINGS, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
 import { batchResult } from "./items.js";
-import { listFiles, shownName } from "./list.js";
+import { listFiles, listingLine } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
@@ -103,9 +103,11 @@ interface FsToolsContext {
   shell: string | undefined;
   /** Keeps a whole listing or the matches a cap cut short, for the agent to page. */
   results: ResultStore | undefined;
+  /** The text an answer holds (textRoom): a listing or a search stops there, with its own pointer to the rest. */
+  textBytes: number;
 }
 
-function fsTools({ confinement, config, run, shell, results }: FsToolsContext): ToolDefinition[] {
+function fsTools({ confinement, config, run, shell, results, textBytes }: FsToolsContext): ToolDefinition[] {
   const listFilesTool = defineTool({
     name: "list_files",
     title: "List files",
@@ -137,15 +139,13 @@ function fsTools({ confinement, config, run, shell, results }: FsToolsContext): 
             includeIgnored: args.include_ignored,
             includeStats: args.include_stats,
           },
-          config.max_list_entries,
+          { entries: config.max_list_entries, bytes: textBytes },
           signal,
           results && ((text) => results.keep("list_files", text)),
         ),
       ),
     render: (result) => {
-      const lines = result.entries.map((entry) =>
-        entry.size === undefined ? shownName(entry) : `${shownName(entry)}\t${entry.size}\t${entry.mtime}`,
-      );
+      const lines = result.entries.map(listingLine);
       if (result.entries.length === 0) lines.push(`(nothing in ${result.path})`);
       const all =
         result.all &&
@@ -459,7 +459,8 @@ export const fsCapability: Capability = {
     const run = runner(config, async () => roots?.settled());
     // Whether rg can be jailed is probed now, not on the first search.
     void jailed();
-    const offered = fsTools({ confinement, config, run, shell: projectShell(ctx), results: ctx.results });
+    const textBytes = textRoom(ctx.config.responses.max_bytes);
+    const offered = fsTools({ confinement, config, run, shell: projectShell(ctx), results: ctx.results, textBytes });
     for (const tool of offered) registerTool(ctx.mcp, tool, ctx.log);
     for (const name of fsCapability.tools.filter((name) => !offered.some((tool) => tool.name === name))) {
       const setting = config.read_only

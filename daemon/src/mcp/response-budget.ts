@@ -39,6 +39,18 @@ const SHRINK_STEPS = [
   { chars: 0, items: 1 },
 ];
 
+/** Room kept for a listing's closing line ("… 4000 more (…; all 5000 are in …: read_content it from start_line 1001)"). */
+const CLOSING_LINE_BYTES = 512;
+
+/**
+ * How many bytes of text (as JSON escapes it) an answer of `maxBytes` holds beside its abridged
+ * structured content: a listing that stops there keeps its own pointer to the rest and is never cut
+ * a second time, into a second file.
+ */
+export function textRoom(maxBytes: number): number {
+  return Math.floor((maxBytes - ENVELOPE_BYTES) * (1 - STRUCTURED_SHARE)) - CLOSING_LINE_BYTES;
+}
+
 export function responseBytes(result: CallToolResult): number {
   return Buffer.byteLength(JSON.stringify(result));
 }

@@ -45,8 +45,15 @@ describe("no tool escapes", () => {
   });
 
   it("list_files and search_files neither enter nor follow outward symlinks", async () => {
-    await expect(listFiles(f.confinement, { path: "link-dir" }, 100, never)).rejects.toThrow(/outside/);
-    const tree = await listFiles(f.confinement, { recursive: true, includeIgnored: true }, 100, never);
+    await expect(listFiles(f.confinement, { path: "link-dir" }, { entries: 100, bytes: Number.POSITIVE_INFINITY }, never)).rejects.toThrow(
+      /outside/,
+    );
+    const tree = await listFiles(
+      f.confinement,
+      { recursive: true, includeIgnored: true },
+      { entries: 100, bytes: Number.POSITIVE_INFINITY },
+      never,
+    );
     expect(tree.entries.map((entry) => entry.path)).toEqual(["inside.txt"]);
     const found = await searchFiles(f.confinement, { pattern: "SECRET", maxResults: 10 }, never);
     expect(found.files.map((file) => file.path)).toEqual(["inside.txt"]);

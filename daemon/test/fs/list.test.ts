@@ -22,11 +22,13 @@ async function gitProject() {
 }
 
 const paths = (result: { entries: { path: string }[] }) => result.entries.map((entry) => entry.path);
+/** At most `entries` entries, of any length. */
+const cap = (entries: number) => ({ entries, bytes: Number.POSITIVE_INFINITY });
 
 describe("list_files", () => {
   it("lists one directory with types, honouring .gitignore and hiding .git", async () => {
     const f = await gitProject();
-    const result = await listFiles(f.confinement, {}, 100, never);
+    const result = await listFiles(f.confinement, {}, cap(100), never);
     expect(result.entries).toEqual([
       { path: ".github", type: "directory" },
       { path: ".gitignore", type: "file" },
@@ -44,18 +46,31 @@ describe("list_files", () => {
       kept.push(text);
       return { path: "/results/0001-list_files.txt" };
     };
-    const result = await listFiles(f.confinement, {}, 2, never, keep);
+    const result = await listFiles(f.confinement, {}, cap(2), never, keep);
     expect(result).toMatchObject({ more: 3, all: "/results/0001-list_files.txt" });
     expect(paths(result)).toEqual([".github", ".gitignore"]);
     expect(kept).toEqual([".github/\n.gitignore\nempty/\nsrc/\nsrc-link@\n"]);
-    expect(await listFiles(f.confinement, {}, 5, never, keep)).not.toHaveProperty("all");
+    expect(await listFiles(f.confinement, {}, cap(5), never, keep)).not.toHaveProperty("all");
     expect(kept).toHaveLength(1);
+  });
+
+  it("stops where the text would outgrow its bytes, and keeps the rest as it keeps what the entry cap leaves out", async () => {
+    const f = await fixture(Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`${"n".repeat(40)}${i}.txt`, ""])));
+    const kept: string[] = [];
+    // Each line is 45 bytes and its line break 2 (escaped): three fit in 150.
+    const result = await listFiles(f.confinement, {}, { entries: 100, bytes: 150 }, never, async (text) => {
+      kept.push(text);
+      return { path: "/r" };
+    });
+    expect(result.entries).toHaveLength(3);
+    expect(result).toMatchObject({ more: 7, all: "/r" });
+    expect(kept[0]!.split("\n")).toHaveLength(11);
   });
 
   it("keeps a name with a line break on one line, so line numbers hold", async () => {
     const f = await fixture({ "a\nx.txt": "", "b.txt": "", "c.txt": "" });
     const kept: string[] = [];
-    const result = await listFiles(f.confinement, {}, 1, never, async (text) => {
+    const result = await listFiles(f.confinement, {}, cap(1), never, async (text) => {
       kept.push(text);
       return { path: "/r" };
     });
@@ -65,17 +80,17 @@ describe("list_files", () => {
 
   it("refuses a NUL in a glob in one line", async () => {
     const f = await gitProject();
-    await expect(listFiles(f.confinement, { glob: "a\0b" }, 100, never)).rejects.toThrow(/^glob has a NUL character/);
+    await expect(listFiles(f.confinement, { glob: "a\0b" }, cap(100), never)).rejects.toThrow(/^glob has a NUL character/);
   });
 
   it("honours .gitignore in a tree outside a git repository too", async () => {
     const f = await fixture({ ".gitignore": "ignored/\n*.log\n", "ignored/x.txt": "", "a.log": "", "src/kept.txt": "" });
-    expect(paths(await listFiles(f.confinement, { recursive: true }, 100, never))).toEqual([".gitignore", "src/kept.txt"]);
+    expect(paths(await listFiles(f.confinement, { recursive: true }, cap(100), never))).toEqual([".gitignore", "src/kept.txt"]);
   });
 
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
-    expect(paths(await listFiles(f.confinement, { includeIgnored: true }, 100, never))).toEqual([
+    expect(paths(await listFiles(f.confinement, { includeIgnored: true }, cap(100), never))).toEqual([
       ".github",
       ".gitignore",
       "debug.log",
@@ -88,30 +103,30 @@ describe("list_files", () => {
 
   it("lists a tree, filtered by a glob, depth-limited", async () => {
     const f = await gitProject();
-    expect(paths(await listFiles(f.confinement, { recursive: true }, 100, never))).toEqual([
+    expect(paths(await listFiles(f.confinement, { recursive: true }, cap(100), never))).toEqual([
       ".github/ci.yml",
       ".gitignore",
       "src/a.ts",
       "src/b.js",
       "src/deep/c.ts",
     ]);
-    expect(paths(await listFiles(f.confinement, { glob: "*.ts" }, 100, never))).toEqual(["src/a.ts", "src/deep/c.ts"]);
-    expect(paths(await listFiles(f.confinement, { path: "src", glob: "*.ts", maxDepth: 1 }, 100, never))).toEqual(["src/a.ts"]);
-    expect(paths(await listFiles(f.confinement, { glob: "**/index.js", includeIgnored: true }, 100, never))).toEqual([
+    expect(paths(await listFiles(f.confinement, { glob: "*.ts" }, cap(100), never))).toEqual(["src/a.ts", "src/deep/c.ts"]);
+    expect(paths(await listFiles(f.confinement, { path: "src", glob: "*.ts", maxDepth: 1 }, cap(100), never))).toEqual(["src/a.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: "**/index.js", includeIgnored: true }, cap(100), never))).toEqual([
       "node_modules/pkg/index.js",
     ]);
   });
 
   it("takes an absolute glob as a path in the project's world, anchored where it points", async () => {
     const f = await gitProject();
-    expect(paths(await listFiles(f.confinement, { glob: "/project/src/*.ts" }, 100, never))).toEqual(["src/a.ts"]);
-    expect(paths(await listFiles(f.confinement, { glob: `${f.root}/src/**` }, 100, never))).toEqual([
+    expect(paths(await listFiles(f.confinement, { glob: "/project/src/*.ts" }, cap(100), never))).toEqual(["src/a.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: `${f.root}/src/**` }, cap(100), never))).toEqual([
       "src/a.ts",
       "src/b.js",
       "src/deep/c.ts",
     ]);
-    expect(paths(await listFiles(f.confinement, { path: "src", glob: "/project/src/deep/*" }, 100, never))).toEqual(["src/deep/c.ts"]);
-    expect(paths(await listFiles(f.confinement, { glob: "!/project/src/**" }, 100, never))).toEqual([".github/ci.yml", ".gitignore"]);
+    expect(paths(await listFiles(f.confinement, { path: "src", glob: "/project/src/deep/*" }, cap(100), never))).toEqual(["src/deep/c.ts"]);
+    expect(paths(await listFiles(f.confinement, { glob: "!/project/src/**" }, cap(100), never))).toEqual([".github/ci.yml", ".gitignore"]);
   });
 
   it.each([
@@ -125,27 +140,27 @@ describe("list_files", () => {
     const f = await gitProject();
     // ripgrep alone would take "/etc/*" as the project's own etc/.
     f.write("etc/passwd", "");
-    const listed = listFiles(f.confinement, { path, glob }, 100, never);
+    const listed = listFiles(f.confinement, { path, glob }, cap(100), never);
     await expect(listed).rejects.toThrow(`glob "${glob}" can only match outside ${where}`);
     await expect(listed).rejects.toMatchObject({ hint: expect.stringMatching(/relative to .*\/project\//) });
   });
 
   it("caps the listing and counts what it left out", async () => {
     const f = await fixture(Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`f${String(index).padStart(2, "0")}.txt`, ""])));
-    const result = await listFiles(f.confinement, { recursive: true }, 10, never);
+    const result = await listFiles(f.confinement, { recursive: true }, cap(10), never);
     expect(paths(result)).toEqual(Array.from({ length: 10 }, (_, index) => `f${String(index).padStart(2, "0")}.txt`));
     expect(result.more).toBe(15);
   });
 
   it("adds sizes and times on request", async () => {
     const f = await fixture({ "a.txt": "12345" });
-    const [entry] = (await listFiles(f.confinement, { includeStats: true }, 10, never)).entries;
+    const [entry] = (await listFiles(f.confinement, { includeStats: true }, cap(10), never)).entries;
     expect(entry).toMatchObject({ path: "a.txt", type: "file", size: 5, mtime: expect.stringMatching(/^\d{4}-/) });
   });
 
   it("says what is wrong with the path", async () => {
     const f = await fixture({ "a.txt": "" });
-    await expect(listFiles(f.confinement, { path: "a.txt" }, 10, never)).rejects.toThrow(/not a directory/);
-    await expect(listFiles(f.confinement, { path: "nope" }, 10, never)).rejects.toThrow(/no such directory/);
+    await expect(listFiles(f.confinement, { path: "a.txt" }, cap(10), never)).rejects.toThrow(/not a directory/);
+    await expect(listFiles(f.confinement, { path: "nope" }, cap(10), never)).rejects.toThrow(/no such directory/);
   });
 });
