@@ -143,6 +143,27 @@ describe("a long answer", () => {
     expect(textOf(next)).toContain(listed[shown.length]);
   });
 
+  it("a search whose matches outgrow the answer stops where it fits: one pointer, to every match", async () => {
+    const result = await server.call("search_files", { pattern: "match", path: "many" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    const text = textOf(result);
+    expect(text).not.toMatch(/omitted/);
+    const lines = text.split("\n");
+    const pointer =
+      /^\[stopped at (\d+) matches: the answer is full: .*; all 3000 are in (\S+): read_content it from start_line (\d+)\]$/.exec(
+        lines.at(-1)!,
+      );
+    expect(pointer).not.toBeNull();
+    const [, shown, all, start] = pointer!;
+    expect(Number(shown)).toBeLessThan(200);
+    expect(Number(start)).toBe(lines.length);
+    expect(
+      readFileSync(all!, "utf8")
+        .split("\n")
+        .slice(0, lines.length - 1),
+    ).toEqual(lines.slice(0, -1));
+  });
+
   it("read of a 500 KB file: under 32 KB with its first and last lines, the rest pages from the file by its own line numbers", async () => {
     const result = await server.call("read_content", { paths: ["big.txt"] });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);

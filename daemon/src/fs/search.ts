@@ -71,6 +71,8 @@ export interface SearchRequest {
   caseSensitive?: boolean;
   contextLines?: number;
   maxResults: number;
+  /** The text's room (escaped, as an answer carries it): fewer matches are shown where theirs would not fit. */
+  maxBytes?: number;
 }
 
 export interface SearchLine {
@@ -84,8 +86,10 @@ export interface SearchResult {
   matches: number;
   /** Said when the pattern found nothing and reads like something else (a file-name glob). */
   hint?: string;
-  /** More matches exist beyond max_results. */
+  /** More matches exist beyond those shown. */
   truncated: boolean;
+  /** Stopped before max_results, where the answer is full. */
+  full?: boolean;
   files: SearchFile[];
   /** When truncated: a file of every match (complete) or of the first ones, the answer's included, as it shows them. */
   all?: { path: string; matches: number; complete: boolean };
@@ -245,8 +249,10 @@ export async function searchFiles(
     reading.done();
   }
   if (reading.signal.reason === reading.timeUp) read.stopped = true;
-  result.matches = Math.min(read.matches, request.maxResults);
-  result.files = firstMatches(read.files, request.maxResults);
+  const shown = matchesWithin(read.files, Math.min(read.matches, request.maxResults), request.maxBytes ?? Number.POSITIVE_INFINITY);
+  if (shown < Math.min(read.matches, request.maxResults)) Object.assign(result, { truncated: true, full: true });
+  result.matches = shown;
+  result.files = firstMatches(read.files, shown);
   if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
   else if (result.matches === 0 && !request.literal && REGEX_SPECIAL.test(request.pattern)) {
     // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
@@ -279,6 +285,20 @@ function readingTime(signal: AbortSignal) {
       signal.removeEventListener("abort", cancel);
     },
   };
+}
+
+/** How many of the first `count` matches show within `maxBytes` (at least one), their lines as an answer carries them. */
+function matchesWithin(files: SearchFile[], count: number, maxBytes: number): number {
+  const bytes = (k: number) => matchLines(firstMatches(files, k)).reduce((sum, line) => sum + Buffer.byteLength(JSON.stringify(line)), 0);
+  if (count <= 1 || bytes(count) <= maxBytes) return count;
+  // More matches never take fewer bytes: the most that fit, by bisection.
+  let [fits, over] = [1, count];
+  while (over - fits > 1) {
+    const middle = Math.floor((fits + over) / 2);
+    if (bytes(middle) <= maxBytes) fits = middle;
+    else over = middle;
+  }
+  return fits;
 }
 
 /** The files and lines up to the `count`th match, with what follows it up to the next match. */

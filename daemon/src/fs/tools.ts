@@ -255,7 +255,8 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     output: {
       matches: z.number().int(),
       hint: z.string().optional().describe("Why nothing may have matched"),
-      truncated: z.boolean().describe("More matches exist beyond max_results"),
+      truncated: z.boolean().describe("More matches exist beyond those shown"),
+      full: z.boolean().optional().describe("Stopped before max_results: the answer is full"),
       all: z
         .object({ path: z.string(), matches: z.number().int(), complete: z.boolean() })
         .optional()
@@ -277,6 +278,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             caseSensitive: args.case_sensitive,
             contextLines: args.context_lines,
             maxResults: resultsWithin(args.max_results, config.max_search_results),
+            maxBytes: textBytes,
           },
           signal,
           results && ((text) => results.keep("search_files", text)),
@@ -286,9 +288,12 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
       const lines = matchLines(result.files);
       const shownLines = lines.length;
       if (result.matches === 0) lines.push(result.hint ? `no matches: ${result.hint}` : "no matches");
-      // At the daemon's cap, raising max_results is no way out.
-      const wayOut =
-        result.matches < config.max_search_results ? "narrow path/glob or raise max_results" : "narrow path/glob (fs.max_search_results)";
+      // Where the answer is full, or at the daemon's cap, raising max_results is no way out.
+      const wayOut = result.full
+        ? "the answer is full: narrow path/glob or the pattern"
+        : result.matches < config.max_search_results
+          ? "narrow path/glob or raise max_results"
+          : "narrow path/glob (fs.max_search_results)";
       const all =
         result.all &&
         `; ${result.all.complete ? "all" : "the first"} ${result.all.matches} are in ${result.all.path}: read_content it from start_line ${shownLines + 1}`;

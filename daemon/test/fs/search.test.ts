@@ -89,6 +89,34 @@ describe("search_files", () => {
     expect(whole.slice(shown.length).filter((line) => line.endsWith(":HIT"))).toHaveLength(8);
   });
 
+  it("shows fewer than max_results matches where theirs would outgrow the answer, and keeps every one", async () => {
+    const f = await fixture({
+      "long.txt": Array.from({ length: 20 }, (_, i) => `HIT ${String(i).padStart(2, "0")} ${"y".repeat(90)}`).join("\n"),
+    });
+    const kept: string[] = [];
+    const keep = async (text: string) => {
+      kept.push(text);
+      return { path: "/results/kept.txt" };
+    };
+    // Each match line is about 100 bytes: five fit in 550, with the file's name.
+    const result = await searchFiles(f.confinement, { pattern: "HIT", maxResults: 100, maxBytes: 550 }, never, keep);
+    expect(result).toMatchObject({
+      matches: 5,
+      truncated: true,
+      full: true,
+      all: { path: "/results/kept.txt", matches: 20, complete: true },
+    });
+    const shown = matchLines(result.files);
+    expect(shown.reduce((sum, line) => sum + Buffer.byteLength(JSON.stringify(line)), 0)).toBeLessThanOrEqual(550);
+    expect(kept[0]!.split("\n").slice(0, shown.length)).toEqual(shown);
+    // Within the room, max_results alone stops it.
+    expect(await searchFiles(f.confinement, { pattern: "HIT", maxResults: 3, maxBytes: 550 }, never)).toMatchObject({
+      matches: 3,
+      truncated: true,
+    });
+    expect((await searchFiles(f.confinement, { pattern: "HIT", maxResults: 3, maxBytes: 550 }, never)).full).toBeUndefined();
+  });
+
   it("cuts a long line of other scripts around the match (rg counts bytes)", async () => {
     const f = await fixture({
       "cjk.txt": `${"中".repeat(700_000)}NEEDLE${"文".repeat(700_000)}\n`,
