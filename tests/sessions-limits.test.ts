@@ -153,7 +153,7 @@ describe("no process left behind", () => {
     expect(await until(() => jailProcesses(project).length === 0, 5000)).toBe(true);
   });
 
-  it.each(["SIGTERM", "SIGINT"] as const)("when the daemon gets %s", async (signal) => {
+  it.each(["SIGTERM", "SIGINT", "SIGHUP"] as const)("when the daemon gets %s", async (signal) => {
     const { project, run } = await serve();
     await run({ env: "python", session: "p", code: "import subprocess; subprocess.Popen(['sleep', '300'])" });
     await run({ env: "shell", session: "s", code: "sleep 300 &" });

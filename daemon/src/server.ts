@@ -112,8 +112,8 @@ export async function serveStdio(server: RunningServer, log: Logger, early?: Ear
     };
     process.stdin.once("end", () => stop("client closed stdin", true));
     process.stdout.once("error", () => stop("client closed stdout", true));
-    process.once("SIGTERM", () => stop("SIGTERM", true));
-    process.once("SIGINT", () => stop("SIGINT", true));
+    // SIGHUP too: a client's terminal that closes must not leave sessions or kept results behind.
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) process.once(signal, () => stop(signal, true));
     transport.onclose = () => stop("the stdio transport closed", process.stdin.readableEnded);
   });
   await server.mcp.connect(transport);
