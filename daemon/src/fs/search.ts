@@ -173,7 +173,8 @@ function searchRecords(
   use: (records: AsyncIterable<string>, base: string, single?: string) => Promise<void>,
 ): Promise<void> {
   return confinement.hold(input, "follow", async (target) => {
-    if (!target.exists) throw new FsError(`${input}: does not exist`);
+    if (!target.exists)
+      throw new FsError(`${input}: does not exist`, "search the project (leave out path), or list_files to see what exists");
     if ((await lstat(target.at)).isDirectory()) {
       const args = argsIn(target.real);
       return withDirectory(target.at, input, (dir) =>

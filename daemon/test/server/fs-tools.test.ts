@@ -145,6 +145,10 @@ describe("first guesses an agent makes", () => {
     // path and paths naming the same file: read once.
     const both = await server.call("read_content", { path: "src/main.ts", paths: ["src/main.ts"] });
     expect((both.structuredContent as { items: unknown[] }).items).toHaveLength(1);
+    // search_files in a path that is not there: what to do instead.
+    const nowhere = await server.call("search_files", { pattern: "x", path: "src/nope" });
+    expect(nowhere.isError).toBe(true);
+    expect(textOf(nowhere)).toBe("src/nope: does not exist; search the project (leave out path), or list_files to see what exists");
   });
 
   it("takes /project/... as the project, as a jail sees it", async () => {
