@@ -31,6 +31,7 @@ export const commonOptions: Options = {
   metadata: { type: "string" },
   set: { type: "string", multiple: true },
   help: { type: "boolean", short: "h" },
+  version: { type: "boolean", short: "V" },
 };
 
 export const commonHelp = `Common flags:
@@ -41,7 +42,8 @@ export const commonHelp = `Common flags:
   --log-level LEVEL   error | warn | info | debug (logs go to stderr)
   --metadata PATH     metadata store path made by lib.mkMetadata
   --set KEY=VALUE     any config key, e.g. --set fs.read_only=true (repeatable)
-  -h, --help          this help`;
+  -h, --help          this help
+  -V, --version       print the version`;
 
 /** Flags that name config keys, as the dotted-key layer loadConfig expects. */
 export function flagLayer(values: Values, extra: Record<string, string> = {}): FlagValue[] {

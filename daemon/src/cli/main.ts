@@ -6,7 +6,7 @@ import { parseArgs } from "node:util";
 import { ConfigError } from "../config/layers.js";
 import { closest } from "../config/suggest.js";
 import { VERSION } from "../version.js";
-import { commonOptions, EXIT, UsageError, type Command } from "./base.js";
+import { commonOptions, EXIT, UsageError, type Command, type Options } from "./base.js";
 
 // Node >= 22.1 keeps the compiled code of the modules loaded below between starts (faster first
 // initialize); older Node has no such cache and goes on without.
@@ -44,12 +44,15 @@ Run \`nixshed COMMAND --help\` for a command's flags. Without a command, nixshed
 `;
 }
 
-/** parseArgs' error in one line; an unknown flag names the closest known one. */
-function flagError(error: NodeJS.ErrnoException, names: string[]): string {
+/** parseArgs' error in one line; an unknown flag names the closest known one (-v: the short flag of the other case, -V). */
+function flagError(error: NodeJS.ErrnoException, options: Options): string {
   const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-{1,2}[^'=]+)/.exec(error.message)?.[1] : undefined;
   if (!unknown) return error.message;
-  const near = closest(unknown.replace(/^-+/, ""), names);
-  return `unknown flag ${unknown}${near ? `; did you mean --${near}?` : ""}`;
+  const letter = /^-([A-Za-z])$/.exec(unknown)?.[1];
+  const short = letter && Object.values(options).find((option) => option.short?.toLowerCase() === letter.toLowerCase())?.short;
+  const long = closest(unknown.replace(/^-+/, ""), Object.keys(options));
+  const near = short ? `-${short}` : long && `--${long}`;
+  return `unknown flag ${unknown}${near ? `; did you mean ${near}?` : ""}`;
 }
 
 /**
@@ -81,7 +84,9 @@ async function main(given: string[]): Promise<number> {
   const load = Object.hasOwn(commands, name) ? commands[name] : undefined;
   if (!load) {
     // `nixshed version` means the flag.
-    const near = name === "version" ? "--version" : closest(name, Object.keys(commands));
+    // A flag's name without its dashes (`nixshed projet x`) is that flag meant.
+    const flag = closest(name, Object.keys(commonOptions));
+    const near = name === "version" ? "--version" : (closest(name, Object.keys(commands)) ?? (flag && `--${flag}`));
     process.stderr.write(`nixshed: unknown command '${argv[0]}'${near ? `; did you mean '${near}'?` : ""}\n\n${await usage()}`);
     return EXIT.usage;
   }
@@ -100,14 +105,16 @@ async function main(given: string[]): Promise<number> {
   try {
     parsed = parseArgs({ args: rest, options, allowPositionals: true, strict: true });
   } catch (error) {
-    // Without a command the flags are nixshed's own (--version) as well as serve's, and so is the usage shown.
-    const names = explicit ? Object.keys(options) : [...Object.keys(options), "version"];
     const help = explicit ? `${named.help}\n` : await usage();
-    process.stderr.write(`nixshed${explicit ? ` ${named.name}` : ""}: ${flagError(error as NodeJS.ErrnoException, names)}\n\n${help}`);
+    process.stderr.write(`nixshed${explicit ? ` ${named.name}` : ""}: ${flagError(error as NodeJS.ErrnoException, options)}\n\n${help}`);
     return EXIT.usage;
   }
   if (parsed.values.help) {
     process.stdout.write(`${named.help}\n`);
+    return EXIT.ok;
+  }
+  if (parsed.values.version) {
+    process.stdout.write(`${VERSION}\n`);
     return EXIT.ok;
   }
   if (parsed.positionals.length > 0 && !named.positionals) {

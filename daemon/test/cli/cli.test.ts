@@ -58,6 +58,11 @@ describe("nixshed", () => {
     expect(nixshed(["config", "--proj", "."]).stderr).toContain("unknown flag --proj; did you mean --project?");
     expect(nixshed(["search", "--index", "x", "jq"]).stderr).toContain("unknown flag --index; did you mean --nixpkgs-index?");
     expect(nixshed(["version"]).stderr).toContain("unknown command 'version'; did you mean '--version'?");
+    // A flag's name without its dashes; a short flag in the other case; the version from any command.
+    expect(nixshed(["projet", "."]).stderr).toContain("unknown command 'projet'; did you mean '--project'?");
+    expect(nixshed(["-v"]).stderr).toContain("unknown flag -v; did you mean -V?");
+    for (const command of ["serve", "doctor", "config"])
+      expect(nixshed([command, "--version"])).toMatchObject({ code: 0, stdout: `${packageVersion}\n` });
     expect(nixshed(["help", "search"]).stdout).toMatch(/^Usage: nixshed search /);
     // Without a command the flags are nixshed's own as well as serve's: --version too, and no command is named.
     expect(nixshed(["--verison"])).toMatchObject({
