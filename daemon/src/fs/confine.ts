@@ -172,7 +172,9 @@ export class Confinement {
    */
   keptResult(path: string): "here" | "elsewhere" | undefined {
     if (this.readOnlyRoots.some((root) => isInside(path, root.real))) return "here";
-    return this.readOnlyRoots.some((root) => isInside(path, dirname(root.real))) ? "elsewhere" : undefined;
+    // Inside a sibling of this server's directory: the results directory itself is no kept result.
+    const beside = (root: Root) => isInside(path, dirname(root.real)) && path !== dirname(root.real);
+    return this.readOnlyRoots.some(beside) ? "elsewhere" : undefined;
   }
 
   /** Refuses a change to a protected project path or inside a read-only root (`real`, symlinks resolved). */

@@ -31,6 +31,9 @@ describe("read_content", () => {
     );
     expect(pruned!.error).toMatch(/0001-run\.txt: this kept result is gone; run the call that made it again$/);
     expect(earlier!.error).toMatch(/0001-run\.txt: is a kept result of another server run, gone with it; run the call that made it again$/);
+    // The results directory itself is only outside every served root.
+    const [parent] = await readContent(confinement, { paths: [join(results, "1-now", "..")] }, 1024, never);
+    expect(parent!.error).toMatch(/outside every served root/);
   });
 
   // Where the host has a /workspace of its own, it is just another path outside the served roots.
