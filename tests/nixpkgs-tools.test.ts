@@ -395,7 +395,10 @@ describe("everyday and installed tools", () => {
     expect(first.structuredContent).toMatchObject({ name: "nixpkgs_jq", already_installed: false });
     const again = await server.call("nixpkgs_install_tool", { package: "jq" });
     expect(again.structuredContent).toMatchObject({ name: "nixpkgs_jq", already_installed: true });
-    expect((await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_jq" })).isError).toBeFalsy();
+    // Named by the tool's own name, it is the same tool; uninstalled by its package's name too.
+    const byTool = await server.call("nixpkgs_install_tool", { package: "nixpkgs_jq" });
+    expect(byTool.structuredContent).toMatchObject({ name: "nixpkgs_jq", package: "jq", already_installed: true });
+    expect(await server.call("nixpkgs_uninstall_tool", { name: "jq" })).toMatchObject({ structuredContent: { removed: "nixpkgs_jq" } });
   });
 
   it("names tools validly and uniquely: dotted paths round-trip, a second install of a package gets its own name", async () => {

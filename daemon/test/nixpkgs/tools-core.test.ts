@@ -26,12 +26,22 @@ describe("tool names", () => {
       "a.b_c.d__e",
       "haskellPackages.foo'",
       "nodePackages.@angular/cli",
+      "ghostscript_headless",
+      "a_.b",
+      "a_@b",
+      "a_x41_b",
+      "trailing_",
+      "a._b",
+      "_lead",
     ]) {
       const name = toolNameFor(attr, new Set());
       expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
       expect(decodeAttr(name.slice("nixpkgs_".length))).toBe(attr);
     }
     expect(encodeAttr("python313Packages.requests")).toBe("python313Packages__requests");
+    // A "_" stays itself where it reads back so: no "_u" in ghostscript_headless or hexdumper_1.
+    expect(encodeAttr("ghostscript_headless")).toBe("ghostscript_headless");
+    expect(encodeAttr("hexdumper_1")).toBe("hexdumper_1");
   });
 
   it("avoid names already taken, and stay within 64 characters", () => {

@@ -12,6 +12,7 @@ import type { PackageRunner } from "../execute/execute.js";
 import { withoutInstallable } from "../index/package-sets.js";
 import { COMMON_TOOLS } from "./common-tools.js";
 import type { InstalledRegistry, InstalledTool } from "./installed.js";
+import { TOOL_PREFIX } from "./tool-names.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
 import { progressOf } from "./tool-support.js";
 
@@ -52,7 +53,9 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
     output: { name: z.string(), package: z.string(), program: z.string().optional(), already_installed: z.boolean(), note: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args, call) => {
-      const { attr, program } = runner.resolve(args.package, args.program);
+      // A package tool's name ("nixpkgs_jq") is its package.
+      const asked = tools.packageTool(args.package);
+      const { attr, program } = runner.resolve(asked?.attr ?? args.package, args.program ?? asked?.program);
       if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
       const wanted: Omit<InstalledTool, "name"> = {
         attr,
@@ -73,14 +76,14 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       if (several) throw new NixpkgsError(`${attr} has several programs and no main one`, `Pass program, e.g. ${several.program}.`);
       await runner.prepare(attr, program, { signal: call.signal, progress: progressOf(call) });
       // Named for the program asked for (coreutils' wc is nixpkgs_wc), else the package as asked ("nixpkgs#tree" is tree).
-      const tool = { name: tools.freeName(args.program ?? withoutInstallable(args.package)), ...wanted };
+      const tool = { name: tools.freeName(args.program ?? asked?.attr ?? withoutInstallable(args.package)), ...wanted };
       registry.add(tool);
       // Registering a tool on a connected server sends notifications/tools/list_changed.
       tools.addPackage(tool);
       return { name: tool.name, package: tool.attr, ...(program ? { program } : {}), already_installed: false, note };
     },
     render: (result) =>
-      `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.program ? `${result.program} of ${result.package}` : result.package}. ${result.note}`,
+      `${result.already_installed ? "Already installed" : "Installed"}: ${result.name} runs ${result.program && result.program !== result.package ? `${result.program} of ${result.package}` : result.package}. ${result.note}`,
   });
 }
 
@@ -93,8 +96,10 @@ export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry
     output: { removed: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async (args) => {
-      if (!registry.get(args.name)) {
-        const hint = tools.packageTool(args.name)?.common
+      // The tool's name as its package or program ("ripgrep" for nixpkgs_ripgrep).
+      const name = registry.get(args.name) || !registry.get(`${TOOL_PREFIX}${args.name}`) ? args.name : `${TOOL_PREFIX}${args.name}`;
+      if (!registry.get(name)) {
+        const hint = tools.packageTool(name)?.common
           ? "It is an everyday tool from config nixpkgs.common_tools; change the config to drop it."
           : `Installed: ${
               registry
@@ -102,11 +107,11 @@ export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry
                 .map((tool) => tool.name)
                 .join(", ") || "none"
             }.`;
-        throw new NixpkgsError(`no installed tool '${args.name}'`, hint);
+        throw new NixpkgsError(`no installed tool '${name}'`, hint);
       }
-      registry.remove(args.name);
-      tools.removePackage(args.name);
-      return { removed: args.name };
+      registry.remove(name);
+      tools.removePackage(name);
+      return { removed: name };
     },
     render: (result) => `Removed ${result.removed}.`,
   });

@@ -1,5 +1,6 @@
 // MCP tool names for installed packages: `nixpkgs_` + the attribute path in [A-Za-z0-9_-], encoded
-// so that it decodes back ("." → "__", "_" → "_u", anything else → "_x" + hex code + "_").
+// so that it decodes back: "." → "__", any other character but a letter, digit or "-" → "_x" + hex
+// code + "_", except a "_" that reads back as itself (ghostscript_headless stays as it is).
 // The registry of installed tools is the source of truth; a name too long for clients (64
 // characters) is shortened with a hash, and a taken name gets a numeric suffix.
 import { createHash } from "node:crypto";
@@ -7,21 +8,25 @@ import { createHash } from "node:crypto";
 export const TOOL_PREFIX = "nixpkgs_";
 const MAX_TOOL_NAME = 64;
 
+const PLAIN = /[A-Za-z0-9-]/;
+const ESCAPE = /__|_x([0-9a-f]+)_/g;
+
 export function encodeAttr(attr: string): string {
   let encoded = "";
-  for (const char of attr) {
-    if (/[A-Za-z0-9-]/.test(char)) encoded += char;
+  const chars = [...attr];
+  for (const [i, char] of chars.entries()) {
+    const after = chars.slice(i + 1).join("");
+    // A "_" before a plain character is itself, unless what follows would read as an escape ("_x41_").
+    const literal = char === "_" && PLAIN.test(after.charAt(0)) && !/^x[0-9a-f]+_/.test(after);
+    if (PLAIN.test(char) || literal) encoded += char;
     else if (char === ".") encoded += "__";
-    else if (char === "_") encoded += "_u";
     else encoded += `_x${char.codePointAt(0)!.toString(16)}_`;
   }
   return encoded;
 }
 
 export function decodeAttr(encoded: string): string {
-  return encoded.replace(/__|_u|_x([0-9a-f]+)_/g, (match, hex: string | undefined) =>
-    match === "__" ? "." : match === "_u" ? "_" : String.fromCodePoint(parseInt(hex!, 16)),
-  );
+  return encoded.replace(ESCAPE, (match, hex: string | undefined) => (match === "__" ? "." : String.fromCodePoint(parseInt(hex!, 16))));
 }
 
 /** The tool name for an attribute, unique among `taken`. */
