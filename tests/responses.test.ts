@@ -17,7 +17,7 @@ let cache: string;
 const bytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
 const LONG_LINE = Array.from({ length: 300_000 }, (_, i) => `${String(i * 10).padStart(9, "0")},`).join("");
 const MARKER =
-  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes\); the whole text is in (\S+)(?: \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/m;
+  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes(?:; lines? [\d and]+ in part)?\); the whole text is in (\S+)(?: \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/m;
 
 function marker(result: CallToolResult) {
   const found = MARKER.exec(textOf(result));

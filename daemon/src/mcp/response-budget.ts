@@ -310,6 +310,11 @@ export function cutText(
   const firstLineStart = text.lastIndexOf("\n", headEnd - 1) + 1;
   const page = { start: firstLine, end: Math.min(lastLine, pageEnd(text, firstLineStart, firstLine, pageBytes)) };
   const of = place.totalLines === undefined ? "" : ` of ${place.totalLines}`;
-  const marker = `[… ${lines}${of} omitted (${omittedBytes} bytes); ${wholeText(kept, page)} …]`;
+  // A line the head or the tail shows some of is omitted only in part.
+  const inPart = [
+    ...new Set([...(head.endsWith("\n") || head === "" ? [] : [firstLine]), ...(text[tailStart - 1] === "\n" ? [] : [lastLine])]),
+  ];
+  const partly = inPart.length ? `; ${inPart.length === 1 ? "line" : "lines"} ${inPart.join(" and ")} in part` : "";
+  const marker = `[… ${lines}${of} omitted (${omittedBytes} bytes${partly}); ${wholeText(kept, page)} …]`;
   return `${head}${head.endsWith("\n") || head === "" ? "" : "\n"}${marker}\n${text.slice(tailStart)}`;
 }

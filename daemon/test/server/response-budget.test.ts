@@ -22,7 +22,7 @@ const keptAt = (path: string) => async (): Promise<Kept> => ({ path });
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 const escaped = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
 const MARKER =
-  /^\[… lines? (\d+)(?:-(\d+))? of (\d+) omitted \((\d+) bytes\); the whole text is in \S+( \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/gm;
+  /^\[… lines? (\d+)(?:-(\d+))? of (\d+) omitted \((\d+) bytes(?:; lines? ([\d and]+) in part)?\); the whole text is in \S+( \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/gm;
 
 const newlines = (text: string) => text.split("\n").length - 1;
 
@@ -41,7 +41,8 @@ function expectExact(cut: string, whole: string, pageBytes: number): void {
   let at = 0;
   let shown = 0;
   for (const marker of markers) {
-    const [first, last = first, total, omitted, , start, end] = marker.slice(1).map(Number) as number[];
+    const [first, last = first, total, omitted, , , start, end] = marker.slice(1).map(Number) as number[];
+    const inPart = (marker[5] ?? "").split(" and ").filter(Boolean).map(Number);
     expect(total).toBe(kept.length - (whole.endsWith("\n") ? 1 : 0));
     let head = cut.slice(shown, marker.index);
     expect(head === "" || head.endsWith("\n")).toBe(true);
@@ -52,6 +53,9 @@ function expectExact(cut: string, whole: string, pageBytes: number): void {
     const to = from + Buffer.from(whole.slice(from)).subarray(0, omitted).toString().length;
     expect([lineAt(from), lineAt(to - 1)]).toEqual([first, last]);
     expect([bareNewline(from), bareNewline(to)]).toEqual([false, false]);
+    // A line the cut shows some of is said to be omitted in part, and only such a line.
+    const partly = [...new Set([...(from > 0 && whole[from - 1] !== "\n" ? [first] : []), ...(whole[to - 1] !== "\n" ? [last] : [])])];
+    expect(inPart).toEqual(partly);
     expect(start).toBe(first);
     expect(escaped(kept.slice(start! - 1, end).join("\n"))).toBeLessThanOrEqual(pageBytes);
     at = to;
