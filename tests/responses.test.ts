@@ -150,7 +150,7 @@ describe("a long answer", () => {
     expect(text).not.toMatch(/omitted/);
     const lines = text.split("\n");
     const pointer =
-      /^\[stopped at (\d+) matches: the answer is full: .*; all 3000 are in (\S+): read_content it from start_line (\d+)\]$/.exec(
+      /^\[stopped at (\d+) matches \(the answer is full\): narrow path\/glob or the pattern; all 3000 are in (\S+): read_content it from start_line (\d+)\]$/.exec(
         lines.at(-1)!,
       );
     expect(pointer).not.toBeNull();

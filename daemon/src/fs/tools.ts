@@ -290,14 +290,15 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
       if (result.matches === 0) lines.push(result.hint ? `no matches: ${result.hint}` : "no matches");
       // Where the answer is full, or at the daemon's cap, raising max_results is no way out.
       const wayOut = result.full
-        ? "the answer is full: narrow path/glob or the pattern"
+        ? "narrow path/glob or the pattern"
         : result.matches < config.max_search_results
           ? "narrow path/glob or raise max_results"
           : "narrow path/glob (fs.max_search_results)";
       const all =
         result.all &&
         `; ${result.all.complete ? "all" : "the first"} ${result.all.matches} are in ${result.all.path}: read_content it from start_line ${shownLines + 1}`;
-      if (result.truncated) lines.push(`[stopped at ${result.matches} matches: ${wayOut}${all ?? ""}]`);
+      const full = result.full ? " (the answer is full)" : "";
+      if (result.truncated) lines.push(`[stopped at ${result.matches} matches${full}: ${wayOut}${all ?? ""}]`);
       return lines.join("\n");
     },
   });
