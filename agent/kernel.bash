@@ -1,5 +1,7 @@
-# nixshed session kernel for bash: one persistent shell; each call's code is eval'd in it, so
-# variables, exported variables, functions, options and the working directory persist.
+# nixshed session kernel for bash: one persistent shell; each call's code is sourced in it, so
+# variables, exported variables, functions, options and the working directory persist. Sourced
+# from a file, not eval'd: bash's errors then name the code's own lines ("line 2: foo: command not
+# found"), not the kernel's.
 #
 # Protocol: see agent/kernel.py. Bash reads the request's code and stdin up to their NUL
 # terminators (the daemon refuses NUL bytes in a bash session's code and stdin), because bash reads
@@ -9,6 +11,7 @@
 # neither the code nor its children (background jobs included) can reach them.
 
 __nixshed_stdin_file="${TMPDIR:-/tmp}/.nixshed-stdin.$$"
+__nixshed_code_file="${TMPDIR:-/tmp}/.session.sh"
 __nixshed_status=0
 exec 5>&1 6>&2 </dev/null
 
@@ -17,7 +20,7 @@ __nixshed_return() { return "$1"; }
 
 __nixshed_call() {
   __nixshed_return "$__nixshed_status"
-  eval "$__nixshed_code"
+  . "$__nixshed_code_file"
 }
 
 # SIGINT (the daemon's timeout) stops the call's code: returning from the trap leaves
@@ -28,16 +31,18 @@ printf 'ready %d\n' "$$" >&4
 while IFS=' ' read -r -u 3 __nixshed_id __nixshed_marker __nixshed_clen __nixshed_slen; do
   IFS= read -r -d '' -u 3 __nixshed_code
   IFS= read -r -d '' -u 3 __nixshed_stdin
+  # >|: the code may have set noclobber.
+  printf '%s' "$__nixshed_code" >|"$__nixshed_code_file"
   __nixshed_in=/dev/null
   if [[ -n $__nixshed_stdin ]]; then
     __nixshed_in=$__nixshed_stdin_file
-    printf '%s' "$__nixshed_stdin" >"$__nixshed_in"
+    printf '%s' "$__nixshed_stdin" >|"$__nixshed_in"
   fi
   __nixshed_interrupted=0
   __nixshed_call <"$__nixshed_in" 3<&- 4>&- 5>&- 6>&-
   __nixshed_status=$?
   exec 1>&5 2>&6 </dev/null
-  [[ $__nixshed_in == /dev/null ]] || : >"$__nixshed_in"
+  [[ $__nixshed_in == /dev/null ]] || : >|"$__nixshed_in"
   __nixshed_state=-
   ((__nixshed_interrupted)) && __nixshed_state=interrupted
   printf '%s' "$__nixshed_marker"

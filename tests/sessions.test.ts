@@ -262,6 +262,20 @@ describe("bash sessions", () => {
     });
   });
 
+  it("name the code's own lines in bash's errors, not the kernel's; noclobber set by the code changes nothing", async () => {
+    const failed = await run({ env: "shell", session: "lines", code: "echo a\nnosuchcommand" });
+    expect(failed.stderr).toMatch(/line 2: nosuchcommand: command not found/);
+    expect(failed.stderr).not.toMatch(/kernel/);
+    const syntax = await run({ env: "shell", session: "lines", code: "true\nbar(" });
+    expect(syntax.stderr).toMatch(/line 2: syntax error/);
+    expect(syntax.stderr).not.toMatch(/kernel/);
+    await run({ env: "shell", session: "lines", code: "set -o noclobber" });
+    expect(await run({ env: "shell", session: "lines", code: "echo still", stdin: "in" })).toMatchObject({
+      stdout: "still\n",
+      exit_code: 0,
+    });
+  });
+
   it("give background jobs' output to the call; stdin is EOF or the call's", async () => {
     const jobs = await run({
       env: "shell",
