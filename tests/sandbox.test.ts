@@ -152,6 +152,16 @@ describe("run", () => {
     );
     expect(textOf(await server.call("run", { session: "sh-only", code: "count = $(ls | wc -l)" }))).not.toContain("note:");
     await server.call("close_session", { session: "sh-only" });
+    // A line Python and Node share is no sign of Python in a Node session.
+    await server.call("run", { session: "js-only", env: "node", code: "1" });
+    for (const code of ["process.exit(3)", "foo(1, 2)", "let = ;"]) {
+      expect(textOf(await server.call("run", { session: "js-only", code })), code).not.toContain("note: this reads as");
+    }
+    // A session the shell took without env stays the shell's: pass env no longer helps there.
+    expect(textOf(await server.call("run", { session: "took-shell", code: "puts 1" }))).toContain(
+      "note: ran in shell, as no env was given, and session took-shell now runs shell: close_session it, or use another session id with env (",
+    );
+    for (const session of ["js-only", "took-shell"]) await server.call("close_session", { session });
   });
 
   it("refuses a timeout above the daemon's maximum, saying the maximum", async () => {

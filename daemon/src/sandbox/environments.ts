@@ -12,21 +12,25 @@ const DEFAULT_ENVIRONMENT = "shell";
 /**
  * Lines only one interpreter's code has, for code that names no env; the shell's own code has none
  * of them. Node's first, as its code can also look like Python's (an assignment, a call): console
- * calls, requires, bindings, arrows, strict equality, constructors and its camelCase built-ins.
- * Python's: imports, defs, prints, block headers ending in a colon ("for i in range(3):", never with
- * the shell's "; then" or "; do" before it), and what the shell cannot mean: an assignment with
- * spaces around "=" ("x = 1" runs a command x) and a bare call with arguments ("len(x)" is a shell
- * syntax error).
+ * calls, requires, bindings, arrows, strict equality, constructors, functions with parameters or
+ * async (the shell's take none), `process.exit` and its camelCase built-ins. Python's: imports,
+ * defs, prints, block headers ending in a colon ("for i in range(3):", never with the shell's
+ * "; then" or "; do" before it). `shared`: what a line of either (not the shell's) may be, for code
+ * with no other sign: an assignment with spaces around "=" ("x = 1" runs a command x) and a bare
+ * call with arguments ("len(x)" is a shell syntax error); Python's, as more short snippets are.
  */
-const CODE_SHAPES: [interpreter: string, shape: RegExp][] = [
-  [
-    "node",
-    /^[ \t]*(?:console\.\w+\(|(?:const|let|var) [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"])|=>|[!=]==|\bnew [A-Z]\w*\(|\b(?:Array|Object|JSON|Math|Promise)\.\w+|\bprocess\.(?:argv|env|cwd)\b|\.(?:repeat|forEach|push|includes|toUpperCase|toLowerCase|padStart|padEnd|toFixed)\(/m,
-  ],
-  [
-    "python",
-    /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [\w*(), ]+|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?|[ \t]*[A-Za-z_]\w*(?:, *[A-Za-z_]\w*)* +[-+*/%]?= +\S.*|[ \t]*[A-Za-z_][\w.]*\([^)].*\)[ \t]*)$/m,
-  ],
+const CODE_SHAPES: { interpreter: string; shape: RegExp; shared?: RegExp }[] = [
+  {
+    interpreter: "node",
+    shape:
+      /^[ \t]*(?:console\.\w+\(|(?:const|var) [\w{}[\], ]+ ?= ?|let [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"]|async function\b|function\*? ?\w*\s*\([^)\s]+)|=>|[!=]==|\bnew [A-Z]\w*\(|\b(?:Array|Object|JSON|Math|Promise)\.\w+|\bprocess\.(?:argv|env|cwd|exit)\b|\.(?:repeat|forEach|push|includes|toUpperCase|toLowerCase|padStart|padEnd|toFixed)\(/m,
+  },
+  {
+    interpreter: "python",
+    shape:
+      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [\w*(), ]+|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
+    shared: /^(?:[ \t]*[A-Za-z_]\w*(?:, *[A-Za-z_]\w*)* +[-+*/%]?= +\S.*|[ \t]*[A-Za-z_][\w.]*\([^)].*\)[ \t]*)$/m,
+  },
 ];
 
 /** What agents also call an interpreter: a `#!` line's python3 or sh, a language's name. */
@@ -106,11 +110,15 @@ function ownLines(code: string): string {
   return kept.join("\n");
 }
 
-/** The environment whose language the code is plainly written in (CODE_SHAPES), if one is. */
-export function writtenFor(environments: Map<string, Environment>, code: string): Environment | undefined {
+/**
+ * The environment whose language the code is plainly written in (CODE_SHAPES), if one is; `only`:
+ * by a sign of that language alone, not a line Python and Node share.
+ */
+export function writtenFor(environments: Map<string, Environment>, code: string, { only = false } = {}): Environment | undefined {
   const own = ownLines(code);
-  const language = CODE_SHAPES.find(([, shape]) => shape.test(own))?.[0];
-  return [...environments.values()].find((env) => env.interpreter === language);
+  const language =
+    CODE_SHAPES.find(({ shape }) => shape.test(own)) ?? (only ? undefined : CODE_SHAPES.find(({ shared }) => shared?.test(own)));
+  return [...environments.values()].find((env) => env.interpreter === language?.interpreter);
 }
 
 const MAIN_PACKAGES = 6;

@@ -136,9 +136,13 @@ function unaskedEnvNote(
     const firstWord = /^\s*(\S+)/.exec(code)?.[1] ?? "";
     const unread = /syntax error/.test(output.stderr) || output.stderr.includes(`${firstWord}: command not found`);
     if (env.interpreter !== "bash" || !unread || others.length === 0) return undefined;
-    return `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`;
+    // A session begun so stays the shell's.
+    return session === undefined
+      ? `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`
+      : `ran in ${env.name}, as no env was given, and session ${session} now runs ${env.name}: close_session it, or use another session id with env (${others.join(", ")})`;
   }
-  const written = writtenFor(environments, code);
+  // In a Python or Node session only by a sign of the other language: "process.exit(3)" is a call in both.
+  const written = writtenFor(environments, code, { only: env.interpreter !== "bash" });
   if (!written || written.name === env.name) return undefined;
   return `this reads as ${written.name} code, but session ${session} runs ${env.name}: close_session it, or use another session id with env ${written.name}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeEnvironments, pickEnvironment } from "../../src/sandbox/environments.js";
+import { describeEnvironments, pickEnvironment, writtenFor } from "../../src/sandbox/environments.js";
 import { environment } from "../sessions/host-launcher.js";
 
 const python = { ...environment("python", "python"), description: "Python 3", projectAccess: "ro" as const };
@@ -67,9 +67,23 @@ describe("pickEnvironment without a name", () => {
       "JSON.stringify({a: 1})",
       "process.argv",
       "console.log(`${1 + 1}`)",
+      "const a=1; a",
+      "async function f() { return 1 }\nawait f()",
+      "function add(a, b) { return a + b }\nadd(1, 2)",
+      "process.exit(3)",
     ]) {
       expect(picked(code), code).toBe("node");
     }
+  });
+
+  it("tells a sign of one language from a line Python and Node share", () => {
+    const only = (code: string) => writtenFor(all, code, { only: true })?.name;
+    for (const code of ["x = 1", "let = ;", "foo(1, 2)"]) {
+      expect(picked(code), code).toBe("python");
+      expect(only(code), code).toBeUndefined();
+    }
+    expect(only("import sys")).toBe("python");
+    expect(only("x === 1")).toBe("node");
   });
 
   it("leaves the shell's own code to the shell, colons and all", () => {
@@ -99,6 +113,8 @@ describe("pickEnvironment without a name", () => {
       "cat > script.py <<'EOF'\ndef main():\n    print(\"hi\")\nEOF\npython3 script.py",
       "python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF",
       "count = $(ls | wc -l)",
+      "let x=5; echo $x",
+      "function greet() { echo hi; }\ngreet",
     ]) {
       expect(picked(code), code).toBe("shell");
     }
