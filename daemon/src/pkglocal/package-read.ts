@@ -1,8 +1,10 @@
 // read_package's two answers: a package at a glance (version, README and entry heads, its file
 // tree) or one of its files, paged; every path confined to the package.
+import { normalize } from "node:path";
 import { readTextPage, type NotRegular, type Page } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { resolveInPackage } from "./package-confine.js";
+import { isDirectory } from "./quiet-fs.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
 import { DISTRIBUTION_INFO, packageTree, type PackageTree } from "./package-tree.js";
 import { shownPath } from "./project-path.js";
@@ -27,6 +29,16 @@ export interface FileRequest {
   signal?: AbortSignal;
 }
 
+/**
+ * The files below a directory of the package (confined to it as a file read is), or undefined when
+ * `path` is no directory. The package's own root ("", ".") is its whole tree.
+ */
+export function packageDirectory(pkg: PackageRecord, path: string, maxFiles: number): PackageTree | undefined {
+  const under = normalize(path).replace(/\/+$/, "");
+  if (under === "." || under === "") return packageTree(pkg, maxFiles);
+  return isDirectory(resolveInPackage(pkg, under)) ? packageTree(pkg, maxFiles, under) : undefined;
+}
+
 export async function readPackageFile(pkg: PackageRecord, request: FileRequest): Promise<Page> {
   if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
     throw new PkgLocalError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
@@ -40,9 +52,13 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
     if (code === "EACCES") throw new PkgLocalError(`${request.path}: permission denied`);
     throw error;
   }
-  if (page === "directory")
-    throw new PkgLocalError(`${request.path}: is a directory`, `read_package {package: "${pkg.name}"} lists its files`);
+  // A directory is listed before it would be read (packageDirectory); one only now is a race.
+  if (page === "directory") throw new PkgLocalError(`${request.path}: is a directory`, "read_package with it as path lists its files");
   if (page === "special") throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
+  const start = request.startLine ?? 1;
+  if (!page.binary && page.totalLines !== undefined && start > Math.max(page.totalLines, 1)) {
+    throw new PkgLocalError(`${request.path}: start_line ${start} is past the end (${page.totalLines} lines)`);
+  }
   return page;
 }
 

@@ -62,12 +62,16 @@ function kindOf(language: Language, name: string, inMetadataDir: boolean): strin
   return match ? match[1] : undefined;
 }
 
-export function packageTree(pkg: PackageRecord, maxFiles: number): PackageTree {
+/** The package's files, or (`under`: a directory of it, as its tree names it) those below that directory. */
+export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string): PackageTree {
   const tree: PackageTree = { files: [], counts: {}, total: 0, other: 0, incomplete: false };
   const bounds = packageBounds(pkg);
-  const starts = pkg.members
-    ? pkg.members.map((member) => ({ shown: member, real: join(pkg.root, member) }))
-    : [{ shown: "", real: pkg.root }];
+  const starts =
+    under !== undefined
+      ? [{ shown: under, real: join(pkg.root, under) }]
+      : pkg.members
+        ? pkg.members.map((member) => ({ shown: member, real: join(pkg.root, member) }))
+        : [{ shown: "", real: pkg.root }];
   const queue: { shown: string; real: string; metadata: boolean }[] = [];
   let visited = 0;
   const consider = (shown: string, real: string, name: string, metadata: boolean) => {

@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.js";
 import { defineTool, ToolError } from "../mcp/tool.js";
 import { findPackage } from "./lookup.js";
 import type { PackageIndex } from "./package-index.js";
-import { describePackage, packageLocation, readPackageFile } from "./package-read.js";
+import { describePackage, packageDirectory, packageLocation, readPackageFile } from "./package-read.js";
 import { entryShape } from "./scan-tool.js";
 import { noEnvironment } from "./tool-support.js";
 
@@ -18,7 +18,7 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
       "An installed package: without path, version, README and entry-file heads and file tree; with path, that file, paged by lines.",
     input: {
       package: z.string().min(1).describe("Package name, import name, or name@version"),
-      path: z.string().optional().describe("A file of the package, as its tree lists it"),
+      path: z.string().optional().describe("A file or directory of the package, as its tree lists it"),
       start_line: z.number().int().min(1).optional().describe("First line, 1-based (with path)"),
       end_line: z.number().int().min(1).optional().describe("Last line, inclusive (with path)"),
     },
@@ -73,6 +73,8 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
         location: packageLocation(pkg, projectRoot),
       };
       if (args.path === undefined) {
+        if (args.start_line !== undefined || args.end_line !== undefined)
+          throw new ToolError("start_line and end_line page a file: give its path too");
         const overview = await describePackage(pkg, settings.max_tree_entries);
         return {
           ...base,
@@ -87,6 +89,12 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
         };
       }
       const path = args.path;
+      const directory = packageDirectory(pkg, path, settings.max_tree_entries);
+      if (directory) {
+        if (args.start_line !== undefined || args.end_line !== undefined)
+          throw new ToolError(`${path}: is a directory; start_line and end_line page a file`);
+        return { ...base, path, tree: directory };
+      }
       const page = await readPackageFile(pkg, {
         path,
         startLine: args.start_line,
@@ -108,6 +116,7 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
     },
     render(result) {
       const head = `${result.name} ${result.version} (${result.language}) ${result.location}`;
+      if (result.path !== undefined && result.tree) return `${head}\n${treeLines(result.tree, result.path).join("\n")}`;
       if (result.path !== undefined) {
         if (result.binary) return `${head}\n${result.path}: binary file, ${result.binary.size} bytes`;
         const range = `${result.path} lines ${result.start_line}-${result.end_line}${result.total_lines !== undefined ? ` of ${result.total_lines}` : ""}`;
@@ -128,16 +137,25 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
       ] as const) {
         if (excerpt) parts.push(`--- ${label}: ${excerpt.path}${excerpt.more ? " (head)" : ""}\n${excerpt.text}`);
       }
-      const tree = result.tree;
-      if (tree) {
-        const counts = Object.entries(tree.counts)
-          .map(([kind, count]) => `${kind} ${count}`)
-          .join(", ");
-        const shown = tree.files.length < tree.total ? `, ${tree.files.length} listed` : "";
-        parts.push(`--- files: ${tree.total}${tree.incomplete ? "+" : ""} (${counts}${shown}; ${tree.other} other)`);
-        parts.push(tree.files.map((file) => `${file.path}  ${file.bytes}`).join("\n"));
-      }
+      if (result.tree) parts.push(...treeLines(result.tree));
       return parts.join("\n");
     },
   });
+}
+
+type Tree = { files: { path: string; bytes: number }[]; counts: Record<string, number>; total: number; other: number; incomplete: boolean };
+
+/** A file tree: what it counts, the files listed, and how to list the ones left out (a directory at a time). */
+function treeLines(tree: Tree, under?: string): string[] {
+  const counts = Object.entries(tree.counts)
+    .map(([kind, count]) => `${kind} ${count}`)
+    .join(", ");
+  const shown = tree.files.length < tree.total ? `, ${tree.files.length} listed` : "";
+  const lines = [
+    `--- files${under ? ` in ${under}` : ""}: ${tree.total}${tree.incomplete ? "+" : ""} (${counts || "none"}${shown}; ${tree.other} other)`,
+  ];
+  if (tree.files.length) lines.push(tree.files.map((file) => `${file.path}  ${file.bytes}`).join("\n"));
+  if (tree.files.length < tree.total)
+    lines.push(`[… ${tree.total - tree.files.length} more: read_package with a directory as path lists its files]`);
+  return lines;
 }

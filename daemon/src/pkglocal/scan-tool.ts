@@ -85,8 +85,7 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
   return defineTool({
     name: "scan_packages",
     title: "List installed packages",
-    description:
-      "The project's installed Python and Node packages (venvs, Nix Python envs, node_modules): versions, import names, entry points.",
+    description: "The project's installed Python and Node packages (venvs, Nix Python envs, node_modules): versions and import names.",
     input: {
       language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
       filter: z.string().optional().describe("Package or import name: a substring or * glob"),

@@ -88,6 +88,31 @@ describe("on an npm project", () => {
     expect(textOf(page)).toContain(`[more: start_line ${next_start_line}]`);
   });
 
+  it("read_package lists the files the tree left out a directory at a time, and refuses a range it cannot read", async () => {
+    const { server: limited } = await serve(project, ["--set", "pkglocal.max_tree_entries=10"]);
+    expect(textOf(await limited.call("read_package", { package: "express" }))).toMatch(
+      /\n\[… \d+ more: read_package with a directory as path lists its files\]$/,
+    );
+    const lib = await limited.call("read_package", { package: "express", path: "lib/" });
+    expect(lib.isError).toBeFalsy();
+    const tree = (lib.structuredContent as { tree: { files: { path: string }[] } }).tree;
+    expect(tree.files.length).toBeGreaterThan(0);
+    for (const file of tree.files) expect(file.path.startsWith("lib/")).toBe(true);
+    expect(textOf(lib)).toMatch(/\n--- files in lib\/: \d+ \(\.js \d+/);
+    // The package's root is its whole tree; a directory out of it is refused as a file is.
+    expect((await limited.call("read_package", { package: "express", path: "" })).structuredContent).toMatchObject({ tree: {} });
+    expect(textOf(await limited.call("read_package", { package: "ms", path: "../debug" }))).toContain("outside ms@2.1.3");
+    for (const [args, words] of [
+      [{ path: "lib/response.js", start_line: 100_000 }, /^lib\/response\.js: start_line 100000 is past the end \(\d+ lines\)/],
+      [{ start_line: 5 }, /^start_line and end_line page a file: give its path too/],
+      [{ path: "lib", start_line: 5 }, /^lib: is a directory; start_line and end_line page a file/],
+    ] as const) {
+      const refused = await limited.call("read_package", { package: "express", ...args });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toMatch(words);
+    }
+  });
+
   it("read_package refuses a path out of the package and names the closest packages for a typo", async () => {
     const outside = await server.call("read_package", { package: "ms", path: "../debug/package.json" });
     expect(outside.isError).toBe(true);
