@@ -118,6 +118,12 @@ describe("run", () => {
     expect(readFileSync(spool, "utf8")).toBe(`START\n${"y".repeat(5_000_000)}\n`);
   });
 
+  it("says a tool takes no arguments when it takes none", async () => {
+    const result = await server.call("list_sessions", { bogus: 1 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toBe("list_sessions: unknown argument `bogus`; it takes no arguments");
+  });
+
   it("rejects an unknown environment, listing the valid ones", async () => {
     const result = await server.call("run", { env: "ruby", code: "puts 1" });
     expect(result.isError).toBe(true);

@@ -62,19 +62,21 @@ const placeOf = (path: readonly PropertyKey[]) =>
  * Top-level arguments in the spellings agents bring from other tools, under the tool's own names:
  * camelCase for snake_case (startLine is start_line), file_path for path. Only where the tool takes
  * that name and the call does not give it already; anything else is left for the check to name.
+ * An optional argument given as null, as many clients send one unset, is left out.
  */
 function ownNames(schema: z.ZodType, args: Record<string, unknown>): Record<string, unknown> {
   const shape = defOf(unwrap(schema)).shape;
   if (!shape) return args;
   const taken = new Set(Object.keys(args));
+  const unset = (key: string, value: unknown) => value === null && shape[key]!.safeParse(undefined).success;
   // Object.fromEntries, not assignment: a "__proto__" argument stays an argument, to be named unknown.
   return Object.fromEntries(
-    Object.entries(args).map(([key, value]) => {
-      if (Object.hasOwn(shape, key)) return [key, value];
+    Object.entries(args).flatMap(([key, value]) => {
+      if (Object.hasOwn(shape, key)) return unset(key, value) ? [] : [[key, value]];
       const own = PATH_SPELLINGS.has(key) ? "path" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      if (!Object.hasOwn(shape, own) || taken.has(own)) return [key, value];
+      if (!Object.hasOwn(shape, own) || taken.has(own)) return [[key, value]];
       taken.add(own);
-      return [own, value];
+      return unset(own, value) ? [] : [[own, value]];
     }),
   );
 }
@@ -155,7 +157,8 @@ function callProblem(
   }
   const schema = tool.inputSchema;
   if (!schema) return undefined;
-  const takes = `It takes: ${Object.keys(defOf(unwrap(schema)).shape ?? {}).join(", ")}`;
+  const names = Object.keys(defOf(unwrap(schema)).shape ?? {});
+  const takes = names.length ? `It takes: ${names.join(", ")}` : "It takes no arguments";
   if (args !== undefined && !isRecord(args)) {
     const first = Object.keys(defOf(unwrap(schema)).shape ?? {})[0];
     return errorResult(`${name}: arguments must be an object of named arguments, e.g. {"${first}": …}`, takes);

@@ -48,7 +48,7 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
 }
 
 /** What other tools call a path argument (tool-calls.ts takes them for a tool's `path`). */
-export const PATH_SPELLINGS: ReadonlySet<string> = new Set(["file_path", "filePath", "filepath"]);
+export const PATH_SPELLINGS: ReadonlySet<string> = new Set(["file_path", "filePath", "filepath", "file"]);
 
 /** Per server, the tools that take other shapes of their arguments. */
 const otherForms = new WeakMap<McpServer, Map<string, (args: Record<string, unknown>) => Record<string, unknown>>>();

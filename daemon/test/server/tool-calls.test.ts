@@ -146,6 +146,13 @@ describe("arguments", () => {
     const edit = await handle.call("edit_file", { filePath: "notes.txt", oldText: "line 2\n", newText: "two\n", dryRun: true });
     expect(edit.isError).toBeFalsy();
     expect(textOf(edit)).toMatch(/^\[dry run, not written\]/);
+    // An optional argument sent as null, as clients send one unset, is left out; a required one is not.
+    const nulls = await handle.call("read_content", { path: "notes.txt", paths: null, start_line: null, end_line: 1 });
+    expect(textOf(nulls)).toMatch(/line 1/);
+    expect(refusal(await handle.call("search_files", { pattern: null }))).toMatch(
+      /^search_files: `pattern`: expected string, received null/,
+    );
+    expect(textOf(await handle.call("read_content", { file: "notes.txt", end_line: 1 }))).toMatch(/line 1/);
     // Given both, the tool's own name wins, and the other is named as unknown.
     const both = await handle.call("read_content", { path: "notes.txt", file_path: "other.txt" });
     expect(refusal(both)).toMatch(/unknown argument `file_path`/);
