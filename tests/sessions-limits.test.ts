@@ -72,13 +72,17 @@ const listed = async (server: ServerHandle) =>
   ((await server.call("list_sessions")).structuredContent as { sessions: { id: string }[] }).sessions.map((s) => s.id).sort();
 
 describe("session limits", () => {
-  it("close the least recently used idle session to make room, and say so in its next call", async () => {
+  it("close the least recently used idle session to make room, and say so in the call that made it and in its next call", async () => {
     const { server, run } = await serve({ max_sessions: 2 });
     await run({ env: "python", session: "a", code: "a = 1" });
     await run({ env: "python", session: "b", code: "b = 1" });
     await run({ env: "python", session: "a", code: "pass" });
-    await run({ env: "shell", session: "c", code: "true" });
+    const making = await run({ env: "shell", session: "c", code: "true" });
+    expect(making.notices.join(" ")).toContain("Closed session 'b', the least recently used, to make room (at most 2 sessions).");
     expect(await listed(server)).toEqual(["a", "c"]);
+    expect(textOf(await server.call("close_session", { session: "b" }))).toMatch(
+      /^no session 'b': it was closed to make room for session 'c'/,
+    );
     const again = await run({ env: "python", session: "b", code: "print('b' in globals())" });
     expect(again.stdout).toBe("False\n");
     expect(again.notices.join(" ")).toMatch(

@@ -192,8 +192,9 @@ const closeSession = (sessions: SessionManager) =>
     async run({ session }) {
       if (await sessions.close(session)) return { closed: session };
       const live = sessions.list().map((s) => s.id);
+      const why = sessions.closedWhy(session);
       throw new ToolError(
-        `no session '${session}'`,
+        `no session '${session}'${why ? `: it was ${why}` : ""}`,
         live.length > 0 ? `Live sessions: ${live.join(", ")}.` : "There are no live sessions.",
       );
     },

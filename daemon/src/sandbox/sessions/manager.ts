@@ -53,10 +53,16 @@ export class SessionManager {
       );
     }
     if (!session) {
-      this.makeRoom(id);
+      const evicted = this.makeRoom(id);
       const closure = this.closures.get(id);
       this.closures.delete(id);
-      const notice = closure ? `Fresh session: '${id}' was ${closure.why}; its state is gone.` : undefined;
+      const notices = [
+        ...(closure ? [`Fresh session: '${id}' was ${closure.why}; its state is gone.`] : []),
+        ...(evicted
+          ? [`Closed session '${evicted}', the least recently used, to make room (at most ${this.options.limits.maxSessions} sessions).`]
+          : []),
+      ];
+      const notice = notices.length ? notices.join(" ") : undefined;
       session = new Session(id, env, { launcher: this.options.launcher, now: this.now, budget: this.options.budget }, notice);
       this.sessions.set(id, session);
     }
@@ -70,6 +76,11 @@ export class SessionManager {
 
   list(): SessionInfo[] {
     return [...this.sessions.values()].map((session) => session.info());
+  }
+
+  /** Why the daemon closed a session on its own ("closed after 600 s without calls …"), while it remembers. */
+  closedWhy(id: string): string | undefined {
+    return this.closures.get(id)?.why;
   }
 
   /** Closes a session; false when there is none of that name. */
@@ -87,9 +98,10 @@ export class SessionManager {
     await Promise.all([...this.sessions.values()].map((session) => this.closeSession(session)));
   }
 
-  private makeRoom(forId: string): void {
+  /** Closes the least recently used idle session when there are as many as allowed; its id, if one was. */
+  private makeRoom(forId: string): string | undefined {
     const { maxSessions } = this.options.limits;
-    if (this.sessions.size < maxSessions) return;
+    if (this.sessions.size < maxSessions) return undefined;
     const idle = [...this.sessions.values()].filter((session) => !session.busy);
     if (idle.length === 0) {
       throw new SandboxError(
@@ -102,6 +114,7 @@ export class SessionManager {
       oldest,
       `closed to make room for session '${forId}' (at most ${maxSessions} sessions; it was the least recently used)`,
     );
+    return oldest.id;
   }
 
   private reap(): void {
