@@ -112,8 +112,13 @@ describe("nixpkgs_search over an index of an evaluated nixpkgs", () => {
     expect(result.isError, textOf(result)).toBeFalsy();
     const { results } = result.structuredContent as { results: { attr: string; license: string; mainProgram: string }[] };
     expect(results[0]).toMatchObject({ attr: "ripgrep", license: "Unlicense, MIT", mainProgram: "rg" });
-    const broken = (await server.call("nixpkgs_search", { query: "broken-tool" })).structuredContent as { results: { attr: string }[] };
-    expect(broken.results.map((r) => r.attr)).not.toContain("broken-tool");
+    const broken = await server.call("nixpkgs_search", { query: "broken-tool" });
+    expect((broken.structuredContent as { results: { attr: string }[] }).results.map((r) => r.attr)).not.toContain("broken-tool");
+    // Nothing found as asked is not "no such package": what was hidden, and why, is said.
+    expect(textOf(broken)).toBe("No nixpkgs package matches 'broken-tool' as asked; hidden: broken-tool (broken: pass include_broken).");
+    expect((await server.call("nixpkgs_search", { query: "broken-tool", include_broken: true })).structuredContent).toMatchObject({
+      results: [{ attr: "broken-tool" }],
+    });
   });
 
   it("names the closest packages when a misspelt name matches nothing, and refuses a query that is no name or few words", async () => {

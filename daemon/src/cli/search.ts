@@ -2,6 +2,7 @@ import { discover } from "../discovery/discover.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index/provider.js";
 import { closeToQuery } from "../nixpkgs/search/close-names.js";
+import { hiddenMatches } from "../nixpkgs/search/hidden.js";
 import { renderResults } from "../nixpkgs/search/render.js";
 import { MAX_LIMIT, searchIndex } from "../nixpkgs/search/search.js";
 import { hostSystem } from "../nixpkgs/system.js";
@@ -43,14 +44,18 @@ ${commonHelp}`,
     try {
       const plan = planIndex(indexSources(loaded.config.nixpkgs, discovery.nixpkgs, loaded.cacheDir));
       const index = await new IndexProvider(plan, (message) => log.info(message)).ready();
-      const results = searchIndex(index, query, {
+      const options = {
         limit,
         includeBroken: values["include-broken"] === true,
         includeUnfree: values["include-unfree"] === true,
         platform: (values.platform as string | undefined) ?? hostSystem(),
-      });
-      const suggestions = results.length === 0 ? closeToQuery(index, query) : [];
-      process.stdout.write(values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, suggestions)}\n`);
+      };
+      const results = searchIndex(index, query, options);
+      const hidden = results.length === 0 ? hiddenMatches(index, query, options) : [];
+      const suggestions = results.length === 0 && hidden.length === 0 ? closeToQuery(index, query) : [];
+      process.stdout.write(
+        values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, suggestions, hidden)}\n`,
+      );
       return EXIT.ok;
     } catch (error) {
       if (!(error instanceof NixpkgsError)) throw error;

@@ -1,8 +1,16 @@
 // The compact text form of search results, shared by the tool and `nixshed search`.
 import type { SearchResult } from "./search.js";
 
-/** The results, or for none the closest names (`suggestions`) when there are any. */
-export function renderResults(query: string, results: Omit<SearchResult, "score">[], suggestions: string[] = []): string {
+/** The results, or for none the matches it hid (`hidden`, hiddenMatches) or the closest names (`suggestions`). */
+export function renderResults(
+  query: string,
+  results: Omit<SearchResult, "score">[],
+  suggestions: string[] = [],
+  hidden: string[] = [],
+): string {
+  if (results.length === 0 && hidden.length > 0) {
+    return `No nixpkgs package matches '${query}' as asked; hidden: ${hidden.join(", ")}.`;
+  }
   if (results.length === 0) {
     return `No nixpkgs package matches '${query}'${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : "."}`;
   }

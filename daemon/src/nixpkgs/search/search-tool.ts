@@ -3,6 +3,7 @@ import { z } from "zod";
 import { defineTool } from "../../mcp/tool.js";
 import type { IndexProvider } from "../index/provider.js";
 import { closeToQuery } from "./close-names.js";
+import { hiddenMatches } from "./hidden.js";
 import { renderResults } from "./render.js";
 import { MAX_LIMIT, searchIndex } from "./search.js";
 import { hostSystem } from "../system.js";
@@ -35,18 +36,25 @@ export function searchTool(provider: IndexProvider) {
         }),
       ),
       suggestions: z.array(z.string()).optional().describe("When nothing matches: the closest names"),
+      hidden: z
+        .array(z.string())
+        .optional()
+        .describe("When nothing matches as asked: the broken, unfree or other platforms' packages that do"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: async (args) => {
       const index = provider.get();
-      const results = searchIndex(index, args.query, {
+      const options = {
         limit: args.limit,
         includeBroken: args.include_broken,
         includeUnfree: args.include_unfree,
         platform: args.platform ?? hostSystem(),
-      }).map(({ score: _score, ...result }) => result);
-      return { query: args.query, results, ...(results.length === 0 ? { suggestions: closeToQuery(index, args.query) } : {}) };
+      };
+      const results = searchIndex(index, args.query, options).map(({ score: _score, ...result }) => result);
+      if (results.length > 0) return { query: args.query, results };
+      const hidden = hiddenMatches(index, args.query, options);
+      return { query: args.query, results, ...(hidden.length > 0 ? { hidden } : { suggestions: closeToQuery(index, args.query) }) };
     },
-    render: (result) => renderResults(result.query, result.results, result.suggestions),
+    render: (result) => renderResults(result.query, result.results, result.suggestions, result.hidden),
   });
 }
