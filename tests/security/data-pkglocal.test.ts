@@ -80,8 +80,8 @@ describe("read_package in a hostile venv", () => {
   });
 });
 
-describe("a project venv that is a link to a host directory", () => {
-  it("lists what it holds but reads none of its files", async () => {
+describe("a project venv or package that is a link to a host directory", () => {
+  it("neither lists what a linked venv holds nor reads its files", async () => {
     const linked = hostileRepo();
     const host = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-host-local-")));
     const site = join(host, "lib", "python3.11", "site-packages");
@@ -95,6 +95,25 @@ describe("a project venv that is a link to a host directory", () => {
       const overview = await other.call("read_package", { package: "hostpkg" });
       expect(JSON.stringify([file, overview])).not.toContain(SECRET);
       expect(file.isError, textOf(file)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("does not show what a package.json says of a node_modules entry linked to a host directory", async () => {
+    const linked = hostileRepo();
+    const host = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-host-pkg-")));
+    write(join(host, "package.json"), JSON.stringify({ name: "host-pkg", version: "1.0.0", description: SECRET }));
+    write(join(linked.root, "package.json"), JSON.stringify({ name: "p", dependencies: { "host-pkg": "1.0.0" } }));
+    mkdirSync(join(linked.root, "node_modules"));
+    symlinkSync(host, join(linked.root, "node_modules", "host-pkg"));
+    write(join(linked.root, "node_modules", "fine", "package.json"), JSON.stringify({ name: "fine", version: "2.0.0" }));
+    const other = await startServer({ args: ["--project", linked.root, "--cache-dir", join(linked.root, "..", "cache")] });
+    try {
+      const scan = await other.call("scan_packages", {});
+      expect(JSON.stringify(scan)).not.toContain(SECRET);
+      expect(textOf(scan)).toContain("fine 2.0.0");
+      expect(JSON.stringify(await other.call("read_package", { package: "host-pkg" }))).not.toContain(SECRET);
     } finally {
       await other.close();
     }

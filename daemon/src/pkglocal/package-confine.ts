@@ -9,6 +9,9 @@ import { PkgLocalError } from "./errors.js";
 import { realpathOf } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
 
+/** A Python distribution's own metadata directory (RECORD, METADATA), beside its code. */
+export const DISTRIBUTION_INFO = /\.(dist-info|egg-info)$/;
+
 /** The directories and files that make up the package, as installed: its members, or its whole root. */
 function packageEntries(pkg: PackageRecord): string[] {
   return pkg.members ? pkg.members.map((member) => join(pkg.root, member)) : [pkg.root];
@@ -20,6 +23,17 @@ export function packageBounds(pkg: PackageRecord): string[] {
   return packageEntries(pkg)
     .map(realpathOf)
     .filter((real): real is string => real !== undefined && isWithin(real, within));
+}
+
+/**
+ * Whether what the scan read of the package (its package.json, its dist-info) lies within `within`:
+ * a package linked to a host directory is described by that directory, whatever it points at.
+ */
+export function describedWithin(pkg: PackageRecord): boolean {
+  const info = pkg.language === "node" ? pkg.root : pkg.members?.find((member) => DISTRIBUTION_INFO.test(member));
+  if (info === undefined) return true;
+  const real = realpathOf(pkg.language === "node" ? info : join(pkg.root, info));
+  return real !== undefined && isWithin(real, pkg.within ?? []);
 }
 
 export function isWithin(path: string, bounds: string[]): boolean {

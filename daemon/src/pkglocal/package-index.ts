@@ -8,6 +8,7 @@ import { z } from "zod";
 import { unlessAbsent } from "../files/absence.js";
 import { InvalidJson, readJsonFile } from "../files/json-file.js";
 import { isInside } from "../files/path-inside.js";
+import { describedWithin } from "./package-confine.js";
 import { storeDir } from "../files/store.js";
 import { discoverNode } from "./node/envs.js";
 import { scanNodeModules } from "./node/scan.js";
@@ -132,7 +133,8 @@ function scanEnvironment(environment: FoundEnvironment): StampedScan {
  * the environment's own packages directory, unless that directory sits in the project but leads
  * out of it (a planted `.venv -> /home/me/.local`): the project does not choose host directories.
  * An editable install's .pth or a symlinked member that leads elsewhere (/etc, a home directory)
- * then reads nothing there.
+ * then reads nothing there, and a package whose own description lies elsewhere (node_modules/x ->
+ * /home/me/x, a dist-info in a linked venv) is not listed either: that is not the project's to show.
  */
 function confined(scan: StampedScan, projectRoot: string): PackageRecord[] {
   const project = realpathOf(projectRoot) ?? projectRoot;
@@ -141,7 +143,7 @@ function confined(scan: StampedScan, projectRoot: string): PackageRecord[] {
   const redirected =
     own !== undefined && isInside(scan.environment.packagesDir, projectRoot) && !isInside(own, project) && !isInside(own, store);
   const within = [project, store, ...(own === undefined || redirected ? [] : [own])];
-  return scan.packages.map((pkg) => ({ ...pkg, within }));
+  return scan.packages.map((pkg) => ({ ...pkg, within })).filter(describedWithin);
 }
 
 /** A pnpm store or a hoisted copy seen again through a workspace member: the same name@version once. */

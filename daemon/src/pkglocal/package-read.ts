@@ -3,10 +3,10 @@
 import { normalize } from "node:path";
 import { readTextPage, type NotRegular, type Page } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
-import { resolveInPackage } from "./package-confine.js";
+import { DISTRIBUTION_INFO, resolveInPackage } from "./package-confine.js";
 import { isDirectory } from "./quiet-fs.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
-import { DISTRIBUTION_INFO, packageTree, type PackageTree } from "./package-tree.js";
+import { packageTree, type PackageTree } from "./package-tree.js";
 import { shownPath } from "./project-path.js";
 import type { PackageRecord } from "./types.js";
 

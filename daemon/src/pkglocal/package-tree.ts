@@ -2,7 +2,7 @@
 // Node's .js/.mjs/.cjs/.ts/.d.ts and package.json; caches and build junk are skipped. Counted in
 // full up to a walk limit, listed up to a cap, breadth first so the top of the package comes first.
 import { basename, join } from "node:path";
-import { isWithin, packageBounds } from "./package-confine.js";
+import { DISTRIBUTION_INFO, isWithin, packageBounds } from "./package-confine.js";
 import { isDirectory, listEntries, realpathOf, sizeOf } from "./quiet-fs.js";
 import type { Language, PackageRecord } from "./types.js";
 
@@ -45,8 +45,6 @@ const JUNK = new Set([
 /** Python's build junk; Node packages often ship their real code in build/. */
 const PYTHON_JUNK = new Set(["build", ".eggs", "htmlcov"]);
 export const README = /^readme(\.(md|rst|txt|markdown))?$/i;
-/** A Python distribution's own metadata directory (RECORD, METADATA), beside its code. */
-export const DISTRIBUTION_INFO = /\.(dist-info|egg-info)$/;
 
 function kindOf(language: Language, name: string, inMetadataDir: boolean): string | undefined {
   if (README.test(name)) return "readme";
