@@ -81,6 +81,22 @@ function packageLine(pkg: { name: string; version: string; import_names?: string
   return `${pkg.name} ${pkg.version}${where}${imports}${pkg.editable ? "  (editable)" : ""}`;
 }
 
+/** A language as agents name it, lower-cased, and the one it is here. */
+const LANGUAGE_NAMES: Record<string, string> = {
+  python: "python",
+  node: "node",
+  all: "all",
+  js: "node",
+  javascript: "node",
+  typescript: "node",
+  ts: "node",
+  npm: "node",
+  nodejs: "node",
+  py: "python",
+  python3: "python",
+  pip: "python",
+};
+
 export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
   return defineTool({
     name: "scan_packages",
@@ -90,6 +106,11 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
       language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
       filter: z.string().optional().describe("Package or import name: a substring or * glob"),
       limit: z.number().int().min(1).max(5000).optional().describe(`Packages listed at most (default ${DEFAULT_LIMIT})`),
+    },
+    // "js" and "npm" are node's, "py" and "pip" python's, in any case.
+    otherForms: (args) => {
+      const meant = typeof args.language === "string" ? LANGUAGE_NAMES[args.language.toLowerCase()] : undefined;
+      return meant ? { ...args, language: meant } : args;
     },
     output: {
       packages: z.array(packageShape),

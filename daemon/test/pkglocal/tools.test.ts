@@ -113,6 +113,13 @@ describe("on an npm project", () => {
     }
   });
 
+  it("scan_packages takes a language as agents name it", async () => {
+    for (const language of ["js", "NPM", "Node"]) {
+      const result = await server.call("scan_packages", { language, limit: 1 });
+      expect(result.isError, `${language}: ${textOf(result)}`).toBeFalsy();
+    }
+  });
+
   it("read_package refuses a path out of the package and names the closest packages for a typo", async () => {
     const outside = await server.call("read_package", { package: "ms", path: "../debug/package.json" });
     expect(outside.isError).toBe(true);
