@@ -20,6 +20,7 @@ __nixshed_return() { return "$1"; }
 
 __nixshed_call() {
   __nixshed_return "$__nixshed_status"
+  # shellcheck source=/dev/null  # the call's code, written just before
   . "$__nixshed_code_file"
 }
 
