@@ -52,6 +52,9 @@ describe("protected paths, through the fs tools", () => {
     ".git",
     "vendor/lib/.git/hooks/pre-commit",
     ".git/modules/sub/hooks/post-checkout",
+    // It names the directory git reads its config from (a planted one with core.fsmonitor ran as the user's git).
+    ".git/commondir",
+    ".git/worktrees/wt/config",
   ])("write_content %s is refused, with one line saying why", async (path) => {
     const outcome = await write(path);
     expect(outcome.error).toMatch(
@@ -86,6 +89,7 @@ describe("protected paths, through the fs tools", () => {
         { source: "hook.sh", destination: ".git/hooks/pre-commit" },
         { source: ".envrc", destination: "envrc.bak" },
         { source: ".git", destination: "dot-git" },
+        { source: "hook.sh", destination: ".git/commondir" },
       ],
       never,
     );

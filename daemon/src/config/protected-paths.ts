@@ -23,6 +23,16 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   ".nixshed.toml",
 ];
 
+/**
+ * git metadata that redirects or configures git as much as `.git/config` does, protected whenever
+ * the list protects part of `.git`: `commondir` names the directory git reads its config from;
+ * submodules and linked worktrees keep their own config and hooks under `modules` and `worktrees`.
+ */
+export const GIT_REDIRECTS: readonly string[] = [".git/commondir", ".git/modules", ".git/worktrees"];
+
+/** Whether the list protects part of the root's `.git`, and so git's redirects and nested git metadata too. */
+export const protectsGit = (list: readonly string[]): boolean => list.some((entry) => components(entry)[0] === ".git");
+
 /** Code points some filesystems ignore in names (HFS+), the trick of git's CVE-2014-9390. */
 // biome-ignore lint/suspicious/noMisleadingCharacterClass: each listed code point is removed on its own, combining or not
 const IGNORABLE = /[\u00ad\u034f\u180b-\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufe00-\ufe0f\ufeff]/gu;
@@ -51,21 +61,20 @@ function components(path: string): string[] {
 const startsWith = (path: string[], prefix: string[]) =>
   prefix.length <= path.length && prefix.every((part, index) => path[index] === part);
 
-/** Git metadata below the root's own `.git` entries: a nested repository's `DIR/.git`, submodules' and worktrees' git directories. */
-function nestedGitDirectory(parts: string[]): string | undefined {
+/** Git metadata below the root's own `.git` entries: a nested repository's `DIR/.git`, or one of git's redirects. */
+function gitMetadata(parts: string[]): string | undefined {
   const nested = parts.indexOf(".git", 1);
   if (nested !== -1) return `${parts.slice(0, nested + 1).join("/")} (a nested repository's git metadata)`;
-  if (parts[0] === ".git" && (parts[1] === "modules" || parts[1] === "worktrees"))
-    return `.git/${parts[1]} (submodule and worktree git metadata)`;
-  return undefined;
+  const redirect = GIT_REDIRECTS.find((entry) => startsWith(parts, components(entry)));
+  return redirect && `${redirect} (git reads config and hooks through it)`;
 }
 
 /**
  * The protected entry that `path` (project-relative, `..` and symlinks already resolved) is, lies
  * under, or contains (moving or deleting `.git` takes `.git/hooks` along; a file written at `.git`
  * would point git at hooks elsewhere); undefined when the path is free to change. When the list
- * protects parts of `.git`, the git metadata of nested repositories, submodules and worktrees is
- * protected whole. The project root itself is never refused here.
+ * protects parts of `.git`, git's redirects (GIT_REDIRECTS) and the git metadata of nested
+ * repositories are protected whole. The project root itself is never refused here.
  */
 export function protectedEntry(path: string, list: readonly string[]): string | undefined {
   const parts = components(path);
@@ -76,7 +85,7 @@ export function protectedEntry(path: string, list: readonly string[]): string | 
     return startsWith(parts, protectedParts) || startsWith(protectedParts, parts);
   });
   if (listed !== undefined) return listed;
-  return list.some((entry) => components(entry)[0] === ".git") ? nestedGitDirectory(parts) : undefined;
+  return protectsGit(list) ? gitMetadata(parts) : undefined;
 }
 
 /** The one-line refusal the fs tools give. */

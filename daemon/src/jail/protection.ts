@@ -14,13 +14,7 @@
 // follow it on both sides. Such a project is given to the jail read-only, and the jail is told why.
 import { lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSync, type Stats } from "node:fs";
 import { join } from "node:path";
-
-/**
- * git metadata that redirects or configures git as much as `.git/config` does, covered whenever
- * the list protects part of `.git`: `commondir` names the directory git reads its config from;
- * submodules and linked worktrees keep their own config and hooks under `modules` and `worktrees`.
- */
-const GIT_REDIRECTS = [".git/commondir", ".git/modules", ".git/worktrees"];
+import { GIT_REDIRECTS, protectsGit } from "../config/protected-paths.js";
 
 /** What a missing entry's placeholder holds, for those that are files (the rest are directories). */
 const FILE_PLACEHOLDERS: Record<string, string> = {
@@ -54,7 +48,7 @@ export function jailProtectedEntries(list: readonly string[]): string[] {
     .map((entry) => entry.split("/").filter((part) => part !== "" && part !== "."))
     .filter((parts) => parts.length > 0 && !parts.includes("..") && !parts.some((part) => /[\n\r]/.test(part)))
     .map((parts) => parts.join("/"));
-  if (entries.some((entry) => entry.startsWith(".git/"))) entries.push(...GIT_REDIRECTS);
+  if (protectsGit(entries)) entries.push(...GIT_REDIRECTS);
   return [...new Set(entries)].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
 }
 
