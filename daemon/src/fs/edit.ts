@@ -3,6 +3,7 @@
 // correct itself without re-reading the file. Returns a unified diff.
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
+import { isUtf8 } from "node:buffer";
 import { isBinary } from "../files/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
@@ -115,6 +116,8 @@ export async function editFile(
     const file = await openExisting(target, path);
     const raw = await file.readFile().finally(() => file.close());
     if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
+    // Decoded and written back, bytes of another encoding (Latin-1's é) would become U+FFFD everywhere.
+    if (!isUtf8(raw)) throw new FsError(`${path}: is not UTF-8 text`, "edit_file edits UTF-8 text only; its other lines would change too");
     const before = raw.toString("utf8");
     const crlf = before.includes("\r\n");
     const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);

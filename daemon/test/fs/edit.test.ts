@@ -81,4 +81,13 @@ describe("edit_file", () => {
     await expect(editFile(f.confinement, "nope.txt", [{ old_text: "a", new_text: "b" }], false, 1 << 20)).rejects.toThrow(/no such file/);
     await expect(editFile(f.confinement, "b.bin", [{ old_text: "a", new_text: "b" }], false, 1 << 20)).rejects.toThrow(/binary/);
   });
+
+  it("refuses a file of another encoding than UTF-8, whose other bytes a rewrite would change", async () => {
+    const latin1 = Buffer.from("caf\xe9 latin1\nsecond\n", "latin1");
+    const f = await fixture({ "l1.txt": latin1 });
+    await expect(editFile(f.confinement, "l1.txt", [{ old_text: "second", new_text: "SECOND" }], false, 1 << 20)).rejects.toThrow(
+      /^l1\.txt: is not UTF-8 text/,
+    );
+    expect(readFileSync(join(f.root, "l1.txt"))).toEqual(latin1);
+  });
 });
