@@ -3,6 +3,7 @@
 // moved or deleted. A directory is deleted through descriptors, one level at a time, so a symlink
 // swapped in below it is removed as a link, never followed.
 import { lstat, readdir, rename, rmdir, unlink } from "node:fs/promises";
+import { isInside } from "../files/path-inside.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { eachItem } from "./items.js";
@@ -34,6 +35,8 @@ async function moveOne(confinement: Confinement, operation: MoveOperation): Prom
       "entry",
       async (destination) => {
         confinement.refuseProtected(destination.real, operation.destination);
+        if (isInside(destination.real, source.real))
+          throw new FsError(`${operation.destination}: is inside ${operation.source}, which cannot be moved into itself`);
         if (destination.exists)
           throw new FsError(`${operation.destination}: already exists`, "delete it first or choose another destination");
         await rename(source.at, destination.at);

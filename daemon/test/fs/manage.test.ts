@@ -23,6 +23,13 @@ describe("move_items", () => {
     expect(readFileSync(join(f.root, "renamed/b.txt"), "utf8")).toBe("b");
   });
 
+  it("refuses to move a directory into itself in one line, naming neither descriptors nor errno", async () => {
+    const f = await fixture({ "d1/x.txt": "x" });
+    const [outcome] = await moveItems(f.confinement, [{ source: "d1", destination: "d1/inner/d1" }], never);
+    expect(outcome!.error).toBe("d1/inner/d1: is inside d1, which cannot be moved into itself");
+    expect(readFileSync(join(f.root, "d1/x.txt"), "utf8")).toBe("x");
+  });
+
   it("refuses to overwrite, to move what is missing and to move the root", async () => {
     const f = await fixture({ "a.txt": "a", "b.txt": "b" });
     const outcomes = await moveItems(
