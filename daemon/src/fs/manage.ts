@@ -36,7 +36,7 @@ async function moveOne(confinement: Confinement, operation: MoveOperation): Prom
       async (destination) => {
         confinement.refuseProtected(destination.real, operation.destination);
         if (isInside(destination.real, source.real))
-          throw new FsError(`${operation.destination}: is inside ${operation.source}, which cannot be moved into itself`);
+          throw new FsError(`${operation.source}: cannot be moved into itself (${operation.destination} is inside it)`);
         if (destination.exists)
           throw new FsError(`${operation.destination}: already exists`, "delete it first or choose another destination");
         await rename(source.at, destination.at);
