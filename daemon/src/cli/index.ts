@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { buildIndexFrom } from "../nixpkgs/index/source.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { commonHelp, EXIT, UsageError, type Command } from "./command.js";
@@ -23,6 +24,8 @@ ${commonHelp}`,
     const nixpkgs = values.nixpkgs as string | undefined;
     const out = values.out as string | undefined;
     if (!out) throw new UsageError("index build: --out PATH is required");
+    if (statSync(out, { throwIfNoEntry: false })?.isDirectory())
+      throw new UsageError(`index build: --out ${out} is a directory; give the index file's path, e.g. ${join(out, "nixpkgs.idx")}`);
     if (Boolean(from) === Boolean(nixpkgs)) throw new UsageError("index build: give exactly one of --from FILE and --nixpkgs PATH");
     const started = Date.now();
     // The daemon stops a background build with SIGTERM (at shutdown): nix-env must stop with us,

@@ -60,6 +60,11 @@ describe("nixshed", () => {
     expect(nixshed(["version"]).stderr).toContain("unknown command 'version'; did you mean '--version'?");
     // A flag's name without its dashes; a short flag in the other case; the version from any command.
     expect(nixshed(["projet", "."]).stderr).toContain("unknown command 'projet'; did you mean '--project'?");
+    // An output path that is a directory: one line, before anything is built or left behind.
+    expect(nixshed(["index", "build", "--from", "catalog.json", "--out", project])).toMatchObject({
+      code: 2,
+      stderr: `nixshed: index build: --out ${project} is a directory; give the index file's path, e.g. ${join(project, "nixpkgs.idx")}\n`,
+    });
     expect(nixshed(["-v"]).stderr).toContain("unknown flag -v; did you mean -V?");
     for (const command of ["serve", "doctor", "config"])
       expect(nixshed([command, "--version"])).toMatchObject({ code: 0, stdout: `${packageVersion}\n` });

@@ -1,7 +1,7 @@
 // Turns catalog entries into the binary index: per-package columns, attribute paths, details
 // (description, homepage…) read from disk only for the results shown, and three term dictionaries (whole names, name words, description stems) plus
 // reversed name words for suffix matches ("grep" → ripgrep).
-import { writeFileSync, renameSync, mkdirSync } from "node:fs";
+import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { CatalogEntry } from "./catalog.js";
 import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
@@ -231,5 +231,11 @@ export function writeIndex(path: string, bytes: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
   const temporary = `${path}.${process.pid}.tmp`;
   writeFileSync(temporary, bytes);
-  renameSync(temporary, path);
+  try {
+    renameSync(temporary, path);
+  } catch (error) {
+    // Not left beside the path it could not become (a directory there, no permission).
+    rmSync(temporary, { force: true });
+    throw error;
+  }
 }
