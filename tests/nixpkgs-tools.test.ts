@@ -420,6 +420,8 @@ describe("everyday and installed tools", () => {
     for (const { name } of (await server.client.listTools()).tools) expect(name).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     expect((await ok("nixpkgs_echo", { args: ["hello"] })).stdout).toBe("hello\n");
     expect((await ok("nixpkgs_echo-2", { args: ["hello"] })).stdout).toBe("hello");
+    // Its default arguments are echo's: another program of the package runs without them.
+    expect((await ok("nixpkgs_echo-2", { program: "printf", args: ["%s", "hi"] })).stdout).toBe("hi");
   });
 
   it("keeps installed tools across restarts", async () => {

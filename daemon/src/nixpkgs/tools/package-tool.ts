@@ -42,9 +42,13 @@ function renderBrief(output: BriefOutput): string[] {
   return renderStreams([`exit ${output.exit_code ?? "by signal"}${output.note ? ` · ${output.note}` : ""}`], output);
 }
 
-/** What running a package tool with these args (and perhaps another of its programs) means. */
+/**
+ * What running a package tool with these args (and perhaps another of its programs) means. Its
+ * default arguments are its own program's: another program of the package runs without them.
+ */
 export function packageRun(tool: InstalledTool, args: string[] = [], program?: string) {
-  return { attr: tool.attr, program: program ?? tool.program, args: [...(tool.defaultArgs ?? []), ...args] };
+  const own = program === undefined || program === tool.program;
+  return { attr: tool.attr, program: program ?? tool.program, args: [...(own ? (tool.defaultArgs ?? []) : []), ...args] };
 }
 
 /**
