@@ -23,10 +23,11 @@ ${commonHelp}`,
     const from = values.from as string | undefined;
     const nixpkgs = values.nixpkgs as string | undefined;
     const out = values.out as string | undefined;
+    if (Boolean(from) === Boolean(nixpkgs))
+      throw new UsageError("index build: give exactly one of --from FILE and --nixpkgs PATH, and --out PATH");
     if (!out) throw new UsageError("index build: --out PATH is required");
     if (statSync(out, { throwIfNoEntry: false })?.isDirectory())
       throw new UsageError(`index build: --out ${out} is a directory; give the index file's path, e.g. ${join(out, "nixpkgs.idx")}`);
-    if (Boolean(from) === Boolean(nixpkgs)) throw new UsageError("index build: give exactly one of --from FILE and --nixpkgs PATH");
     const started = Date.now();
     // The daemon stops a background build with SIGTERM (at shutdown): nix-env must stop with us,
     // or it evaluates on for minutes with nobody waiting.

@@ -28,7 +28,9 @@ ${commonHelp}`,
     const layers = layersFromFlags({ ...values, project: positionals[0] ?? values.project });
     const write = (line: string) => process.stdout.write(`${line}\n`);
     if (values.list) {
-      for (const record of listTrust(layers.trustStore)) {
+      const records = listTrust(layers.trustStore);
+      if (records.length === 0) write("nothing trusted yet: `nixshed trust [DIR]` trusts a project's .nixshed.toml");
+      for (const record of records) {
         const now = readContent(record.path);
         const state = now === undefined ? "missing" : sha256(now) === record.sha256 ? "trusted" : "changed since (untrusted)";
         write(`${state}: ${record.path} (${record.trusted_at})`);

@@ -334,7 +334,11 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
       run(call, async (signal) => batchResult(await writeContent(confinement, args.items, config.max_write_bytes, signal))),
     render: (result) =>
       result.items
-        .map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} bytes)`))
+        .map((item) =>
+          item.error
+            ? `error: ${item.error}`
+            : `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} byte${item.bytes === 1 ? "" : "s"})`,
+        )
         .join("\n"),
   });
 

@@ -100,9 +100,12 @@ function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[]
 }
 
 /** One zod issue in a few words: a missing argument with what it is, else zod's words. */
+/** An argument left out that the tool needs. */
+const isMissing = (issue: z.core.$ZodIssue) => issue.code === "invalid_type" && issue.message.endsWith("received undefined");
+
 function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): string {
   const place = placeOf(issue.path);
-  if (issue.code === "invalid_type" && issue.message.endsWith("received undefined")) {
+  if (isMissing(issue)) {
     const described = describedAt(schema, issue.path);
     return `\`${place}\` is required${described ? ` (${described})` : ""}`;
   }
@@ -171,7 +174,9 @@ function callProblem(
     const near = unknown.length === 1 && unknown[0]!.near ? ` (did you mean \`${unknown[0]!.near}\`?)` : "";
     issues.push(`unknown argument ${unknown.map(({ place }) => `\`${place}\``).join(", ")}${near}`);
   }
-  return errorResult(`${name}: ${issues.join("; ")}`, takes);
+  // The arguments it takes help with a name missing or unknown, not with a value out of bounds.
+  const aboutNames = unknown.length > 0 || (!parsed.success && parsed.error.issues.some(isMissing));
+  return errorResult(`${name}: ${issues.join("; ")}`, aboutNames ? takes : undefined);
 }
 
 /**
