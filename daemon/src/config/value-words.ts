@@ -4,7 +4,22 @@
 import type { z } from "zod";
 import { closest } from "./suggest.js";
 
-const PLAIN_KINDS: Record<string, string> = { int: "a whole number", boolean: "true or false" };
+const PLAIN_KINDS: Record<string, string> = {
+  int: "a whole number",
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+  array: "a list",
+  object: "a table of keys",
+};
+
+/** A value as it was given, in a few characters: "abc", 7, null, a list. */
+function given(value: unknown): string {
+  if (Array.isArray(value)) return "a list";
+  if (value !== null && typeof value === "object") return "a table of keys";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 40 ? `${text.slice(0, 39)}…` : text;
+}
 
 /** The value at `path` under `root`: own keys only ("constructor" is none), undefined where the path leads through no object. */
 export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
@@ -19,6 +34,9 @@ export function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
 /** The issue in plain words; `root` is what was validated, for the value the issue is about. */
 export function valueWords(issue: z.core.$ZodIssue, root: unknown): string {
   if (issue.code === "invalid_type" && PLAIN_KINDS[issue.expected]) {
+    // "must be a number, not "abc"": the value given, not only its type (a --set value is always a string).
+    const value = valueAt(root, issue.path);
+    if (value !== undefined) return `must be ${PLAIN_KINDS[issue.expected]}, not ${given(value)}`;
     return issue.message.replace(/expected \w+/, `expected ${PLAIN_KINDS[issue.expected]}`);
   }
   if (issue.code === "invalid_value") {

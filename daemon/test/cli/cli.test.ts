@@ -86,7 +86,7 @@ describe("nixshed", () => {
     const user = join(home, "user.toml");
     writeFileSync(user, '# comment\n[fs]\nread_only = true\n\n[sandbox.sessions]\nmax_sessions = "many"\n');
     expect(nixshed(["config", "--config", user]).stderr).toContain(
-      `${user}:6: \`sandbox.sessions.max_sessions\`: Invalid input: expected number`,
+      `${user}:6: \`sandbox.sessions.max_sessions\`: must be a number, not "many"`,
     );
     // The project's file, untrusted, counts for nothing while it has errors: config says which, with their lines.
     const file = join(project, ".nixshed.toml");
@@ -160,7 +160,7 @@ describe("nixshed", () => {
     expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);
     const fromFlag = nixshed(["config", "--set", "fs.read_only=maybe"]);
     expect(fromFlag.code).toBe(1);
-    expect(fromFlag.stderr).toContain("flag --set fs.read_only: `fs.read_only`: Invalid input: expected true or false, received string");
+    expect(fromFlag.stderr).toContain('flag --set fs.read_only: `fs.read_only`: must be true or false, not "maybe"');
   });
 
   it("config shows each value with the layer it came from, as text and as JSON", () => {

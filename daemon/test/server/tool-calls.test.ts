@@ -92,9 +92,9 @@ describe("arguments", () => {
     expect(refusal(await handle.call("search_files", { query: "TODO" }))).toMatch(
       /^search_files: `pattern` is required \(.+\); unknown argument `query`/,
     );
-    expect(refusal(await handle.call("read_content", { path: 7 }))).toMatch(/^read_content: `path`: expected string, received number$/);
+    expect(refusal(await handle.call("read_content", { path: 7 }))).toMatch(/^read_content: `path`: must be a string, not 7$/);
     expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: 1.5 }))).toMatch(
-      /^read_content: `start_line`: expected a whole number, received number$/,
+      /^read_content: `start_line`: must be a whole number, not 1\.5$/,
     );
     expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: 0 }))).toMatch(
       /^read_content: `start_line`: must be at least 1, not 0$/,
@@ -149,9 +149,7 @@ describe("arguments", () => {
     // An optional argument sent as null, as clients send one unset, is left out; a required one is not.
     const nulls = await handle.call("read_content", { path: "notes.txt", paths: null, start_line: null, end_line: 1 });
     expect(textOf(nulls)).toMatch(/line 1/);
-    expect(refusal(await handle.call("search_files", { pattern: null }))).toMatch(
-      /^search_files: `pattern`: expected string, received null/,
-    );
+    expect(refusal(await handle.call("search_files", { pattern: null }))).toMatch(/^search_files: `pattern`: must be a string, not null/);
     expect(textOf(await handle.call("read_content", { file: "notes.txt", end_line: 1 }))).toMatch(/line 1/);
     // Given both, the tool's own name wins, and the other is named as unknown.
     const both = await handle.call("read_content", { path: "notes.txt", file_path: "other.txt" });
