@@ -46,6 +46,20 @@ function onSigint() {
 }
 process.on("SIGINT", onSigint);
 
+/** A stack frame of node's own code or of this kernel, which says nothing of the user's. */
+const INTERNAL_FRAME = /^\s+at .*(\bnode:|kernel\.mjs)/;
+/** What the REPL's writer adds to a promise: its async ids. */
+const ASYNC_IDS = /^\s+\[Symbol\((trigger_)?async_id_symbol\)\]/;
+
+/** A final value as the REPL's writer shows it, without the internal frames of an error inside (a rejected promise's). */
+function shown(value) {
+  return server
+    .writer(value)
+    .split("\n")
+    .filter((line) => !INTERNAL_FRAME.test(line) && !ASYNC_IDS.test(line))
+    .join("\n");
+}
+
 /** The error's stack without the kernel's and the REPL's own frames. */
 function describe(error) {
   if (!(error instanceof Error) || !error.stack) return String(error);
@@ -102,7 +116,7 @@ function evaluate(code) {
         if (failed) ended.errors.push(error);
         return;
       }
-      if (!failed && value !== undefined) process.stdout.write(`${server.writer(value)}\n`);
+      if (!failed && value !== undefined) process.stdout.write(`${shown(value)}\n`);
       ended = { errors: failed ? [error] : [] };
       setImmediate(() => {
         finishCall = null;

@@ -185,6 +185,10 @@ describe("node sessions", () => {
     const rejected = await run({ env: "node", session: "js-rejects", code: "Promise.reject(new Error('rej')); 'after'" });
     expect(rejected.stderr).toMatch(/Uncaught Error: rej/);
     expect(await run({ session: "js-rejects", code: "1 + 1" })).toMatchObject({ stdout: "2\n", stderr: "", exit_code: 0 });
+    // As a final value, the promise shows its error and the user's frames, not node's or the kernel's.
+    const shown = await run({ session: "js-rejects", code: "Promise.reject(new Error('boom'))" });
+    expect(shown.stdout).toMatch(/^Promise \{\n {2}<rejected> Error: boom\n/);
+    expect(shown.stdout).not.toMatch(/kernel\.mjs|node:internal|async_id_symbol/);
   });
 
   it("take import declarations as they take require: a module's bindings stay for later calls", async () => {
