@@ -66,12 +66,12 @@ export class ResultStore {
     };
   }
 
-  /** A fresh name in the directory (recreated if another process's age limit took it while this one idled). */
   /** What one file may hold, a quarter of the whole: a call's two streams and its cut answer never push each other out. */
   private get fileBytes(): number {
     return Math.floor(this.limits.bytes / 4);
   }
 
+  /** A fresh name in the directory (recreated if another process's age limit took it while this one idled). */
   private nextPath(name: string): string {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
     return join(this.dir, `${String(++this.count).padStart(4, "0")}-${name}`);

@@ -99,10 +99,10 @@ function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[]
   return [];
 }
 
-/** One zod issue in a few words: a missing argument with what it is, else zod's words. */
 /** An argument left out that the tool needs. */
 const isMissing = (issue: z.core.$ZodIssue) => issue.code === "invalid_type" && issue.message.endsWith("received undefined");
 
+/** One zod issue in a few words: a missing argument with what it is, else zod's words. */
 function issueWords(issue: z.core.$ZodIssue, schema: z.ZodType, args: unknown): string {
   const place = placeOf(issue.path);
   if (isMissing(issue)) {
@@ -163,8 +163,7 @@ function callProblem(
   const names = Object.keys(defOf(unwrap(schema)).shape ?? {});
   const takes = names.length ? `It takes: ${names.join(", ")}` : "It takes no arguments";
   if (args !== undefined && !isRecord(args)) {
-    const first = Object.keys(defOf(unwrap(schema)).shape ?? {})[0];
-    return errorResult(`${name}: arguments must be an object of named arguments, e.g. {"${first}": …}`, takes);
+    return errorResult(`${name}: arguments must be an object of named arguments, e.g. {"${names[0]}": …}`, takes);
   }
   const unknown = unknownArguments(schema, args ?? {});
   const parsed = schema.safeParse(args ?? {});
