@@ -135,14 +135,14 @@ describe("the package a call names, read against an index", () => {
   const runner = new PackageRunner({ config, discovered: {}, projectRoot: tmpdir(), cacheDir: tmpdir(), budget, index: () => index });
 
   it("maps a program to its package and a set's alias to its member", () => {
-    expect(runner.resolve("rg")).toEqual({ attr: "ripgrep", program: "rg", listed: true });
-    expect(runner.resolve("python3Packages.requests")).toMatchObject({ attr: "python3Packages.requests", listed: true });
+    expect(runner.resolve("rg")).toEqual({ attr: "ripgrep", program: "rg" });
+    expect(runner.resolve("python3Packages.requests")).toMatchObject({ attr: "python3Packages.requests" });
   });
 
   it("leaves a name the listing lacks to Nix, never to another package of that pname", () => {
     // python3 is the pname of jupyter's environment too: it must not run jupyter.
-    expect(runner.resolve("python3")).toEqual({ attr: "python3", program: undefined, listed: false });
-    expect(runner.resolve("ghc")).toEqual({ attr: "ghc", program: undefined, listed: false });
+    expect(runner.resolve("python3")).toEqual({ attr: "python3", program: undefined });
+    expect(runner.resolve("ghc")).toEqual({ attr: "ghc", program: undefined });
   });
 
   it("refuses what is no attribute path before anything keeps it, index or not", () => {

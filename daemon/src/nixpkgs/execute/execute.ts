@@ -74,11 +74,10 @@ export class PackageRunner {
    * resolves), or a program of a package, which then runs that package ("pdfunite" is poppler-utils'
    * program pdfunite, "rg" ripgrep's). A name the index lacks goes to Nix as it is: the index lists
    * each derivation once, as nix-env does (python3 is listed as python313Packages.python, nodejs as
-   * nodePackages.nodejs), so Nix knows names it does not. `listed`: the index is at hand and has the
-   * name, so Nix need not be asked whether it is a package. What is no attribute path at all is
+   * nodePackages.nodejs), so Nix knows names it does not. What is no attribute path at all is
    * refused here, before anything keeps it (an installed tool).
    */
-  resolve(asked: string, program?: string): { attr: string; program?: string; listed: boolean } {
+  resolve(asked: string, program?: string): { attr: string; program?: string } {
     const attr = withoutInstallable(asked);
     attrPath(attr);
     // A program is a file of the package's bin/, by its name: no path, no space, no option.
@@ -86,16 +85,16 @@ export class PackageRunner {
       throw new NixpkgsError(`'${program}' is no program name`, "Name a program in the package's bin/, e.g. rg.");
     }
     const index = this.ctx.index();
-    if (!index) return { attr, program, listed: false };
-    if (index.lookup(attr) >= 0) return { attr, program, listed: true };
-    const member = index.lookupInFamily(attr);
-    if (member < 0) return { attr, program, listed: false };
+    const member = !index || index.lookup(attr) >= 0 ? -1 : index.lookupInFamily(attr);
+    if (member < 0) return { attr, program };
     const { leaf } = splitAttr(attr);
-    const found = index.attr(member);
-    if (splitAttr(found).leaf === leaf) return { attr, program, listed: true };
-    // A package's name ("python3", the pname of every python3.withPackages environment too) is Nix's to resolve.
-    if (normalizeName(plainPname(index.record(member).pname)) === normalizeName(leaf)) return { attr, program, listed: false };
-    return { attr: found, program: program ?? leaf, listed: true };
+    const found = index!.attr(member);
+    // The same name in another version of its set, or a package's name ("python3", the pname of every
+    // python3.withPackages environment too), is Nix's to resolve; else it is a program of `found`.
+    if (splitAttr(found).leaf === leaf || normalizeName(plainPname(index!.record(member).pname)) === normalizeName(leaf)) {
+      return { attr, program };
+    }
+    return { attr: found, program: program ?? leaf };
   }
 
   /**
@@ -108,8 +107,7 @@ export class PackageRunner {
   }
 
   async execute(asked: ExecuteRequest, call: ExecuteCall = {}): Promise<Execution> {
-    const { listed: _listed, ...named } = this.resolve(asked.attr, asked.program);
-    const request = { ...asked, ...named };
+    const request = { ...asked, ...this.resolve(asked.attr, asked.program) };
     // Refused here (a timeout or stdin above the limits) before anything is realised.
     const policy = this.realiser.policy(request.attr, request);
     const { realised, program } = await this.realiseFor(request.attr, request.program, call, withoutInstallable(asked.attr));
