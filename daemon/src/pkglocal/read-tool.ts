@@ -5,6 +5,7 @@ import { defineTool, ToolError } from "../mcp/tool.js";
 import { findPackage } from "./lookup.js";
 import type { PackageIndex } from "./package-index.js";
 import { describePackage, packageDirectory, packageLocation, readPackageFile } from "./package-read.js";
+import type { PackageTree } from "./package-tree.js";
 import { entryShape } from "./scan-tool.js";
 import { noEnvironment } from "./tool-support.js";
 
@@ -72,9 +73,9 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
         language: pkg.language,
         location: packageLocation(pkg, projectRoot),
       };
+      const paging = args.start_line !== undefined || args.end_line !== undefined;
       if (args.path === undefined) {
-        if (args.start_line !== undefined || args.end_line !== undefined)
-          throw new ToolError("start_line and end_line page a file: give its path too");
+        if (paging) throw new ToolError("start_line and end_line page a file: give its path too");
         const overview = await describePackage(pkg, settings.max_tree_entries);
         return {
           ...base,
@@ -91,8 +92,7 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
       const path = args.path;
       const directory = packageDirectory(pkg, path, settings.max_tree_entries);
       if (directory) {
-        if (args.start_line !== undefined || args.end_line !== undefined)
-          throw new ToolError(`${path}: is a directory; start_line and end_line page a file`);
+        if (paging) throw new ToolError(`${path}: is a directory; start_line and end_line page a file`);
         return { ...base, path, tree: directory };
       }
       const page = await readPackageFile(pkg, {
@@ -143,10 +143,8 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
   });
 }
 
-type Tree = { files: { path: string; bytes: number }[]; counts: Record<string, number>; total: number; other: number; incomplete: boolean };
-
 /** A file tree: what it counts, the files listed, and how to list the ones left out (a directory at a time). */
-function treeLines(tree: Tree, under?: string): string[] {
+function treeLines(tree: PackageTree, under?: string): string[] {
   const counts = Object.entries(tree.counts)
     .map(([kind, count]) => `${kind} ${count}`)
     .join(", ");
