@@ -96,8 +96,9 @@ export function uninstallTool(tools: NixpkgsToolSet, registry: InstalledRegistry
     output: { removed: z.string() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     run: async (args) => {
-      // The tool's name as its package or program ("ripgrep" for nixpkgs_ripgrep).
-      const name = registry.get(args.name) || !registry.get(`${TOOL_PREFIX}${args.name}`) ? args.name : `${TOOL_PREFIX}${args.name}`;
+      // Named as its package or program too ("ripgrep" for nixpkgs_ripgrep).
+      const prefixed = `${TOOL_PREFIX}${args.name}`;
+      const name = !registry.get(args.name) && registry.get(prefixed) ? prefixed : args.name;
       if (!registry.get(name)) {
         const hint = tools.packageTool(name)?.common
           ? "It is an everyday tool from config nixpkgs.common_tools; change the config to drop it."
