@@ -8,7 +8,7 @@ import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
-import type { Kept } from "../mcp/response-budget.js";
+import { lineBytes, type Kept } from "../mcp/response-budget.js";
 import { ripgrep, type RipgrepOptions } from "./ripgrep.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
@@ -45,9 +45,6 @@ export const shownName = (entry: { path: string; type: EntryType }): string =>
 /** An entry's line in a listing's text: its name, then size and mtime when asked for. */
 export const listingLine = (entry: ListEntry): string =>
   entry.size === undefined ? shownName(entry) : `${shownName(entry)}\t${entry.size}\t${entry.mtime}`;
-
-/** What a line costs in an answer: JSON-escaped, with its escaped line break (as many bytes as the quotes). */
-const lineBytes = (line: string) => Buffer.byteLength(JSON.stringify(line));
 
 /** The entries whose lines fit `maxBytes`, at least one. */
 function withinBytes(entries: ListEntry[], maxBytes: number): ListEntry[] {

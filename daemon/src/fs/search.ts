@@ -8,7 +8,7 @@ import { z } from "zod";
 import { parseJson } from "../files/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
-import type { Kept } from "../mcp/response-budget.js";
+import { lineBytes, type Kept } from "../mcp/response-budget.js";
 import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
 import { ripgrep } from "./ripgrep.js";
@@ -290,7 +290,7 @@ function readingTime(signal: AbortSignal) {
 
 /** How many of the first `count` matches show within `maxBytes` (at least one), their lines as an answer carries them. */
 function matchesWithin(files: SearchFile[], count: number, maxBytes: number): number {
-  const bytes = (k: number) => matchLines(firstMatches(files, k)).reduce((sum, line) => sum + Buffer.byteLength(JSON.stringify(line)), 0);
+  const bytes = (k: number) => matchLines(firstMatches(files, k)).reduce((sum, line) => sum + lineBytes(line), 0);
   if (count <= 1 || bytes(count) <= maxBytes) return count;
   // More matches never take fewer bytes: the most that fit, by bisection.
   let [fits, over] = [1, count];

@@ -89,17 +89,15 @@ export async function fitResponse(
   const kept = "path" in stored && wrapped.some((part, i) => part !== texts[i]) ? { ...stored, wrapped: true } : stored;
   // A file part with lines wrapped no longer counts the file's lines: its marker points to the kept text.
   const files = parts.map((part, i) => (typeof part === "string" || wrapped[i] !== texts[i] ? undefined : part.file));
+  const where = wholeText(kept);
+  const shrunk = result.structuredContent && shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, where);
   // _meta tells a program reading structured content that it was cut (arrays carry no marker).
   const cut: CallToolResult = {
     ...result,
     content: [{ type: "text", text: "" }],
-    _meta: { ...result._meta, "nixshed/cut": wholeText(kept) },
+    ...(shrunk ? { structuredContent: shrunk.value } : {}),
+    _meta: { ...result._meta, "nixshed/cut": `${where}${shrunk?.arrays ?? ""}` },
   };
-  if (result.structuredContent !== undefined) {
-    const shrunk = shrinkStructured(result.structuredContent, limit * STRUCTURED_SHARE, wholeText(kept));
-    cut.structuredContent = shrunk.value;
-    cut._meta = { ...cut._meta, "nixshed/cut": `${wholeText(kept)}${shrunk.arrays}` };
-  }
   // The text gets what the rest leaves; escaping is counted exactly, so one pass fits.
   cut.content = [{ type: "text", text: cutParts(wrapped, limit - responseBytes(cut), kept, pageBytes, files) }];
   return cut;
@@ -120,6 +118,9 @@ function withoutRepeat(result: CallToolResult, share: number): CallToolResult {
 
 /** What a string costs inside JSON, quotes left out. */
 const escapedLength = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
+
+/** What a line of an answer's text costs: escaped, with its line break ("\n", as many bytes as the quotes left out). */
+export const lineBytes = (line: string): number => escapedLength(line) + 2;
 
 /**
  * The parts within `maxBytes` (escaped), joined by newlines: the room shared out smallest first, so
