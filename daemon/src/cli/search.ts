@@ -1,8 +1,7 @@
 import { discover } from "../discovery/discover.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index/provider.js";
-import { closeToQuery } from "../nixpkgs/search/close-names.js";
-import { hiddenMatches } from "../nixpkgs/search/hidden.js";
+import { nothingFound } from "../nixpkgs/search/nothing-found.js";
 import { renderResults } from "../nixpkgs/search/render.js";
 import { MAX_LIMIT, searchIndex } from "../nixpkgs/search/search.js";
 import { hostSystem } from "../nixpkgs/system.js";
@@ -51,10 +50,9 @@ ${commonHelp}`,
         platform: (values.platform as string | undefined) ?? hostSystem(),
       };
       const results = searchIndex(index, query, options);
-      const hidden = results.length === 0 ? hiddenMatches(index, query, options) : [];
-      const suggestions = results.length === 0 && hidden.length === 0 ? closeToQuery(index, query) : [];
+      const instead: { hidden?: string[]; suggestions?: string[] } = results.length === 0 ? nothingFound(index, query, options) : {};
       process.stdout.write(
-        values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, suggestions, hidden)}\n`,
+        values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, instead.suggestions, instead.hidden)}\n`,
       );
       return EXIT.ok;
     } catch (error) {

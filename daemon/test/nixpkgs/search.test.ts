@@ -8,6 +8,7 @@ import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
 import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
 import { plainPname } from "../../src/nixpkgs/index/package-sets.js";
 import { kindNames } from "../../src/nixpkgs/search/kind-names.js";
+import { nothingFound } from "../../src/nixpkgs/search/nothing-found.js";
 import { searchIndex } from "../../src/nixpkgs/search/search.js";
 import { CHANNEL_CATALOG, NIX_ENV_CATALOG } from "./catalog-fixture.js";
 
@@ -130,6 +131,15 @@ describe("ranked search", () => {
     expect(attrs("mac-only-tool", { platform: "aarch64-darwin" })[0]).toBe("mac-only-tool");
     expect(attrs("mac-only-tool", { platform: "any" })[0]).toBe("mac-only-tool");
     expect(attrs("jq", { platform: "aarch64-darwin" })).toContain("jq");
+  });
+
+  it("for a search that finds nothing as asked, names what it hid and the switch that shows each, else the closest names", () => {
+    const asked = { platform: "x86_64-linux" };
+    const firstHidden = (query: string) => (nothingFound(index, query, asked) as { hidden: string[] }).hidden[0];
+    expect(firstHidden("old-grep")).toBe("old-grep (broken: pass include_broken)");
+    expect(firstHidden("proprietary-grep")).toBe("proprietary-grep (unfree: pass include_unfree)");
+    expect(firstHidden("mac-only-tool")).toBe('mac-only-tool (not for x86_64-linux: pass platform "any")');
+    expect(nothingFound(index, "ripgrp", asked)).toMatchObject({ suggestions: expect.arrayContaining(["ripgrep"]) });
   });
 
   it("returns every documented field", () => {

@@ -1,7 +1,7 @@
 // The compact text form of search results, shared by the tool and `nixshed search`.
 import type { SearchResult } from "./search.js";
 
-/** The results, or for none the matches it hid (`hidden`, hiddenMatches) or the closest names (`suggestions`). */
+/** The results, or for none the matches it hid (`hidden`, nothing-found.ts) or the closest names (`suggestions`). */
 export function renderResults(
   query: string,
   results: Omit<SearchResult, "score">[],

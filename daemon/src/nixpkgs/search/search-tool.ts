@@ -2,8 +2,7 @@
 import { z } from "zod";
 import { defineTool } from "../../mcp/tool.js";
 import type { IndexProvider } from "../index/provider.js";
-import { closeToQuery } from "./close-names.js";
-import { hiddenMatches } from "./hidden.js";
+import { nothingFound } from "./nothing-found.js";
 import { renderResults } from "./render.js";
 import { MAX_LIMIT, searchIndex } from "./search.js";
 import { hostSystem } from "../system.js";
@@ -51,9 +50,7 @@ export function searchTool(provider: IndexProvider) {
         platform: args.platform ?? hostSystem(),
       };
       const results = searchIndex(index, args.query, options).map(({ score: _score, ...result }) => result);
-      if (results.length > 0) return { query: args.query, results };
-      const hidden = hiddenMatches(index, args.query, options);
-      return { query: args.query, results, ...(hidden.length > 0 ? { hidden } : { suggestions: closeToQuery(index, args.query) }) };
+      return { query: args.query, results, ...(results.length === 0 ? nothingFound(index, args.query, options) : {}) };
     },
     render: (result) => renderResults(result.query, result.results, result.suggestions, result.hidden),
   });
