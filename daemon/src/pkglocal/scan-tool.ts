@@ -1,6 +1,7 @@
 // scan_packages: the project's installed packages with exact versions, filtered and capped, and the
 // environments they were found in.
 import { z } from "zod";
+import { LANGUAGE_ALIASES } from "../language-names.js";
 import { defineTool } from "../mcp/tool.js";
 import type { PackageIndex } from "./package-index.js";
 import { packageLocation } from "./package-read.js";
@@ -81,18 +82,15 @@ function packageLine(pkg: { name: string; version: string; import_names?: string
   return `${pkg.name} ${pkg.version}${where}${imports}${pkg.editable ? "  (editable)" : ""}`;
 }
 
-/** A language as agents name it, lower-cased, and the one it is here. */
+/** A language as agents name it, lower-cased, and the one it is here: its packages' manager names it too. */
 const LANGUAGE_NAMES: Record<string, string> = {
   python: "python",
   node: "node",
   all: "all",
-  js: "node",
-  javascript: "node",
+  ...LANGUAGE_ALIASES,
   typescript: "node",
   ts: "node",
   npm: "node",
-  nodejs: "node",
-  py: "python",
   python3: "python",
   pip: "python",
 };

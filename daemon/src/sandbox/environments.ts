@@ -4,6 +4,7 @@ import { cappedAccess } from "../jail/policy.js";
 import { describeNetwork } from "../config/network.js";
 import type { ProjectAccess } from "../config/schema.js";
 import type { Environment } from "../discovery/types.js";
+import { LANGUAGE_ALIASES } from "../language-names.js";
 import { SandboxError } from "./errors.js";
 
 /** The environment a call without one gets when there are several: the shell, as for a command line. */
@@ -34,7 +35,7 @@ const CODE_SHAPES: { interpreter: string; shape: RegExp; shared?: RegExp }[] = [
 ];
 
 /** What agents also call an interpreter: a `#!` line's python3 or sh, a language's name. */
-const PROGRAM_NAMES: Record<string, string> = { sh: "bash", js: "node", javascript: "node", nodejs: "node", py: "python" };
+const PROGRAM_NAMES: Record<string, string> = { sh: "bash", ...LANGUAGE_ALIASES };
 
 /**
  * The named environment, or the one whose interpreter the name is ("bash", "python3", "js"); with no
