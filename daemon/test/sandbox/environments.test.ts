@@ -34,6 +34,10 @@ describe("describeEnvironments", () => {
 describe("pickEnvironment without a name", () => {
   const all = new Map([python, shell, node].map((env) => [env.name, env]));
   const picked = (code: string) => pickEnvironment(all, undefined, code).name;
+  /** Each code picks `env`. */
+  const allPick = (env: string, codes: string[]) => {
+    for (const code of codes) expect(picked(code), code).toBe(env);
+  };
 
   it("takes the language the code is plainly written in, else the shell", () => {
     expect(picked("import sys\nprint(sys.version_info[0])")).toBe("python");
@@ -46,7 +50,7 @@ describe("pickEnvironment without a name", () => {
   });
 
   it("takes Python and Node written as expressions and statements, where the shell would fail", () => {
-    for (const code of [
+    allPick("python", [
       "x = [1, 2, 3]\nlen(x)",
       "sum(range(10))",
       "for i in range(3): print(i)",
@@ -56,10 +60,8 @@ describe("pickEnvironment without a name", () => {
       "with open('data.json') as f:\n    data = f.read()",
       "class Point:\n    pass",
       "mask = 1 << 4\nprint(mask)",
-    ]) {
-      expect(picked(code), code).toBe("python");
-    }
-    for (const code of [
+    ]);
+    allPick("node", [
       "Array.from({length: 3}, (_, i) => i)",
       "'q'.repeat(100000)",
       "x === 1",
@@ -71,9 +73,7 @@ describe("pickEnvironment without a name", () => {
       "async function f() { return 1 }\nawait f()",
       "function add(a, b) { return a + b }\nadd(1, 2)",
       "process.exit(3)",
-    ]) {
-      expect(picked(code), code).toBe("node");
-    }
+    ]);
   });
 
   it("tells a sign of one language from a line Python and Node share", () => {
@@ -87,7 +87,7 @@ describe("pickEnvironment without a name", () => {
   });
 
   it("leaves the shell's own code to the shell, colons and all", () => {
-    for (const code of [
+    allPick("shell", [
       'if true; then echo "Result: ok"; fi',
       "for f in *.txt; do echo $f; done",
       "for h in a:b c:d; do echo $h; done",
@@ -115,9 +115,7 @@ describe("pickEnvironment without a name", () => {
       "count = $(ls | wc -l)",
       "let x=5; echo $x",
       "function greet() { echo hi; }\ngreet",
-    ]) {
-      expect(picked(code), code).toBe("shell");
-    }
+    ]);
   });
 
   it("lets a #! line say otherwise", () => {
