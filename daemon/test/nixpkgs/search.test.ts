@@ -236,8 +236,30 @@ describe("a language's own sets", () => {
     expect(first).toMatchObject({ attr: "haskell.compiler.ghc98" });
     expect(first!.alsoIn.sort()).toEqual(["haskell.compiler.ghc94", "haskell.compiler.ghc96"]);
     expect(rest.map((result) => result.attr)).not.toContain("haskell.compiler.ghc94");
-    // A set of add-ons keeps each leaf apart, as before.
-    expect(ranked(small, "aeson").sort()).toEqual(["haskellPackages.aeson", "haskellPackages.aeson_1"]);
+    // So does a set of add-ons: a library's versions are one result, the one named after it first.
+    expect(searchIndex(small, "aeson").map((result) => [result.attr, result.alsoIn])).toEqual([
+      ["haskellPackages.aeson", ["haskellPackages.aeson_1"]],
+    ]);
+  });
+
+  it("show one result for a library's builds in each version of its set, and keep libraries that only share a description apart", () => {
+    const torch = "PyTorch: Tensors and Dynamic neural networks in Python with strong GPU acceleration";
+    const small = smallIndex([
+      ["python312Packages.torch-bin", torch, "python3.12-torch", "2.8.0"],
+      ["python313Packages.torch-bin", torch, "python3.13-torch", "2.8.0"],
+      ["python313Packages.torchWithVulkan", torch, "python3.13-torch", "2.8.0"],
+      [
+        "python313Packages.pytorch-lightning",
+        "Lightweight PyTorch wrapper for machine learning researchers",
+        "python3.13-pytorch-lightning",
+      ],
+      ["python313Packages.gi-bindings", "Python bindings", "python3.13-gi-bindings"],
+      ["python313Packages.cairo-bindings", "Python bindings", "python3.13-cairo-bindings"],
+      ...WIDGETS,
+    ]);
+    const found = searchIndex(small, "pytorch").find((result) => result.attr.includes("torch-bin"));
+    expect(found?.alsoIn.sort()).toEqual(["python312Packages.torch-bin", "python313Packages.torchWithVulkan"]);
+    expect(ranked(small, "python bindings").sort()).toEqual(["python313Packages.cairo-bindings", "python313Packages.gi-bindings"]);
   });
 
   it("keep one leaf of a versioned family one result, though its versions describe it otherwise", () => {

@@ -11,7 +11,8 @@ import { KNOWN_MAIN_PROGRAMS, KNOWN_OTHER_PROGRAMS } from "./programs.js";
 import { categoryTerms } from "./category.js";
 import { findMentions } from "./mentions.js";
 import { establishment, mentionFactor } from "./prominence.js";
-import { compareVersions, familyFactor, familyOf, holdsAddons, plainPname, setVersion, splitAttr } from "./package-sets.js";
+import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
+import { groupByKeys } from "./groups.js";
 import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
@@ -44,7 +45,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   const platforms = new Map<string, number>();
   const platformSets = new Map<string, number>([["*", 0]]);
   const families = new Map<string, number>();
-  const groups = new Map<string, number[]>();
+  const groupKeys: string[][] = [];
   const exact = new Map<string, number[]>();
   const names = new Map<string, number[]>();
   const descriptions = new Map<string, number[]>();
@@ -85,13 +86,13 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
     // A library in each version of its set is one result, whatever each version's description says; so is a
-    // package kept in several versions or builds at top level or in an unversioned family of them (crystal,
-    // crystal_1_14; imagemagick, imagemagickBig; haskell.compiler's ghc96, ghc98): the same pname and description.
-    const variant = entry.description !== "" && !holdsAddons(familyName) && newestSet.get(familyName)!.length === 0;
-    const groupKey = variant ? `${familyName}\0${plainPname(entry.pname)}\0${entry.description}` : `${familyName}\0${leaf}`;
-    const members = groups.get(groupKey);
-    if (members) members.push(id);
-    else groups.set(groupKey, [id]);
+    // package kept in several versions or builds, at top level or in a set (crystal, crystal_1_14; imagemagick,
+    // imagemagickBig; haskell.compiler's ghc96, ghc98; python313Packages.torch-bin, torchWithVulkan): the same
+    // pname and description.
+    groupKeys[id] = [
+      `${familyName}\0${leaf}`,
+      ...(entry.description ? [`${familyName}\0${plainPname(entry.pname)}\0${entry.description}`] : []),
+    ];
 
     const pname = plainPname(entry.pname);
     // Nested attribute paths are found through their leaf (index.lookup checks the whole path).
@@ -134,7 +135,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     for (const term of categoryTerms(entries[id]!)) post(context, term, id);
   });
 
-  for (const members of groups.values()) {
+  for (const members of groupByKeys(n, (id) => groupKeys[id]!)) {
     const attrOf = (id: number) => entries[id]!.attr;
     // The newest set's member stands for the group (python313Packages over python312Packages), then one named
     // after the package (python312 over jupyter, a Python environment), the default (crystal over crystal_1_14),

@@ -38,14 +38,6 @@ export function familyOf(set: string): string {
 /** How nixpkgs names the set of a language's or a tool's add-ons: elmPackages, tmuxPlugins, mpvScripts. */
 export const SET_SUFFIXES = ["Packages", "Plugins", "Extensions", "Scripts"];
 
-/**
- * Whether a family holds distinct add-ons (pythonPackages, vimPlugins) rather than one thing's versions
- * and builds (haskell.compiler's GHCs, linuxKernel.kernels).
- */
-export function holdsAddons(family: string): boolean {
-  return SET_SUFFIXES.some((suffix) => family.endsWith(suffix));
-}
-
 /** The version numbers in a set's name, for preferring the newest: python313Packages → [313]. */
 export function setVersion(set: string): number[] {
   return (set.match(/[0-9]+/g) ?? []).map(Number);
