@@ -2,7 +2,7 @@
 // environments they were found in.
 import { z } from "zod";
 import { LANGUAGE_ALIASES } from "../language-names.js";
-import { defineTool } from "../mcp/tool.js";
+import { defineTool, ToolError } from "../mcp/tool.js";
 import type { PackageIndex } from "./package-index.js";
 import { packageLocation } from "./package-read.js";
 import { shownPath } from "./project-path.js";
@@ -101,7 +101,8 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
     title: "List installed packages",
     description: "The project's installed Python and Node packages (venvs, Nix Python envs, node_modules): versions and import names.",
     input: {
-      language: z.enum(["python", "node", "all"]).optional().describe("Default: all"),
+      // A string, not an enum: a client that checks arguments itself would refuse "js" before otherForms maps it.
+      language: z.string().optional().describe("python, node or all (default)"),
       filter: z.string().optional().describe("Package or import name: a substring or * glob"),
       limit: z.number().int().min(1).max(5000).optional().describe(`Packages listed at most (default ${DEFAULT_LIMIT})`),
     },
@@ -119,6 +120,9 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ language = "all", filter, limit = DEFAULT_LIMIT }) {
+      if (!(language === "all" || language === "python" || language === "node")) {
+        throw new ToolError(`unknown language '${language}'`, "Pass python, node or all (the default).");
+      }
       const found = await index.scan();
       const languages: Language[] = language === "all" ? ["python", "node"] : [language];
       const present = languages.filter((each) => found.environments.some((environment) => environment.language === each));

@@ -113,11 +113,18 @@ describe("on an npm project", () => {
     }
   });
 
-  it("scan_packages takes a language as agents name it", async () => {
+  it("scan_packages takes a language as agents name it, and its schema lets a checking client send it", async () => {
     for (const language of ["js", "NPM", "Node"]) {
       const result = await server.call("scan_packages", { language, limit: 1 });
       expect(result.isError, `${language}: ${textOf(result)}`).toBeFalsy();
     }
+    const { tools } = await server.client.listTools();
+    const schema = tools.find((tool) => tool.name === "scan_packages")!.inputSchema.properties!.language as Record<string, unknown>;
+    expect(schema).toMatchObject({ type: "string" });
+    expect(schema).not.toHaveProperty("enum");
+    const unknown = await server.call("scan_packages", { language: "cobol" });
+    expect(unknown.isError).toBe(true);
+    expect(textOf(unknown)).toMatch(/^unknown language 'cobol'.*python, node or all/);
   });
 
   it("read_package refuses a path out of the package and names the closest packages for a typo", async () => {
