@@ -3,7 +3,7 @@
 // `nixshed index build --nixpkgs`, packages realised by the real nix through nixshed's own
 // mkEnvironment, run under the real bwrap, the built daemon driven over MCP.
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -639,6 +639,41 @@ describe("only the nixpkgs tools that can work here", () => {
       await handle.close();
     }
   }, 180_000);
+
+  it("a nixpkgs.source path that goes away takes execution and installed tools off the list, with list_changed; back, they return", async () => {
+    const cloned = join(scratch, "nixpkgs-removed-later");
+    symlinkSync(FIXTURE, cloned);
+    const { handle, changes } = await startWithoutIndex("removed", [
+      "--set",
+      `nixpkgs.source=${cloned}`,
+      "--set",
+      `nixpkgs.index=${index}`,
+      "--set",
+      'nixpkgs.tools=["jq"]',
+      "--set",
+      "nixpkgs.common_tools=tools",
+    ]);
+    try {
+      const all = await nixpkgsTools(handle);
+      expect(all).toEqual(expect.arrayContaining(["nixpkgs_search", "nixpkgs_execute", "nixpkgs_install_tool", "nixpkgs_jq"]));
+      const before = changes();
+      unlinkSync(cloned);
+      expect(await waitFor(() => changes() > before, 30_000)).toBe(true);
+      // The index needs no nixpkgs: search stays.
+      expect(await nixpkgsTools(handle)).toEqual(["nixpkgs_search"]);
+      for (const name of ["nixpkgs_execute", "nixpkgs_jq"]) {
+        const refused = await handle.call(name, { package: "jq" });
+        expect(refused.isError).toBe(true);
+        expect(textOf(refused)).toMatch(new RegExp(`^${name} is off here: nixpkgs\\.source \\S+nixpkgs-removed-later does not exist`));
+      }
+      const hidden = changes();
+      symlinkSync(FIXTURE, cloned);
+      expect(await waitFor(() => changes() > hidden, 30_000)).toBe(true);
+      expect(await nixpkgsTools(handle)).toEqual(all);
+    } finally {
+      await handle.close();
+    }
+  }, 120_000);
 
   it("while the index builds: a failed evaluation is one line (nix's trace only in the debug log); the index ready, the list changes", async () => {
     const { handle, changes } = await startWithoutIndex("building", ["--set", 'nixpkgs.tools=["no-such-package"]', "--log-level", "debug"]);

@@ -3,7 +3,8 @@
 // nixpkgs_execute, whose description names the everyday packages, nixpkgs_install_tool,
 // nixpkgs_uninstall_tool, nixpkgs_list_installed and one tool per installed package (and per
 // everyday package with nixpkgs.common_tools = "tools"). When the index becomes ready the everyday
-// set is checked against it and the list changes (clients hear list_changed).
+// set is checked against it, and when the nixpkgs comes or goes the execution tools follow: each
+// time the list changes (clients hear list_changed).
 import { markToolsOff } from "../mcp/tool-calls.js";
 import type { Capability, ServerContext } from "../capability.js";
 import { reachesOut } from "../config/network.js";
@@ -127,34 +128,52 @@ export const nixpkgsCapability: Capability = {
       tools.add(uninstallTool(tools, registry));
       tools.add(listInstalledTool(tools));
     };
-    const unavailable = process.platform !== "linux" ? "no bubblewrap on this platform" : runner.unavailable();
-    if (!unavailable) {
-      offerExecution();
+    if (process.platform !== "linux") {
+      ctx.log.info(
+        `nixpkgs: no bubblewrap on this platform, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`,
+      );
+      markToolsOff(
+        ctx.mcp,
+        nixpkgsCapability.tools.filter((name) => !tools.has(name) && name !== "nixpkgs_search"),
+        "no bubblewrap on this platform",
+      );
       return close;
     }
-    ctx.log.info(`nixpkgs: ${unavailable}, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`);
-    markToolsOff(
-      ctx.mcp,
-      nixpkgsCapability.tools.filter((name) => !tools.has(name) && name !== "nixpkgs_search"),
-      unavailable,
-    );
-    if (process.platform !== "linux") return close;
-    // What is missing may yet come (a nixpkgs checkout still being cloned): the tools then follow, with
-    // list_changed. A registered tool is no longer "off" (tool-calls.ts asks the registry first).
-    const recheck = setInterval(() => {
-      if (runner.unavailable()) return;
-      clearInterval(recheck);
-      ctx.log.info(`nixpkgs: packages can be realised now (before: ${unavailable}); nixpkgs_execute is offered`);
-      // A nixpkgs checkout is also what an index can be built from.
-      if (plan.kind === "none") {
-        plan = safePlan(ctx);
-        if (plan.kind !== "none") {
-          provider = new IndexProvider(plan, (message) => ctx.log.info(message));
-          tools.add(searchTool(provider));
+    // What is missing may yet come (a nixpkgs checkout still being cloned), and what is there may go (a
+    // checkout removed): the tools follow either way, with list_changed. A listed tool is no longer "off"
+    // (tool-calls.ts asks the registry first).
+    let offered = false;
+    let listed = false;
+    let missing: string | undefined;
+    const follow = () => {
+      const now = runner.unavailable();
+      if (now === undefined ? listed : now === missing) return;
+      if (now) {
+        const hidden = listed ? tools.setListed(false, ["nixpkgs_search"]) : [];
+        const off = nixpkgsCapability.tools.filter((name) => name !== "nixpkgs_search" && !tools.has(name));
+        markToolsOff(ctx.mcp, [...off, ...hidden], now);
+        ctx.log.info(`nixpkgs: ${now}, so ${tools.has("nixpkgs_search") ? "only nixpkgs_search is" : "no nixpkgs tool is"} offered`);
+      } else {
+        if (missing) ctx.log.info(`nixpkgs: packages can be realised now (before: ${missing}); nixpkgs_execute is offered`);
+        if (offered) tools.setListed(true, []);
+        else {
+          // A nixpkgs checkout is also what an index can be built from.
+          if (plan.kind === "none") {
+            plan = safePlan(ctx);
+            if (plan.kind !== "none") {
+              provider = new IndexProvider(plan, (message) => ctx.log.info(message));
+              tools.add(searchTool(provider));
+            }
+          }
+          offerExecution();
+          offered = true;
         }
       }
-      offerExecution();
-    }, RECHECK_MS).unref();
+      listed = now === undefined;
+      missing = now;
+    };
+    follow();
+    const recheck = setInterval(follow, RECHECK_MS).unref();
     return {
       close: async () => {
         clearInterval(recheck);

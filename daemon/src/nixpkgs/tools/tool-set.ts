@@ -50,6 +50,16 @@ export class NixpkgsToolSet {
     return [...this.packages.values()];
   }
 
+  /**
+   * Lists or hides every registered tool but `kept` (clients hear list_changed); the names that changed.
+   * A hidden tool keeps its state (installed tools, descriptions) for when it is listed again.
+   */
+  setListed(listed: boolean, kept: readonly string[]): string[] {
+    const changed = [...this.registered].filter(([name, tool]) => !kept.includes(name) && tool.enabled !== listed);
+    for (const [, tool] of changed) listed ? tool.enable() : tool.disable();
+    return changed.map(([name]) => name);
+  }
+
   removePackage(name: string): void {
     this.packages.delete(name);
     this.registered.get(name)?.remove();
