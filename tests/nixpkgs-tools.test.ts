@@ -152,7 +152,13 @@ describe("nixpkgs_execute", () => {
     const execute = tools.find((tool) => tool.name === "nixpkgs_execute")!.description ?? "";
     expect(execute).toMatch(/\bjq\b/);
     // What a package gets by default, which a write in place or a download needs to know first.
-    expect(execute).toContain("in /project (ro, offline; relative paths are project files)");
+    // ...and where it may write: the scratch directory the description names.
+    expect(execute).toContain("in /project (ro, offline; relative paths are project files; /workspace is scratch)");
+    expect(await ok("nixpkgs_execute", { package: "coreutils", program: "cp", args: ["data.json", "/workspace/copy.json"] })).toMatchObject(
+      {
+        exit_code: 0,
+      },
+    );
     expect(await ok("nixpkgs_execute", { package: "jq", args: [".answer", "data.json"] })).toMatchObject({
       program: "jq",
       stdout: "42\n",

@@ -1,6 +1,7 @@
 // nixpkgs_execute: a program of any nixpkgs package run once in a jail, without installing it; a
 // package tool's name runs that tool's package and program. Its description names the everyday
 // packages (everyday-tools.ts), so that the usual ones need no search first.
+import { JAIL_SCRATCH } from "../../jail/policy.js";
 import { z } from "zod";
 import { allowListOf, describeNetwork, reachesOut } from "../../config/network.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../../mcp/program-result.js";
@@ -65,7 +66,7 @@ export function executeDescription(everyday: string, { defaults, configured }: P
   const others = configured.filter(([, permissions]) => widens(permissions, defaults));
   const named = others.slice(0, NAMED_EXCEPTIONS).map(([attr, permissions]) => `${attr} (${describeAccess(permissions)})`);
   const exceptions = others.length ? ` Allowed more: ${named.join(", ")}${others.length > named.length ? ", …" : ""}.` : "";
-  const intro = `Run a nixpkgs package's program once in a jail, in /project (${describeAccess(defaults)}; relative paths are project files); args: an array, no shell.${exceptions}`;
+  const intro = `Run a nixpkgs package's program once in a jail, in /project (${describeAccess(defaults)}; relative paths are project files; ${JAIL_SCRATCH} is scratch); args: an array, no shell.${exceptions}`;
   return everyday ? `${intro} Everyday packages need no search (… = pass program):\n${everyday}` : intro;
 }
 
