@@ -57,11 +57,11 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
   };
 }
 
-/** An edit in the widely used spellings (oldText/newText, old_string/new_string) is taken as ours; not advertised, to keep the schema small. */
+/** An edit in the widely used spellings (oldText/newText, old_string/new_string, oldString/newString) is taken as ours; not advertised, to keep the schema small. */
 const editSpellings = (edit: unknown) => {
   if (typeof edit !== "object" || edit === null) return edit;
-  const { oldText, newText, old_string, new_string, ...rest } = edit as Record<string, unknown>;
-  return { old_text: oldText ?? old_string, new_text: newText ?? new_string, ...rest };
+  const { oldText, newText, old_string, new_string, oldString, newString, ...rest } = edit as Record<string, unknown>;
+  return { old_text: oldText ?? old_string ?? oldString, new_text: newText ?? new_string ?? newString, ...rest };
 };
 
 /** An optional directory given as "" means what leaving it out means: the project. */
@@ -75,8 +75,8 @@ function withPath(args: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, path };
 }
 
-const OLD_TEXT = ["old_text", "oldText", "old_string"];
-const NEW_TEXT = ["new_text", "newText", "new_string"];
+const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString"];
+const NEW_TEXT = ["new_text", "newText", "new_string", "newString"];
 
 /** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
 function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
@@ -87,12 +87,60 @@ function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, edits: [{ old_text, new_text }] };
 }
 
-/** One file given as the arguments themselves ({path, content}), as a list of one. */
+/** One file given as the arguments themselves ({path, content}), as a list of one; each item's path in any of its spellings. */
 function oneItem(given: Record<string, unknown>): Record<string, unknown> {
   const args = withPath(given);
+  if (Array.isArray(args.items))
+    return {
+      ...args,
+      items: args.items.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? withPath(item) : item)),
+    };
   if (args.items !== undefined || args.path === undefined || args.content === undefined) return args;
   const { path, content, append, ...rest } = args;
   return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };
+}
+
+/**
+ * Arguments under the names other agents' tools give them, as ours ({other: own}); not advertised, to
+ * keep the schemas small. Ours win when both are given.
+ */
+function renamed(names: Record<string, string>): (args: Record<string, unknown>) => Record<string, unknown> {
+  return (args) =>
+    Object.fromEntries(
+      Object.entries(args).map(([key, value]) => {
+        const own = Object.hasOwn(names, key) ? names[key]! : undefined;
+        return own && args[own] === undefined ? [own, value] : [key, value];
+      }),
+    );
+}
+
+/** A glob as the `pattern` of glob tools (Claude Code's, opencode's). */
+const listForms = renamed({ pattern: "glob" });
+
+/** One path, in any of its spellings, as a list of one. */
+function onePath(given: Record<string, unknown>): Record<string, unknown> {
+  const args = withPath(given);
+  if (args.paths !== undefined || args.path === undefined) return args;
+  const { path, ...rest } = args;
+  return { ...rest, paths: [path] };
+}
+
+/** Claude Code's `offset` (the first line) and `limit` (how many lines) as start_line and end_line. */
+function linesFromOffset(args: Record<string, unknown>): Record<string, unknown> {
+  const { offset, limit, ...rest } = args;
+  const line = (value: unknown, least: number) => value === undefined || (Number.isInteger(value) && (value as number) >= least);
+  if ((offset === undefined && limit === undefined) || args.start_line !== undefined || args.end_line !== undefined) return args;
+  if (!line(offset, 0) || !line(limit, 1)) return args;
+  const start = Math.max(1, (offset as number | undefined) ?? 1);
+  return { ...rest, start_line: start, ...(limit === undefined ? {} : { end_line: start + (limit as number) - 1 }) };
+}
+
+/** Other search tools' `query` and `include` (opencode's, Gemini's), and `regex: false` for literal. */
+function searchForms(given: Record<string, unknown>): Record<string, unknown> {
+  const args = renamed({ query: "pattern", include: "glob" })(given);
+  if (typeof args.regex !== "boolean" || args.literal !== undefined) return args;
+  const { regex, ...rest } = args;
+  return { ...rest, literal: !regex };
 }
 
 interface FsToolsContext {
@@ -126,6 +174,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
       more: z.number().int().describe("Entries left out by the cap"),
       all: z.string().optional().describe("File listing every entry when some were left out"),
     },
+    otherForms: listForms,
     annotations: READS,
     run: (args, call) =>
       run(call, (signal) =>
@@ -173,6 +222,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         }),
       ),
     },
+    otherForms: onePath,
     annotations: READS,
     run: (args, call) => run(call, async () => batchResult(await statItems(confinement, args.paths))),
     render: (result) =>
@@ -210,6 +260,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         }),
       ),
     },
+    otherForms: linesFromOffset,
     annotations: READS,
     run: (args, call) =>
       run(call, async (signal) => {
@@ -246,8 +297,6 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
       path: pathField.optional().describe("File or directory, project-relative or /project/... (default: the project)"),
       glob: z.string().optional().describe("Only matching files, e.g. '*.py' or '!*.min.js'"),
       literal: z.boolean().optional().describe("Pattern is plain text"),
-      // Other servers' spelling of the same switch.
-      regex: z.boolean().optional().describe("false = literal"),
       case_sensitive: z.boolean().optional().describe("Default: smart case"),
       context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
       max_results: z.number().int().min(1).optional().describe(`Matching lines (default and most: ${config.max_search_results})`),
@@ -265,6 +314,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) }),
       ),
     },
+    otherForms: searchForms,
     annotations: READS,
     run: (args, call) =>
       run(call, (signal) =>
@@ -274,7 +324,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             pattern: args.pattern,
             path: orProject(args.path),
             glob: args.glob,
-            literal: args.literal ?? (args.regex === undefined ? undefined : !args.regex),
+            literal: args.literal,
             caseSensitive: args.case_sensitive,
             contextLines: args.context_lines,
             maxResults: resultsWithin(args.max_results, config.max_search_results),

@@ -64,8 +64,8 @@ describe("a tool the configuration leaves out", () => {
 
 describe("arguments", () => {
   it("refuses one the tool does not take, naming the closest and those it takes, where it went on without it", async () => {
-    expect(refusal(await handle.call("read_content", { path: "notes.txt", offset: 100, limit: 2 }))).toMatch(
-      /^read_content: unknown argument `offset`, `limit`; it takes: path, paths, .*start_line/,
+    expect(refusal(await handle.call("read_content", { path: "notes.txt", from: 100, count: 2 }))).toMatch(
+      /^read_content: unknown argument `from`, `count`; it takes: path, paths, .*start_line/,
     );
     expect(refusal(await handle.call("list_files", { pth: "." }))).toMatch(
       /^list_files: unknown argument `pth` \(did you mean `path`\?\); /,
@@ -89,8 +89,8 @@ describe("arguments", () => {
   });
 
   it("says which is missing or of the wrong kind, and what it is; the arguments it takes only where a name is wrong", async () => {
-    expect(refusal(await handle.call("search_files", { query: "TODO" }))).toMatch(
-      /^search_files: `pattern` is required \(.+\); unknown argument `query`/,
+    expect(refusal(await handle.call("search_files", { text: "TODO" }))).toMatch(
+      /^search_files: `pattern` is required \(.+\); unknown argument `text`/,
     );
     expect(refusal(await handle.call("read_content", { path: 7 }))).toMatch(/^read_content: `path`: must be a string, not 7$/);
     expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: 1.5 }))).toMatch(
@@ -154,5 +154,25 @@ describe("arguments", () => {
     // Given both, the tool's own name wins, and the other is named as unknown.
     const both = await handle.call("read_content", { path: "notes.txt", file_path: "other.txt" });
     expect(refusal(both)).toMatch(/unknown argument `file_path`/);
+  });
+
+  it("takes other agents' names for the same arguments: offset/limit, query/include, a glob's pattern, oldString, an item's filePath", async () => {
+    const page = textOf(await handle.call("read_content", { file_path: "notes.txt", offset: 2, limit: 1 }));
+    expect(page).toMatch(/line 2/);
+    expect(page).not.toMatch(/line [13]/);
+    expect(textOf(await handle.call("search_files", { query: "line 2", include: "*.txt" }))).toMatch(/^notes\.txt\n2:line 2$/m);
+    expect(textOf(await handle.call("search_files", { pattern: "line.2", regex: false }))).toMatch(/^no matches/);
+    expect(textOf(await handle.call("list_files", { pattern: "*.txt" }))).toMatch(/^notes\.txt$/m);
+    expect(textOf(await handle.call("stat_items", { path: "notes.txt" }))).toMatch(/^notes\.txt: file/);
+    const edit = await handle.call("edit_file", { filePath: "notes.txt", oldString: "line 2\n", newString: "two\n", dryRun: true });
+    expect(textOf(edit)).toMatch(/^\[dry run, not written\]/);
+    const nested = await handle.call("edit_file", {
+      path: "notes.txt",
+      edits: [{ oldString: "line 2\n", newString: "two\n" }],
+      dry_run: true,
+    });
+    expect(nested.isError).toBeFalsy();
+    const written = await handle.call("write_content", { items: [{ filePath: "copy.txt", content: "x\n" }] });
+    expect(textOf(written)).toBe("created copy.txt (2 bytes)");
   });
 });
