@@ -13,6 +13,9 @@ import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
 import { ripgrep } from "./ripgrep.js";
 
+/** Well under what one program argument may be (128 KiB, else spawn fails with E2BIG); no search needs more. */
+const MAX_PATTERN_BYTES = 64 * 1024;
+
 // A pattern that reads as a file-name glob (*.ts, src/**/*.py, *.{js,ts}) rather than text to find.
 export function looksLikeGlob(pattern: string): boolean {
   return /^\*|\*\*\/|^[\w./-]*\*\.[\w{},]+$/.test(pattern);
@@ -203,6 +206,12 @@ export async function searchFiles(
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   if (`${request.pattern}${request.glob ?? ""}`.includes("\0"))
     throw new FsError("pattern or glob has a NUL character, which rg cannot take");
+  const bytes = Buffer.byteLength(request.pattern) + Buffer.byteLength(request.glob ?? "");
+  if (bytes > MAX_PATTERN_BYTES)
+    throw new FsError(
+      `pattern and glob are ${bytes} bytes, over the ${MAX_PATTERN_BYTES} a search takes`,
+      "search for a shorter, telling part of it",
+    );
   const result: SearchResult = { matches: 0, truncated: false, files: [] };
   // Every match read, the answer's and those kept beyond it.
   const read = { matches: 0, lines: 0, files: [] as SearchFile[], stopped: false };

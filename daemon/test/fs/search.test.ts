@@ -150,6 +150,13 @@ describe("search_files", () => {
     await expect(search(f, { pattern: "a\0b" })).rejects.toThrow(/^pattern or glob has a NUL character/);
   });
 
+  it("refuses a pattern longer than a program argument can be in one line, where spawn failed with E2BIG", async () => {
+    const f = await fixture({ "a.txt": "foo\n" });
+    await expect(search(f, { pattern: "x".repeat(140_000) })).rejects.toThrow(
+      /^pattern and glob are 140000 bytes, over the 65536 a search takes$/,
+    );
+  });
+
   it("honours .gitignore outside a git repository too", async () => {
     const f = await fixture({ ".gitignore": "ignored/\n*.log\n", "ignored/x.txt": "two", "a.log": "two", "kept.txt": "two" });
     expect((await search(f, { pattern: "two" })).files.map((file) => file.path)).toEqual(["kept.txt"]);

@@ -183,6 +183,8 @@ describe("attribute paths", () => {
   it("split into components and refuse what is not an attribute path", () => {
     expect(attrPath("python3Packages.requests")).toEqual(["python3Packages", "requests"]);
     for (const bad of ["", "a..b", "a b", "\u0024{x}", 'a"b']) expect(() => attrPath(bad)).toThrow(/not a nixpkgs attribute path/);
+    // Too long to be one, and for nix to be given (E2BIG); the message shows its start, not all of it.
+    expect(() => attrPath("a".repeat(100_000))).toThrow(/^'a{60}… \(100000 characters\)' is not a nixpkgs attribute path$/);
   });
 });
 
