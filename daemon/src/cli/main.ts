@@ -46,6 +46,12 @@ Run \`nixshed COMMAND --help\` for a command's flags. Without a command, nixshed
 
 /** parseArgs' error in one line; an unknown flag names the closest known one (-v: the short flag of the other case, -V). */
 function flagError(error: NodeJS.ErrnoException, options: Options): string {
+  // "Option '--project <value>' argument missing" is parseArgs' word for a flag given last, without its value.
+  const valueless =
+    error.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE"
+      ? /Option '(-{1,2}[^' ]+)[^']*' argument missing/.exec(error.message)?.[1]
+      : undefined;
+  if (valueless) return `${valueless} needs a value (see the usage below)`;
   const unknown = error.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" ? /'(-{1,2}[^'=]+)/.exec(error.message)?.[1] : undefined;
   if (!unknown) return error.message;
   const letter = /^-([A-Za-z])$/.exec(unknown)?.[1];

@@ -40,9 +40,11 @@ export function valueWords(issue: z.core.$ZodIssue, root: unknown): string {
     return issue.message.replace(/expected \w+/, `expected ${PLAIN_KINDS[issue.expected]}`);
   }
   if (issue.code === "invalid_value") {
-    const given = valueAt(root, issue.path);
-    const near = typeof given === "string" ? closest(given, issue.values.map(String)) : undefined;
-    return `${issue.message}${near ? `; did you mean \`${near}\`?` : ""}`;
+    // "must be one of error, warn, info, debug, not "verbose"", not zod's "Invalid option: expected one of "error"|…".
+    const value = valueAt(root, issue.path);
+    const options = issue.values.map(String);
+    const near = typeof value === "string" ? closest(value, options) : undefined;
+    return `must be one of ${options.join(", ")}${value === undefined ? "" : `, not ${given(value)}`}${near ? `; did you mean \`${near}\`?` : ""}`;
   }
   if (issue.code === "too_small" || issue.code === "too_big") return boundWords(issue, valueAt(root, issue.path));
   return issue.message;

@@ -56,6 +56,11 @@ describe("nixshed", () => {
     expect(nixshed(["search", "--nixpkgs-idx", "x", "jq"]).stderr).toContain("did you mean --nixpkgs-index?");
     // A flag shortened, or named by a part of it; the version asked for as a command; help about a command.
     expect(nixshed(["config", "--proj", "."]).stderr).toContain("unknown flag --proj; did you mean --project?");
+    // A flag given last without its value, in nixshed's words, not parseArgs' ("Option '--project <value>' argument missing").
+    expect(nixshed(["doctor", "--project"]).stderr).toMatch(/^nixshed doctor: --project needs a value \(see the usage below\)\n/);
+    expect(nixshed(["doctor", "--log-level", "verbose"]).stderr).toContain(
+      '`log_level`: must be one of error, warn, info, debug, not "verbose"',
+    );
     expect(nixshed(["search", "--index", "x", "jq"]).stderr).toContain("unknown flag --index; did you mean --nixpkgs-index?");
     expect(nixshed(["version"]).stderr).toContain("unknown command 'version'; did you mean '--version'?");
     // A flag's name without its dashes; a short flag in the other case; the version from any command.
@@ -103,7 +108,7 @@ describe("nixshed", () => {
     // A misspelt one of a few values gets the closest.
     writeFileSync(user, '[nixpkgs]\ncommon_tools = "tool"\n');
     expect(nixshed(["config", "--config", user]).stderr).toContain(
-      `${user}:2: \`nixpkgs.common_tools\`: Invalid option: expected one of "execute"|"tools"|"off"; did you mean \`tools\`?`,
+      `${user}:2: \`nixpkgs.common_tools\`: must be one of execute, tools, off, not "tool"; did you mean \`tools\`?`,
     );
     // A value of none of a key's forms names the forms and what the key is.
     writeFileSync(user, '[nixpkgs.permissions.jq]\nnetwork = "yes"\n');
@@ -157,7 +162,7 @@ describe("nixshed", () => {
     );
     const fromEnv = nixshed(["serve"], { NIXSHED_LOG_LEVEL: "loud" });
     expect(fromEnv.code).toBe(1);
-    expect(fromEnv.stderr).toMatch(/env NIXSHED_LOG_LEVEL: `log_level`: .*"error"\|"warn"\|"info"\|"debug"/);
+    expect(fromEnv.stderr).toContain('env NIXSHED_LOG_LEVEL: `log_level`: must be one of error, warn, info, debug, not "loud"');
     const fromFlag = nixshed(["config", "--set", "fs.read_only=maybe"]);
     expect(fromFlag.code).toBe(1);
     expect(fromFlag.stderr).toContain('flag --set fs.read_only: `fs.read_only`: must be true or false, not "maybe"');
