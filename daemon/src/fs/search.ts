@@ -83,6 +83,8 @@ export interface SearchLine {
   text: string;
   /** false for a context line. */
   match: boolean;
+  /** Longer than MAX_LINE: shown around the match, "…" where it goes on. */
+  cut?: true;
 }
 
 export interface SearchResult {
@@ -146,14 +148,26 @@ const decode = (value: RgText | undefined): string =>
  * The line, or MAX_LINE characters of it around the match at byte `start` (rg counts UTF-8 bytes).
  * A cut is copied out: a slice would keep the whole line (a megabyte) alive as long as the result.
  */
-function shorten(text: string, start = 0): string {
+function shorten(text: string, start = 0): Pick<SearchLine, "text" | "cut"> {
   const line = text.replace(/\r?\n$/, "");
-  if (line.length <= MAX_LINE) return line;
+  if (line.length <= MAX_LINE) return { text: line };
   // Bytes are characters in ASCII; otherwise the bytes before the match are decoded to count them.
   const at = Buffer.byteLength(line) === line.length ? start : Buffer.from(line).subarray(0, start).toString().length;
   const from = Math.max(0, Math.min(at - MAX_LINE / 3, line.length - MAX_LINE));
   const cut = Buffer.from(line.slice(from, from + MAX_LINE)).toString();
-  return `${from > 0 ? "…" : ""}${cut}${from + MAX_LINE < line.length ? "…" : ""}`;
+  return { text: `${from > 0 ? "…" : ""}${cut}${from + MAX_LINE < line.length ? "…" : ""}`, cut: true };
+}
+
+/** For an answer with a line shown in part: how to read one whole. */
+export function cutLineNote(files: SearchFile[]): string | undefined {
+  for (const file of files) {
+    const cut = file.lines.find((line) => line.cut);
+    if (cut) {
+      const read = JSON.stringify({ path: file.path, start_line: cut.line, end_line: cut.line });
+      return `[lines over ${MAX_LINE} characters are shown around the match, "…" where they go on: read_content ${read} reads one]`;
+    }
+  }
+  return undefined;
 }
 
 function ripgrepArgs(request: SearchRequest): string[] {
@@ -246,7 +260,7 @@ export async function searchFiles(
       read.lines++;
       current.lines.push({
         line: event.data.line_number ?? 0,
-        text: shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
+        ...shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
         match: event.type === "match",
       });
     }

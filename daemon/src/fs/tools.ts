@@ -17,7 +17,7 @@ import { listFiles, listingLine } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
-import { MAX_CONTEXT_LINES, matchLines, resultsWithin, searchFiles } from "./search.js";
+import { cutLineNote, MAX_CONTEXT_LINES, matchLines, resultsWithin, searchFiles } from "./search.js";
 import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
 
@@ -311,7 +311,10 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         .optional()
         .describe("When truncated: file of every match (complete) or of the first ones"),
       files: z.array(
-        z.object({ path: z.string(), lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean() })) }),
+        z.object({
+          path: z.string(),
+          lines: z.array(z.object({ line: z.number().int(), text: z.string(), match: z.boolean(), cut: z.literal(true).optional() })),
+        }),
       ),
     },
     otherForms: searchForms,
@@ -349,6 +352,8 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         `; ${result.all.complete ? "all" : "the first"} ${result.all.matches} are in ${result.all.path}: read_content it from start_line ${shownLines + 1}`;
       const full = result.full ? " (the answer is full)" : "";
       if (result.truncated) lines.push(`[stopped at ${result.matches} matches${full}: ${wayOut}${all ?? ""}]`);
+      const cut = cutLineNote(result.files);
+      if (cut) lines.push(cut);
       return lines.join("\n");
     },
   });

@@ -380,7 +380,10 @@ describe("cancellation and limits", () => {
     writeFileSync(join(project, "repeats.txt"), "x".repeat(3_000_000));
     const result = await server.call("search_files", { pattern: "x", path: "repeats.txt" });
     expect(result.isError, textOf(result)).toBeFalsy();
-    expect(textOf(result)).toMatch(/^repeats\.txt\n1:x+…$/);
+    // The line shown in part says so, and how to read all of it.
+    expect(textOf(result)).toMatch(
+      /^repeats\.txt\n1:x+…\n\[lines over 300 characters are shown around the match, "…" where they go on: read_content \{"path":"repeats\.txt","start_line":1,"end_line":1\} reads one\]$/,
+    );
   }, 60_000);
 
   it("says a file what is left of the byte budget has no room for was not read, not that it has lines 1-0", async () => {
