@@ -1,5 +1,5 @@
-// Tells text from binary by the first bytes (a NUL byte, as git and ripgrep do) and names the
-// common binary formats by their magic numbers, so a binary file is described instead of dumped.
+// Tells text from binary by the first bytes and names the common binary formats by their magic
+// numbers, so a binary file (or a jailed program's binary output) is described instead of dumped.
 const SAMPLE = 8192;
 
 const MAGIC: [number[], string][] = [
@@ -16,8 +16,24 @@ const MAGIC: [number[], string][] = [
   [[0x53, 0x51, 0x4c, 0x69, 0x74, 0x65], "SQLite database"],
 ];
 
+/** A control byte no text has: not whitespace (tab, newline, form feed, carriage return) or escape (colours). */
+function isControl(byte: number): boolean {
+  return (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f;
+}
+
+/**
+ * Binary rather than text, by the first bytes: a NUL byte (as git and ripgrep judge), or more than 1 in
+ * 10 bytes that text has not, control bytes and bytes of no UTF-8 character. Random data without a NUL
+ * is binary; text with a few stray control bytes, or a Latin-1 file's accented letters, stays text.
+ */
 export function isBinary(head: Uint8Array): boolean {
-  return head.subarray(0, SAMPLE).includes(0);
+  const sample = head.subarray(0, SAMPLE);
+  if (sample.includes(0)) return true;
+  let odd = 0;
+  for (const byte of sample) if (isControl(byte)) odd++;
+  // Each byte of no UTF-8 character decodes as one U+FFFD.
+  for (const char of new TextDecoder().decode(sample)) if (char === "\uFFFD") odd++;
+  return odd * 10 > sample.length;
 }
 
 export function describeBinary(head: Uint8Array): string {

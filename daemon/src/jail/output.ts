@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { isBinary } from "../files/binary-file.js";
 
 /** One read's buffer: what a socket read delivers at most. */
 export const READ_BUFFER_BYTES = 64 * 1024;
@@ -144,30 +145,14 @@ export class CappedOutput {
   text(): string {
     const [head, tail] = this.kept();
     const whole = this.whole;
-    if (looksBinary(head) || looksBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped, whole);
+    // Binary output is useless to an agent, in the answer or in the whole text kept of it: JSON spells a control byte as six characters.
+    if (isBinary(head) || isBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped, whole);
     const text = (bytes: Buffer) => bytes.toString("utf8");
     if (this.dropped === 0) return text(head) + text(tail);
     // Where it all is goes first, where a cut answer still shows it.
     const where = whole ? `[${this.dropped} bytes dropped from the middle; ${whole}]\n` : "";
     return `${where}${text(head)}\n[… ${this.dropped} bytes dropped …]\n${text(tail)}`;
   }
-}
-
-/** Control bytes other than tab, newline, carriage return, form feed and escape (colour codes). */
-function isControl(byte: number): boolean {
-  return (byte < 0x20 && byte !== 0x09 && byte !== 0x0a && byte !== 0x0c && byte !== 0x0d && byte !== 0x1b) || byte === 0x7f;
-}
-
-/**
- * Binary output is useless to an agent, in the answer or in the whole text kept of it: JSON spells
- * a control byte as six characters. Text with a few stray control bytes stays text; a NUL byte or
- * more than 1 in 10 control bytes makes it binary.
- */
-function looksBinary(bytes: Buffer): boolean {
-  if (bytes.includes(0)) return true;
-  let control = 0;
-  for (const byte of bytes) if (isControl(byte)) control++;
-  return control * 10 > bytes.length;
 }
 
 function describeBinary(head: Buffer, total: number, whole?: string): string {

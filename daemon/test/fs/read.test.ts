@@ -144,12 +144,17 @@ describe("read_content", () => {
 
   it("describes binary files instead of dumping them", async () => {
     const png = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]), Buffer.alloc(100)]);
-    const f = await fixture({ "img.png": png, "blob.bin": Buffer.from([1, 2, 0, 3]) });
-    const items = await readContent(f.confinement, { paths: ["img.png", "blob.bin"] }, 4096, never);
-    expect(items).toEqual([
+    // Random bytes with no NUL among them are binary too; Latin-1 text with an accent or two is not.
+    const random = Buffer.from(Array.from({ length: 104 }, (_, i) => 1 + ((i * 151 + 7) % 255)));
+    const latin1 = Buffer.from("Caf\xe9 cr\xe8me, na\xefve r\xe9sum\xe9: a line of plain text to read\n", "latin1");
+    const f = await fixture({ "img.png": png, "blob.bin": Buffer.from([1, 2, 0, 3]), "random.bin": random, "menu.txt": latin1 });
+    const items = await readContent(f.confinement, { paths: ["img.png", "blob.bin", "random.bin", "menu.txt"] }, 4096, never);
+    expect(items.slice(0, 3)).toEqual([
       { path: "img.png", binary: { size: png.length, kind: "PNG image" } },
       { path: "blob.bin", binary: { size: 4, kind: "binary data" } },
+      { path: "random.bin", binary: { size: 104, kind: "binary data" } },
     ]);
+    expect(items[3]!.content).toMatch(/^Caf\uFFFD cr\uFFFDme/);
   });
 
   it("refuses directories, missing files and FIFOs (which would block) per item", async () => {
