@@ -1,7 +1,6 @@
 // list_files: one directory (readdir) or a tree (ripgrep --files, which honours .gitignore and
 // globs and never follows symlinks). Entries come sorted and capped, with the count left out; the
 // whole listing is kept, when the caller can keep it, for the agent to page.
-import { spawn } from "node:child_process";
 import { lstat, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
@@ -10,6 +9,7 @@ import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
 import { lineBytes, type Kept } from "../mcp/response-budget.js";
 import { ripgrep, type RipgrepOptions } from "./ripgrep.js";
+import { gitIgnored } from "./git-ignored.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
 
@@ -60,26 +60,19 @@ function withinBytes(entries: ListEntry[], maxBytes: number): ListEntry[] {
 export const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
   entry.isFile() ? "file" : entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "symlink" : "other";
 
-/** Names under `dir` that git ignores (empty outside a git work tree or without git). */
-async function gitIgnored(dir: string, names: string[], signal: AbortSignal): Promise<Set<string>> {
-  if (names.length === 0) return new Set();
-  return new Promise((resolve) => {
-    const child = spawn("git", ["check-ignore", "--no-index", "-z", "--stdin"], { cwd: dir, stdio: ["pipe", "pipe", "ignore"], signal });
-    let out = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
-    child.once("error", () => resolve(new Set()));
-    child.once("close", () => resolve(new Set(out.split("\0").filter(Boolean))));
-    child.stdin.on("error", () => {});
-    child.stdin.end(names.map((name) => `${name}\0`).join(""));
-  });
-}
-
-async function listDirectory(dir: string, request: ListRequest, signal: AbortSignal): Promise<{ name: string; type: EntryType }[]> {
+/** One level of `dir`; `root` is the served root holding it (held), whose .gitignore files count too. */
+async function listDirectory(
+  dir: string,
+  root: string,
+  request: ListRequest,
+  signal: AbortSignal,
+): Promise<{ name: string; type: EntryType }[]> {
   const dirents = (await readdir(dir, { withFileTypes: true })).filter((dirent) => dirent.name !== ".git");
   const ignored = request.includeIgnored
     ? new Set<string>()
     : await gitIgnored(
         dir,
+        root,
         dirents.map((dirent) => dirent.name),
         signal,
       );
@@ -120,9 +113,12 @@ export async function listFiles(
     const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
     const glob = request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir.real);
     const found = await withDirectory(dir.at, input, (held) =>
-      tree
-        ? confinement.withRootOf(dir.real, input, (jail) => listTree(held, jail, { ...request, glob }, signal))
-        : listDirectory(held, request, signal),
+      confinement.withRootOf(dir.real, input, (root) =>
+        tree
+          ? listTree(held, root, { ...request, glob }, signal)
+          : // The root as the daemon holds it: git, another process, reaches it through this one's descriptors.
+            listDirectory(held, `/proc/${process.pid}/fd/${root.rootFd}`, request, signal),
+      ),
     );
     found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const kept = found.slice(0, limit.entries);

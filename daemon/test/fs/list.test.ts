@@ -88,6 +88,26 @@ describe("list_files", () => {
     expect(paths(await listFiles(f.confinement, { recursive: true }, cap(100), never))).toEqual([".gitignore", "src/kept.txt"]);
   });
 
+  it("honours .gitignore at one level outside a git repository, the root's and the directory's own", async () => {
+    const f = await fixture({
+      ".gitignore": "ignored/\n*.log\n",
+      "ignored/x.txt": "",
+      "a.log": "",
+      "src/.gitignore": "generated/\n",
+      "src/generated/g.ts": "",
+      "src/kept.log": "",
+      "src/kept.ts": "",
+    });
+    expect(paths(await listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "src"]);
+    expect(paths(await listFiles(f.confinement, { path: "src" }, cap(100), never))).toEqual(["src/.gitignore", "src/kept.ts"]);
+    expect(paths(await listFiles(f.confinement, { includeIgnored: true }, cap(100), never))).toEqual([
+      ".gitignore",
+      "a.log",
+      "ignored",
+      "src",
+    ]);
+  });
+
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
     expect(paths(await listFiles(f.confinement, { includeIgnored: true }, cap(100), never))).toEqual([

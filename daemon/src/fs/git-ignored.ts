@@ -1,0 +1,62 @@
+// Which names of one directory .gitignore excludes, as git judges them: a listing of one level needs
+// this for its directories, which rg cannot give (it lists files, never the directories it skips).
+// Inside a repository git reads the repository's own ignore rules. Outside one, git needs a
+// repository all the same: a bare one of nixshed's own, made once in a private temporary directory
+// (where no project can plant the config or hooks git reads from it), with the served root as its
+// work tree, so that .gitignore files count outside a repository as trees and searches (rg) count them.
+import { execFile, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** git's exit status where it finds no repository. */
+const NO_REPOSITORY = 128;
+
+/**
+ * The names in `dir` (a held directory) that git ignores; `root` is the served root holding it, which
+ * is the work tree outside a repository. Empty without git.
+ */
+export async function gitIgnored(dir: string, root: string, names: string[], signal: AbortSignal): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const inRepository = await checkIgnore(dir, names, {}, signal);
+  if (inRepository !== NO_REPOSITORY) return inRepository;
+  const own = await ownRepository();
+  if (!own) return new Set();
+  const outside = await checkIgnore(dir, names, { GIT_DIR: own, GIT_WORK_TREE: root }, signal);
+  return outside === NO_REPOSITORY ? new Set() : outside;
+}
+
+/** `git check-ignore` of the names: those ignored, or NO_REPOSITORY. */
+function checkIgnore(
+  dir: string,
+  names: string[],
+  env: Record<string, string>,
+  signal: AbortSignal,
+): Promise<Set<string> | typeof NO_REPOSITORY> {
+  return new Promise((resolve) => {
+    const child = spawn("git", ["check-ignore", "--no-index", "-z", "--stdin"], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ["pipe", "pipe", "ignore"],
+      signal,
+    });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
+    child.once("error", () => resolve(new Set()));
+    child.once("close", (code) => resolve(code === NO_REPOSITORY ? NO_REPOSITORY : new Set(out.split("\0").filter(Boolean))));
+    child.stdin.on("error", () => {});
+    child.stdin.end(names.map((name) => `${name}\0`).join(""));
+  });
+}
+
+let own: Promise<string | undefined> | undefined;
+
+/** nixshed's own empty bare repository, removed when the process exits; undefined where git cannot make one. */
+function ownRepository(): Promise<string | undefined> {
+  own ??= new Promise((resolve) => {
+    const dir = mkdtempSync(join(tmpdir(), "nixshed-git-"));
+    process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
+    execFile("git", ["init", "--bare", "--quiet", dir], (error) => resolve(error ? undefined : dir));
+  });
+  return own;
+}
