@@ -22,19 +22,23 @@ function isControl(byte: number): boolean {
 }
 
 /**
- * Binary rather than text, by the first bytes: a NUL byte (as git and ripgrep judge), or more than 1 in
- * 10 bytes that text has not, control bytes and bytes of no UTF-8 character. Random data without a NUL
- * is binary; text with a few stray control bytes, or a Latin-1 file's accented letters, stays text.
+ * Binary rather than text: a NUL byte (as git and ripgrep judge), or more than 1 in 10 bytes that
+ * text has not, control bytes and bytes of no UTF-8 character. Random data without a NUL is binary;
+ * text with a few stray control bytes, or a Latin-1 file's accented letters, stays text. All of
+ * `bytes` is judged (a jailed program's kept output); a file is judged by its first bytes (isBinaryFile).
  */
-export function isBinary(head: Uint8Array): boolean {
-  const sample = head.subarray(0, SAMPLE);
-  if (sample.includes(0)) return true;
+export function isBinary(bytes: Uint8Array): boolean {
+  if (bytes.includes(0)) return true;
   let odd = 0;
-  for (const byte of sample) if (isControl(byte)) odd++;
+  for (const byte of bytes) if (isControl(byte)) odd++;
   // Each byte of no UTF-8 character decodes as one U+FFFD.
-  for (const char of new TextDecoder().decode(sample)) if (char === "\uFFFD") odd++;
-  return odd * 10 > sample.length;
+  const text = new TextDecoder().decode(bytes);
+  for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", at + 1)) odd++;
+  return odd * 10 > bytes.length;
 }
+
+/** A file is judged by its first bytes, as git and ripgrep judge one. */
+export const isBinaryFile = (head: Uint8Array): boolean => isBinary(head.subarray(0, SAMPLE));
 
 export function describeBinary(head: Uint8Array): string {
   const match = MAGIC.find(([magic]) => magic.every((byte, index) => head[index] === byte));

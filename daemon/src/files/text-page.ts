@@ -4,7 +4,7 @@
 // both page through here; each confines its paths before.
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { isBinary } from "./binary-file.js";
+import { isBinaryFile } from "./binary-file.js";
 
 const CHUNK = 65536;
 const NOTHING = Buffer.alloc(0);
@@ -84,7 +84,7 @@ export async function readTextPage(real: string, request: PageRequest): Promise<
 }
 
 export async function readPage({ handle, size, head }: TextFile, request: PageRequest): Promise<Page> {
-  if (isBinary(head)) return { binary: true, size };
+  if (isBinaryFile(head)) return { binary: true, size };
   const start = request.startLine ?? 1;
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
   let budget = request.maxBytes;

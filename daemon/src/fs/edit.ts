@@ -4,7 +4,7 @@
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
 import { isUtf8 } from "node:buffer";
-import { isBinary } from "../files/binary-file.js";
+import { isBinaryFile } from "../files/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
 import { existingFile, openExisting } from "./write.js";
@@ -115,7 +115,7 @@ export async function editFile(
     refuseOverLimit(path, existing.size, maxBytes);
     const file = await openExisting(target, path);
     const raw = await file.readFile().finally(() => file.close());
-    if (isBinary(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
+    if (isBinaryFile(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
     // Decoded and written back, bytes of another encoding (Latin-1's é) would become U+FFFD everywhere.
     if (!isUtf8(raw)) throw new FsError(`${path}: is not UTF-8 text`, "edit_file edits UTF-8 text only; its other lines would change too");
     const before = raw.toString("utf8");

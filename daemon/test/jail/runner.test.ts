@@ -142,6 +142,10 @@ describe("CappedOutput", () => {
     const controls = new CappedOutput(1000);
     controls.push(Buffer.alloc(100, 0x01));
     expect(controls.text()).toMatch(/^\[binary output: 100 bytes/);
+    // All of what is kept is judged, not its first 8 KiB as a file's head is.
+    const late = new CappedOutput(100_000);
+    late.push(Buffer.concat([Buffer.alloc(8200, "a"), Buffer.alloc(20_000, 0)]));
+    expect(late.text()).toMatch(/^\[binary output: 28200 bytes/);
     const coloured = new CappedOutput(1000);
     coloured.push(Buffer.from("\x1b[31mred\x1b[0m\tok\r\n\x07bell"));
     expect(coloured.text()).toBe("\x1b[31mred\x1b[0m\tok\r\n\x07bell");
