@@ -6,24 +6,45 @@
 // work tree, so that .gitignore files count outside a repository as trees and searches (rg) count them.
 import { execFile, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 
 /** git's exit status where it finds no repository. */
 const NO_REPOSITORY = 128;
 
+/** Most bytes of a .gitignore given to git, which reads a whole one into memory with no limit of its own. */
+const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+
 /**
- * The names in `dir` (a held directory) that git ignores; `root` is the served root holding it, which
- * is the work tree outside a repository. Empty without git.
+ * The names in `dir` (a held directory) that git ignores; `root` is the served root holding it (held),
+ * which is the work tree outside a repository, and `below` the way from it to `dir`. Empty without git,
+ * and where a .gitignore on that way is no plain file of a sane size: a FIFO would stall git, a sparse
+ * file of gigabytes fill the host's memory outside any jail. The listing then shows what they would hide.
  */
-export async function gitIgnored(dir: string, root: string, names: string[], signal: AbortSignal): Promise<Set<string>> {
-  if (names.length === 0) return new Set();
+export async function gitIgnored(
+  dir: string,
+  root: { path: string; below: string },
+  names: string[],
+  signal: AbortSignal,
+): Promise<Set<string>> {
+  if (names.length === 0 || !(await plainIgnoreFiles(root.path, root.below))) return new Set();
   const inRepository = await checkIgnore(dir, names, {}, signal);
   if (inRepository !== NO_REPOSITORY) return inRepository;
   const own = await ownRepository();
   if (!own) return new Set();
-  const outside = await checkIgnore(dir, names, { GIT_DIR: own, GIT_WORK_TREE: root }, signal);
+  const outside = await checkIgnore(dir, names, { GIT_DIR: own, GIT_WORK_TREE: root.path }, signal);
   return outside === NO_REPOSITORY ? new Set() : outside;
+}
+
+/** Whether each .gitignore from `root` down to `below` is absent or a regular file of at most MAX_IGNORE_FILE_BYTES. */
+async function plainIgnoreFiles(root: string, below: string): Promise<boolean> {
+  const parts = below === "" ? [] : below.split(sep);
+  for (let depth = 0; depth <= parts.length; depth++) {
+    const stats = await lstat(join(root, ...parts.slice(0, depth), ".gitignore")).catch(() => undefined);
+    if (stats && (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES)) return false;
+  }
+  return true;
 }
 
 /** `git check-ignore` of the names: those ignored, or NO_REPOSITORY. */
@@ -51,12 +72,17 @@ function checkIgnore(
 
 let own: Promise<string | undefined> | undefined;
 
-/** nixshed's own empty bare repository, removed when the process exits; undefined where git cannot make one. */
+/** nixshed's own empty bare repository, removed when the process exits; undefined where git cannot make one now (tried again next time). */
 function ownRepository(): Promise<string | undefined> {
-  own ??= new Promise((resolve) => {
+  own ??= new Promise<string | undefined>((resolve) => {
     const dir = mkdtempSync(join(tmpdir(), "nixshed-git-"));
     process.once("exit", () => rmSync(dir, { recursive: true, force: true }));
     execFile("git", ["init", "--bare", "--quiet", dir], (error) => resolve(error ? undefined : dir));
-  });
+  })
+    .catch(() => undefined)
+    .then((made) => {
+      if (!made) own = undefined;
+      return made;
+    });
   return own;
 }

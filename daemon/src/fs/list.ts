@@ -60,10 +60,10 @@ function withinBytes(entries: ListEntry[], maxBytes: number): ListEntry[] {
 export const typeOf = (entry: { isFile(): boolean; isDirectory(): boolean; isSymbolicLink(): boolean }): EntryType =>
   entry.isFile() ? "file" : entry.isDirectory() ? "directory" : entry.isSymbolicLink() ? "symlink" : "other";
 
-/** One level of `dir`; `root` is the served root holding it (held), whose .gitignore files count too. */
+/** One level of `dir`; `root` is the served root holding it (held), whose .gitignore files count too, and the way below it to `dir`. */
 async function listDirectory(
   dir: string,
-  root: string,
+  root: { path: string; below: string },
   request: ListRequest,
   signal: AbortSignal,
 ): Promise<{ name: string; type: EntryType }[]> {
@@ -117,7 +117,7 @@ export async function listFiles(
         tree
           ? listTree(held, root, { ...request, glob }, signal)
           : // The root as the daemon holds it: git, another process, reaches it through this one's descriptors.
-            listDirectory(held, `/proc/${process.pid}/fd/${root.rootFd}`, request, signal),
+            listDirectory(held, { path: `/proc/${process.pid}/fd/${root.rootFd}`, below: root.below }, request, signal),
       ),
     );
     found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync } from "node:fs";
+import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../src/fs/list.js";
@@ -106,6 +106,16 @@ describe("list_files", () => {
       "ignored",
       "src",
     ]);
+  });
+
+  it("gives git no .gitignore that is a FIFO (which would stall it) or over 1 MiB (which it reads whole into memory): the listing is unfiltered", async () => {
+    const f = await fixture({ "a.log": "", "src/b.log": "", "src/kept.ts": "" });
+    execFileSync("mkfifo", [join(f.root, ".gitignore")]);
+    expect(paths(await listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "a.log", "src"]);
+    const g = await fixture({ "src/b.log": "", "src/kept.ts": "" });
+    writeFileSync(join(g.root, ".gitignore"), "*.log\n");
+    truncateSync(join(g.root, ".gitignore"), 2 * 1024 * 1024);
+    expect(paths(await listFiles(g.confinement, { path: "src" }, cap(100), never))).toEqual(["src/b.log", "src/kept.ts"]);
   });
 
   it("includes ignored entries on request", async () => {
