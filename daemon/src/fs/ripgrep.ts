@@ -7,7 +7,7 @@
 // the served root (bound from its descriptor, at /search, so .gitignore files above the searched
 // directory still count): a symlink leads nowhere else there.
 import { spawn, type ChildProcessByStdio } from "node:child_process";
-import { closeSync, constants, openSync } from "node:fs";
+import { closeSync, constants, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { onPath } from "../files/on-path.js";
@@ -19,6 +19,14 @@ const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/nix/store", "/etc/ld.so.cach
 const PROBE_MS = 3000;
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
+/**
+ * Most KiB rg may allocate (RLIMIT_DATA, set by the shell that starts it). rg reads each .gitignore
+ * whole: a project's sparse one of 3 GB, which costs nothing on disk, grew it to 24 GB outside any
+ * jail. No walk or search of a sane tree needs 1 GiB; over it rg aborts, and the call fails in one line.
+ */
+const MAX_DATA_KIB = 1024 * 1024;
+/** rg's command line as the shell that limits it runs it: the program is $0, its arguments "$@". */
+const LIMITED = existsSync("/bin/sh") ? ["/bin/sh", "-c", `ulimit -d ${MAX_DATA_KIB} && exec "$0" "$@"`] : [];
 
 let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
 
@@ -69,10 +77,13 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   options.signal.throwIfAborted();
   const child = (
     jail && options.jail
-      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), jail.rg, ...args], {
+      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), ...LIMITED, jail.rg, ...args], {
           stdio: ["ignore", "pipe", "pipe", options.jail.rootFd],
         })
-      : spawn("rg", args, { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] })
+      : spawn(LIMITED[0] ?? "rg", [...LIMITED.slice(1), ...(LIMITED.length > 0 ? ["rg"] : []), ...args], {
+          cwd: options.cwd,
+          stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
+        })
   ) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
@@ -82,7 +93,8 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   });
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
-    child.once("close", (code) => resolve(code));
+    // An allocation over the limit aborts rg: SIGABRT, which bwrap passes on as 128 + 6.
+    child.once("close", (code, signal) => (signal === "SIGABRT" || code === 134 ? reject(new Error("out of memory")) : resolve(code)));
   });
   exited.catch(() => {}); // observed below; avoid an unhandled rejection while iterating
   let produced = false;
@@ -108,15 +120,23 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
       yield pieces.join("");
     }
     const code = await exited.catch((error: unknown) => {
-      if (errnoOf(error) === "ENOENT") {
-        throw new FsError("ripgrep (rg) is not installed", "install ripgrep (Debian: apt install ripgrep; Nix: pkgs.ripgrep)");
+      if (errnoOf(error) === "ENOENT") throw notInstalled();
+      if ((error as Error).message === "out of memory") {
+        throw new FsError(
+          `ripgrep needed more than ${MAX_DATA_KIB / 1024 / 1024} GiB (a file it reads whole, such as a .gitignore, is that large)`,
+          "list or search a narrower path",
+        );
       }
       throw error;
     });
     options.signal.throwIfAborted();
+    // The limiting shell's word for a program it cannot find.
+    if (code === 127 && LIMITED.length > 0 && !produced) throw notInstalled();
     if (code === 2 && !produced) throw new FsError(`ripgrep failed: ${stderr.trim() || "exit status 2"}`);
   } finally {
     options.signal.removeEventListener("abort", kill);
     if (child.exitCode === null && child.signalCode === null) kill();
   }
 }
+
+const notInstalled = () => new FsError("ripgrep (rg) is not installed", "install ripgrep (Debian: apt install ripgrep; Nix: pkgs.ripgrep)");

@@ -118,6 +118,15 @@ describe("list_files", () => {
     expect(paths(await listFiles(g.confinement, { path: "src" }, cap(100), never))).toEqual(["src/b.log", "src/kept.ts"]);
   });
 
+  it("stops rg at 1 GiB: a sparse .gitignore of 3 GB (nothing on disk) is one line of error, not the host's memory", async () => {
+    const f = await fixture({ "sub/a.txt": "" });
+    writeFileSync(join(f.root, "sub/.gitignore"), "");
+    truncateSync(join(f.root, "sub/.gitignore"), 3 * 1024 ** 3);
+    await expect(listFiles(f.confinement, { recursive: true }, cap(100), never)).rejects.toThrow(
+      /^ripgrep needed more than 1 GiB \(a file it reads whole, such as a \.gitignore, is that large\)$/,
+    );
+  });
+
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
     expect(paths(await listFiles(f.confinement, { includeIgnored: true }, cap(100), never))).toEqual([
