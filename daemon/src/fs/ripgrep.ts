@@ -17,6 +17,8 @@ import { errnoOf, FsError } from "./errors.js";
 const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/nix/store", "/etc/ld.so.cache"];
 /** How long the one probe of bwrap may take before rg runs unjailed. */
 const PROBE_MS = 3000;
+/** Most bytes of what a call gives rg to match (pattern, glob): well under what one program argument may be (128 KiB, else spawn fails with E2BIG); none needs more. */
+export const MAX_RG_PATTERN_BYTES = 64 * 1024;
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
 /**

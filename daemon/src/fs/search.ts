@@ -11,10 +11,7 @@ import { FsError } from "./errors.js";
 import { lineBytes, type Kept } from "../mcp/response-budget.js";
 import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
-import { ripgrep } from "./ripgrep.js";
-
-/** Well under what one program argument may be (128 KiB, else spawn fails with E2BIG); no search needs more. */
-const MAX_PATTERN_BYTES = 64 * 1024;
+import { MAX_RG_PATTERN_BYTES, ripgrep } from "./ripgrep.js";
 
 // A pattern that reads as a file-name glob (*.ts, src/**/*.py, *.{js,ts}) rather than text to find.
 export function looksLikeGlob(pattern: string): boolean {
@@ -221,9 +218,9 @@ export async function searchFiles(
   if (`${request.pattern}${request.glob ?? ""}`.includes("\0"))
     throw new FsError("pattern or glob has a NUL character, which rg cannot take");
   const bytes = Buffer.byteLength(request.pattern) + Buffer.byteLength(request.glob ?? "");
-  if (bytes > MAX_PATTERN_BYTES)
+  if (bytes > MAX_RG_PATTERN_BYTES)
     throw new FsError(
-      `pattern and glob are ${bytes} bytes, over the ${MAX_PATTERN_BYTES} a search takes`,
+      `pattern and glob are ${bytes} bytes, over the ${MAX_RG_PATTERN_BYTES} a search takes`,
       "search for a shorter, telling part of it",
     );
   const result: SearchResult = { matches: 0, truncated: false, files: [] };

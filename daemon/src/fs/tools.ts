@@ -57,11 +57,33 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
   };
 }
 
-/** An edit in the widely used spellings (oldText/newText, old_string/new_string, oldString/newString) is taken as ours; not advertised, to keep the schema small. */
-const editSpellings = (edit: unknown) => {
+const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString"];
+const NEW_TEXT = ["new_text", "newText", "new_string", "newString"];
+
+/**
+ * An edit in the widely used spellings (oldText/newText, old_string/new_string, oldString/newString) is
+ * taken as ours; not advertised, to keep the schema small. Two spellings of one are refused, as at the top level.
+ */
+const editSpellings = (edit: unknown, ctx: z.core.ParsePayload) => {
   if (typeof edit !== "object" || edit === null) return edit;
-  const { oldText, newText, old_string, new_string, oldString, newString, ...rest } = edit as Record<string, unknown>;
-  return { old_text: oldText ?? old_string ?? oldString, new_text: newText ?? new_string ?? newString, ...rest };
+  const given = edit as Record<string, unknown>;
+  const taken: Record<string, unknown> = {};
+  for (const [own, spellings] of [
+    ["old_text", OLD_TEXT],
+    ["new_text", NEW_TEXT],
+  ] as const) {
+    const said = spellings.filter((spelling) => Object.hasOwn(given, spelling));
+    if (said.length > 1)
+      ctx.issues.push({
+        code: "custom",
+        message: `give one of ${said.map((key) => `\`${key}\``).join(", ")}`,
+        path: [said[1]!],
+        input: edit,
+      });
+    if (said.length > 0) taken[own] = given[said[0]!];
+  }
+  const rest = Object.fromEntries(Object.entries(given).filter(([key]) => !OLD_TEXT.includes(key) && !NEW_TEXT.includes(key)));
+  return { ...rest, ...taken };
 };
 
 /** An optional directory given as "" means what leaving it out means: the project. */
@@ -74,9 +96,6 @@ function withPath(args: Record<string, unknown>): Record<string, unknown> {
   const { [spelled]: path, ...rest } = args;
   return { ...rest, path };
 }
-
-const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString"];
-const NEW_TEXT = ["new_text", "newText", "new_string", "newString"];
 
 /** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
 function oneEdit(args: Record<string, unknown>): Record<string, unknown> {

@@ -81,6 +81,10 @@ describe("list_files", () => {
   it("refuses a NUL in a glob in one line", async () => {
     const f = await gitProject();
     await expect(listFiles(f.confinement, { glob: "a\0b" }, cap(100), never)).rejects.toThrow(/^glob has a NUL character/);
+    // Longer than a program argument may be, it failed with spawn's E2BIG.
+    await expect(listFiles(f.confinement, { glob: "*".repeat(140_000) }, cap(100), never)).rejects.toThrow(
+      /^glob is 140000 bytes, over the 65536 a listing takes/,
+    );
   });
 
   it("honours .gitignore in a tree outside a git repository too", async () => {

@@ -172,6 +172,12 @@ describe("arguments", () => {
       dry_run: true,
     });
     expect(nested.isError).toBeFalsy();
+    // Two spellings of one edit's text are refused, as they are at the top level, not one silently dropped.
+    const both = await handle.call("edit_file", {
+      path: "notes.txt",
+      edits: [{ oldString: "line 2\n", old_text: "line 3\n", newString: "two\n" }],
+    });
+    expect(refusal(both)).toMatch(/^edit_file: `edits\[0\]\.oldString`: give one of `old_text`, `oldString`/);
     const written = await handle.call("write_content", { items: [{ filePath: "copy.txt", content: "x\n" }] });
     expect(textOf(written)).toBe("created copy.txt (2 bytes)");
   });

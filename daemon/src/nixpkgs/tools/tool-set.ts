@@ -11,6 +11,8 @@ import { toolNameFor } from "./tool-names.js";
 export class NixpkgsToolSet {
   private readonly registered = new Map<string, RegisteredTool>();
   private readonly packages = new Map<string, PackageToolSpec>();
+  /** While the set is hidden, the tools that stay listed. */
+  private hiddenBut: readonly string[] | undefined;
 
   constructor(
     private readonly server: McpServer,
@@ -19,7 +21,10 @@ export class NixpkgsToolSet {
   ) {}
 
   add<I extends z.ZodRawShape, O extends z.ZodRawShape>(tool: ToolDefinition<I, O>): void {
-    this.registered.set(tool.name, registerTool(this.server, tool, this.log));
+    const registered = registerTool(this.server, tool, this.log);
+    this.registered.set(tool.name, registered);
+    // A tool added while the set is hidden (an install that finishes after, the everyday tools once the index is ready) is hidden too.
+    if (this.hiddenBut && !this.hiddenBut.includes(tool.name)) registered.disable();
   }
 
   /** A new description for a registered tool; clients hear of it through list_changed. */
@@ -55,6 +60,7 @@ export class NixpkgsToolSet {
    * A hidden tool keeps its state (installed tools, descriptions) for when it is listed again.
    */
   setListed(listed: boolean, kept: readonly string[]): string[] {
+    this.hiddenBut = listed ? undefined : kept;
     const changed = [...this.registered].filter(([name, tool]) => !kept.includes(name) && tool.enabled !== listed);
     for (const [, tool] of changed) listed ? tool.enable() : tool.disable();
     return changed.map(([name]) => name);
