@@ -128,25 +128,15 @@ export const nixpkgsCapability: Capability = {
       tools.add(uninstallTool(tools, registry));
       tools.add(listInstalledTool(tools));
     };
-    if (process.platform !== "linux") {
-      ctx.log.info(
-        `nixpkgs: no bubblewrap on this platform, so ${plan.kind === "none" ? "no nixpkgs tool is" : "only nixpkgs_search is"} offered`,
-      );
-      markToolsOff(
-        ctx.mcp,
-        nixpkgsCapability.tools.filter((name) => !tools.has(name) && name !== "nixpkgs_search"),
-        "no bubblewrap on this platform",
-      );
-      return close;
-    }
     // What is missing may yet come (a nixpkgs checkout still being cloned), and what is there may go (a
     // checkout removed): the tools follow either way, with list_changed. A listed tool is no longer "off"
     // (tool-calls.ts asks the registry first).
     let offered = false;
     let listed = false;
     let missing: string | undefined;
+    const linux = process.platform === "linux";
     const follow = () => {
-      const now = runner.unavailable();
+      const now = linux ? runner.unavailable() : "no bubblewrap on this platform";
       if (now === undefined ? listed : now === missing) return;
       if (now) {
         const hidden = listed ? tools.setListed(false, ["nixpkgs_search"]) : [];
@@ -173,6 +163,7 @@ export const nixpkgsCapability: Capability = {
       missing = now;
     };
     follow();
+    if (!linux) return close;
     const recheck = setInterval(follow, RECHECK_MS).unref();
     return {
       close: async () => {
