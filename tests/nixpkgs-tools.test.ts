@@ -393,7 +393,11 @@ describe("everyday and installed tools", () => {
     expect(installed.structuredContent).toMatchObject({ name: "nixpkgs_ripgrep", already_installed: false });
     expect(textOf(installed)).toMatch(/nixpkgs_execute/);
     expect(await waitFor(() => listChanges > before, 3000)).toBe(true);
-    expect((await server.client.listTools()).tools.map((tool) => tool.name)).toContain("nixpkgs_ripgrep");
+    const tool = (await server.client.listTools()).tools.find((listed) => listed.name === "nixpkgs_ripgrep");
+    // It says where it runs and may write, as nixpkgs_execute does.
+    expect((tool?.inputSchema.properties?.args as { description?: string } | undefined)?.description).toMatch(
+      /in \/project .*\/workspace is scratch/,
+    );
     expect((await ok("nixpkgs_ripgrep", { args: ["x"], stdin: "x\nx\ny\n" })).stdout).toBe("2\n");
     expect((await ok("nixpkgs_execute", { package: "nixpkgs_ripgrep", args: ["y"], stdin: "x\ny\n" })).stdout).toBe("1\n");
     expect((await server.call("nixpkgs_install_tool", { package: "ripgrep", default_args: ["-c"] })).structuredContent).toMatchObject({

@@ -2,6 +2,7 @@
 // program run in a jail with the tool's own program (or the one asked for), leading arguments and
 // time limit.
 import { z } from "zod";
+import { JAIL_SCRATCH } from "../../jail/policy.js";
 import { programFacts, programResultOutput, renderStreams } from "../../mcp/program-result.js";
 import { defineTool } from "../../mcp/tool.js";
 import type { Execution, PackageRunner } from "../execute/execute.js";
@@ -24,8 +25,12 @@ const briefOutput = {
 };
 type BriefOutput = z.infer<z.ZodObject<typeof briefOutput>>;
 
-const toolArgs = (program: string | undefined) => ({
-  args: z.array(z.string()).optional().describe("Arguments"),
+/** An installed tool says where it runs, as nixpkgs_execute does; the everyday ones (common_tools = "tools", a hundred) leave it to nixpkgs_execute's description. */
+const toolArgs = (program: string | undefined, common: boolean) => ({
+  args: z
+    .array(z.string())
+    .optional()
+    .describe(common ? "Arguments" : `Arguments; it runs in /project (relative paths are project files), ${JAIL_SCRATCH} is scratch`),
   stdin: z.string().optional().describe("Standard input"),
   program: z
     .string()
@@ -71,7 +76,7 @@ export function packageTool(tool: PackageToolSpec, runner: PackageRunner, permis
     name: tool.name,
     title: tool.attr,
     description: tool.description ?? packageSummary(index, tool),
-    input: toolArgs(tool.program),
+    input: toolArgs(tool.program, tool.common === true),
     output: briefOutput,
     annotations: runAnnotations([permissions]),
     run: async (args, call) =>
