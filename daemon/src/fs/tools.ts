@@ -106,14 +106,9 @@ function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, edits: [{ old_text, new_text }] };
 }
 
-/** One file given as the arguments themselves ({path, content}), as a list of one; each item's path in any of its spellings. */
+/** One file given as the arguments themselves ({path, content}), as a list of one. */
 function oneItem(given: Record<string, unknown>): Record<string, unknown> {
   const args = withPath(given);
-  if (Array.isArray(args.items))
-    return {
-      ...args,
-      items: args.items.map((item) => (typeof item === "object" && item !== null && !Array.isArray(item) ? withPath(item) : item)),
-    };
   if (args.items !== undefined || args.path === undefined || args.content === undefined) return args;
   const { path, content, append, ...rest } = args;
   return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };

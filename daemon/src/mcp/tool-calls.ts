@@ -59,24 +59,27 @@ const placeOf = (path: readonly PropertyKey[]) =>
   path.map((key, i) => (typeof key === "number" ? `[${key}]` : `${i > 0 ? "." : ""}${String(key)}`)).join("");
 
 /**
- * Top-level arguments in the spellings agents bring from other tools, under the tool's own names:
- * camelCase for snake_case (startLine is start_line), file_path for path. Only where the tool takes
- * that name and the call does not give it already; anything else is left for the check to name.
- * An optional argument given as null, as many clients send one unset, is left out.
+ * Arguments in the spellings agents bring from other tools, under the tool's own names, at any depth
+ * (a write_content item's filePath too): camelCase for snake_case (startLine is start_line),
+ * file_path for path. Only where the tool takes that name and the call does not give it already;
+ * anything else is left for the check to name. An optional argument given as null, as many clients
+ * send one unset, is left out. A preprocessed item (its own spellings) is its own judge, as below.
  */
-function ownNames(schema: z.ZodType, args: Record<string, unknown>): Record<string, unknown> {
-  const shape = defOf(unwrap(schema)).shape;
-  if (!shape) return args;
-  const taken = new Set(Object.keys(args));
-  const unset = (key: string, value: unknown) => value === null && shape[key]!.safeParse(undefined).success;
+function ownNames(schema: z.ZodType, value: unknown): unknown {
+  const def = defOf(unwrap(schema));
+  if (def.type === "array" && def.element && Array.isArray(value)) return value.map((item) => ownNames(def.element!, item));
+  if (def.type !== "object" || !def.shape || !isRecord(value)) return value;
+  const shape = def.shape;
+  const taken = new Set(Object.keys(value));
+  const unset = (key: string, item: unknown) => item === null && shape[key]!.safeParse(undefined).success;
   // Object.fromEntries, not assignment: a "__proto__" argument stays an argument, to be named unknown.
   return Object.fromEntries(
-    Object.entries(args).flatMap(([key, value]) => {
-      if (Object.hasOwn(shape, key)) return unset(key, value) ? [] : [[key, value]];
+    Object.entries(value).flatMap(([key, item]) => {
+      if (Object.hasOwn(shape, key)) return unset(key, item) ? [] : [[key, ownNames(shape[key]!, item)]];
       const own = PATH_SPELLINGS.has(key) ? "path" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
-      if (!Object.hasOwn(shape, own) || taken.has(own)) return [[key, value]];
+      if (!Object.hasOwn(shape, own) || taken.has(own)) return [[key, item]];
       taken.add(own);
-      return unset(own, value) ? [] : [[own, value]];
+      return unset(own, item) ? [] : [[own, ownNames(shape[own]!, item)]];
     }),
   );
 }
@@ -197,7 +200,7 @@ export function checkToolCalls(mcp: McpServer): void {
     const name = params.name;
     if (isRecord(params.arguments)) {
       const schema = Object.hasOwn(tools, name) ? tools[name]?.inputSchema : undefined;
-      params.arguments = ownForm(mcp, name, schema ? ownNames(schema, params.arguments) : params.arguments);
+      params.arguments = ownForm(mcp, name, schema ? (ownNames(schema, params.arguments) as Record<string, unknown>) : params.arguments);
     }
     const problem = callProblem(tools, offTools.get(mcp) ?? new Map(), { name, arguments: params.arguments });
     return problem ?? sdk(request, extra);

@@ -178,7 +178,8 @@ describe("arguments", () => {
       edits: [{ oldString: "line 2\n", old_text: "line 3\n", newString: "two\n" }],
     });
     expect(refusal(both)).toMatch(/^edit_file: `edits\[0\]\.oldString`: give one of `old_text`, `oldString`/);
-    const written = await handle.call("write_content", { items: [{ filePath: "copy.txt", content: "x\n" }] });
+    // Spellings and nulls count at any depth, as at the top level: an item's filePath, its unset append.
+    const written = await handle.call("write_content", { items: [{ filePath: "copy.txt", content: "x\n", append: null }] });
     expect(textOf(written)).toBe("created copy.txt (2 bytes)");
   });
 });
