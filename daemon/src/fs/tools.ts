@@ -8,13 +8,14 @@ import { cappedAccess } from "../jail/policy.js";
 import type { ResultStore } from "../mcp/results.js";
 import { markToolsOff } from "../mcp/tool-calls.js";
 import { textRoom, type TextPart } from "../mcp/response-budget.js";
-import { defineTool, PATH_SPELLINGS, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
+import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDefinition } from "../mcp/tool.js";
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
 import { batchResult } from "./items.js";
 import { listFiles, listingLine } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
+import { editSpellings, linesFromOffset, listForms, oneEdit, oneItem, onePath, searchForms } from "./argument-forms.js";
 import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
 import { cutLineNote, MAX_CONTEXT_LINES, matchLines, resultsWithin, searchFiles } from "./search.js";
@@ -57,105 +58,8 @@ function runner(config: Config["fs"], ready: () => Promise<void>) {
   };
 }
 
-const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString"];
-const NEW_TEXT = ["new_text", "newText", "new_string", "newString"];
-
-/**
- * An edit in the widely used spellings (oldText/newText, old_string/new_string, oldString/newString) is
- * taken as ours; not advertised, to keep the schema small. Two spellings of one are refused, as at the top level.
- */
-const editSpellings = (edit: unknown, ctx: z.core.ParsePayload) => {
-  if (typeof edit !== "object" || edit === null) return edit;
-  const given = edit as Record<string, unknown>;
-  const taken: Record<string, unknown> = {};
-  for (const [own, spellings] of [
-    ["old_text", OLD_TEXT],
-    ["new_text", NEW_TEXT],
-  ] as const) {
-    const said = spellings.filter((spelling) => Object.hasOwn(given, spelling));
-    if (said.length > 1)
-      ctx.issues.push({
-        code: "custom",
-        message: `give one of ${said.map((key) => `\`${key}\``).join(", ")}`,
-        path: [said[1]!],
-        input: edit,
-      });
-    if (said.length > 0) taken[own] = given[said[0]!];
-  }
-  const rest = Object.fromEntries(Object.entries(given).filter(([key]) => !OLD_TEXT.includes(key) && !NEW_TEXT.includes(key)));
-  return { ...rest, ...taken };
-};
-
 /** An optional directory given as "" means what leaving it out means: the project. */
 const orProject = (path: string | undefined) => (path === "" ? undefined : path);
-
-/** `file_path`, as other editors' tools name it, for the path of write_content's one item (a tool's own `path` is tool-calls.ts's). */
-function withPath(args: Record<string, unknown>): Record<string, unknown> {
-  const spelled = Object.keys(args).find((key) => PATH_SPELLINGS.has(key));
-  if (spelled === undefined || args.path !== undefined) return args;
-  const { [spelled]: path, ...rest } = args;
-  return { ...rest, path };
-}
-
-/** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
-function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
-  const oldKey = OLD_TEXT.find((key) => key in args);
-  const newKey = NEW_TEXT.find((key) => key in args);
-  if (args.edits !== undefined || !oldKey || !newKey) return args;
-  const { [oldKey]: old_text, [newKey]: new_text, ...rest } = args;
-  return { ...rest, edits: [{ old_text, new_text }] };
-}
-
-/** One file given as the arguments themselves ({path, content}), as a list of one. */
-function oneItem(given: Record<string, unknown>): Record<string, unknown> {
-  const args = withPath(given);
-  if (args.items !== undefined || args.path === undefined || args.content === undefined) return args;
-  const { path, content, append, ...rest } = args;
-  return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };
-}
-
-/**
- * Arguments under the names other agents' tools give them, as ours ({other: own}); not advertised, to
- * keep the schemas small. Ours win when both are given.
- */
-function renamed(names: Record<string, string>): (args: Record<string, unknown>) => Record<string, unknown> {
-  return (args) =>
-    Object.fromEntries(
-      Object.entries(args).map(([key, value]) => {
-        const own = Object.hasOwn(names, key) ? names[key]! : undefined;
-        return own && args[own] === undefined ? [own, value] : [key, value];
-      }),
-    );
-}
-
-/** A glob as the `pattern` of glob tools (Claude Code's, opencode's). */
-const listForms = renamed({ pattern: "glob" });
-
-/** One path, in any of its spellings, as a list of one. */
-function onePath(given: Record<string, unknown>): Record<string, unknown> {
-  const args = withPath(given);
-  if (args.paths !== undefined || args.path === undefined) return args;
-  const { path, ...rest } = args;
-  return { ...rest, paths: [path] };
-}
-
-/** Claude Code's `offset` (the first line) and `limit` (how many lines) as start_line and end_line. */
-function linesFromOffset(args: Record<string, unknown>): Record<string, unknown> {
-  const { offset, limit, ...rest } = args;
-  const line = (value: unknown, least: number) => value === undefined || (Number.isInteger(value) && (value as number) >= least);
-  if ((offset === undefined && limit === undefined) || args.start_line !== undefined || args.end_line !== undefined) return args;
-  if (!line(offset, 0) || !line(limit, 1)) return args;
-  const start = Math.max(1, (offset as number | undefined) ?? 1);
-  return { ...rest, start_line: start, ...(limit === undefined ? {} : { end_line: start + (limit as number) - 1 }) };
-}
-
-/** Other search tools' `query` and `include` (opencode's, Gemini's), and `regex: false` for literal. */
-function searchForms(given: Record<string, unknown>): Record<string, unknown> {
-  const args = renamed({ query: "pattern", include: "glob" })(given);
-  if (typeof args.regex !== "boolean" || args.literal !== undefined) return args;
-  const { regex, ...rest } = args;
-  return { ...rest, literal: !regex };
-}
 
 interface FsToolsContext {
   confinement: Confinement;
