@@ -131,6 +131,15 @@ describe("list_files", () => {
     );
   });
 
+  it("reads no configuration of the project's repository: a core.excludesFile naming a FIFO stalls nothing", async () => {
+    const f = await gitProject();
+    execFileSync("mkfifo", [join(f.root, "excludes")]);
+    execFileSync("git", ["-C", f.root, "config", "core.excludesFile", join(f.root, "excludes")]);
+    expect(paths(await listFiles(f.confinement, {}, cap(100), never))).toContain("src");
+    // The project's .gitignore still counts.
+    expect(paths(await listFiles(f.confinement, {}, cap(100), never))).not.toContain("debug.log");
+  });
+
   it("includes ignored entries on request", async () => {
     const f = await gitProject();
     expect(paths(await listFiles(f.confinement, { includeIgnored: true }, cap(100), never))).toEqual([
