@@ -8,7 +8,7 @@ import { FsError } from "./errors.js";
 import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
 import { lineBytes, type Kept } from "../mcp/response-budget.js";
-import { MAX_RG_PATTERN_BYTES, ripgrep, type RipgrepOptions } from "./ripgrep.js";
+import { MAX_RG_PATTERN_BYTES, patternBytesOver, ripgrep, type RipgrepOptions } from "./ripgrep.js";
 import { gitIgnored } from "./git-ignored.js";
 
 export type EntryType = "file" | "directory" | "symlink" | "other";
@@ -107,9 +107,8 @@ export async function listFiles(
 ): Promise<ListResult> {
   const input = request.path ?? ".";
   if (request.glob?.includes("\0")) throw new FsError("glob has a NUL character, which rg cannot take");
-  const globBytes = Buffer.byteLength(request.glob ?? "");
-  if (globBytes > MAX_RG_PATTERN_BYTES)
-    throw new FsError(`glob is ${globBytes} bytes, over the ${MAX_RG_PATTERN_BYTES} a listing takes`, "give a shorter glob");
+  const globBytes = patternBytesOver(request.glob);
+  if (globBytes) throw new FsError(`glob is ${globBytes} bytes, over the ${MAX_RG_PATTERN_BYTES} a listing takes`, "give a shorter glob");
   return confinement.hold(input, "follow", async (dir) => {
     if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
     if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");

@@ -19,6 +19,12 @@ const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/nix/store", "/etc/ld.so.cach
 const PROBE_MS = 3000;
 /** Most bytes of what a call gives rg to match (pattern, glob): well under what one program argument may be (128 KiB, else spawn fails with E2BIG); none needs more. */
 export const MAX_RG_PATTERN_BYTES = 64 * 1024;
+
+/** The bytes of what a call gives rg to match, when over MAX_RG_PATTERN_BYTES; else undefined. */
+export function patternBytesOver(...texts: (string | undefined)[]): number | undefined {
+  const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text ?? ""), 0);
+  return bytes > MAX_RG_PATTERN_BYTES ? bytes : undefined;
+}
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
 /**
@@ -41,7 +47,8 @@ export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
     const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, "/search"];
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
-    const probe = spawn("bwrap", [...bwrap, rg, "--version"], {
+    // As every call runs it: the limiting shell must start in there too.
+    const probe = spawn("bwrap", [...bwrap, ...LIMITED, rg, "--version"], {
       stdio: ["ignore", "ignore", "ignore", stand],
       timeout: PROBE_MS,
       killSignal: "SIGKILL",

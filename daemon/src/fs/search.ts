@@ -11,7 +11,7 @@ import { FsError } from "./errors.js";
 import { lineBytes, type Kept } from "../mcp/response-budget.js";
 import { globWithin } from "./glob.js";
 import { oneLine } from "./one-line.js";
-import { MAX_RG_PATTERN_BYTES, ripgrep } from "./ripgrep.js";
+import { MAX_RG_PATTERN_BYTES, patternBytesOver, ripgrep } from "./ripgrep.js";
 
 // A pattern that reads as a file-name glob (*.ts, src/**/*.py, *.{js,ts}) rather than text to find.
 export function looksLikeGlob(pattern: string): boolean {
@@ -217,8 +217,8 @@ export async function searchFiles(
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
   if (`${request.pattern}${request.glob ?? ""}`.includes("\0"))
     throw new FsError("pattern or glob has a NUL character, which rg cannot take");
-  const bytes = Buffer.byteLength(request.pattern) + Buffer.byteLength(request.glob ?? "");
-  if (bytes > MAX_RG_PATTERN_BYTES)
+  const bytes = patternBytesOver(request.pattern, request.glob);
+  if (bytes)
     throw new FsError(
       `pattern and glob are ${bytes} bytes, over the ${MAX_RG_PATTERN_BYTES} a search takes`,
       "search for a shorter, telling part of it",
