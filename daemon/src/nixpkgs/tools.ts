@@ -132,11 +132,12 @@ export const nixpkgsCapability: Capability = {
     // checkout removed): the tools follow either way, with list_changed. A listed tool is no longer "off"
     // (tool-calls.ts asks the registry first).
     let offered = false;
-    let listed = false;
     let missing: string | undefined;
     const linux = process.platform === "linux";
     const follow = () => {
       const now = linux ? runner.unavailable() : "no bubblewrap on this platform";
+      // Listed: offered, and nothing missing since.
+      const listed = offered && missing === undefined;
       if (now === undefined ? listed : now === missing) return;
       if (now) {
         const hidden = listed ? tools.setListed(false, ["nixpkgs_search"]) : [];
@@ -159,7 +160,6 @@ export const nixpkgsCapability: Capability = {
           offered = true;
         }
       }
-      listed = now === undefined;
       missing = now;
     };
     follow();
