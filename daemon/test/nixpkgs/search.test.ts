@@ -856,6 +856,25 @@ describe("words agents use for what descriptions say otherwise", () => {
       ],
       found: "ccls",
     },
+    { query: "golang lsp", packages: rustAndGoTools, found: "gopls" },
+    {
+      query: "fsharp formatter",
+      packages: [
+        ["fantomas", "F# source code formatter"],
+        ["fsharpformatting", "Documentation tool for F# scripts"],
+        ["csharpier", "Opinionated code formatter for C#"],
+      ],
+      found: "fantomas",
+    },
+    {
+      query: "csharp lsp",
+      packages: [
+        ["csls", "Language server for C#"],
+        ["csharprepl", "C# REPL"],
+        ["fsls", "F# language server"],
+      ],
+      found: "csls",
+    },
     {
       query: "graphql lsp",
       packages: [
