@@ -171,6 +171,21 @@ describe("nixpkgs_execute", () => {
     });
   });
 
+  it("says a program that could not start did not start, rather than that it exited 1 with bwrap's words", async () => {
+    // Without the harness' mounts, its Debian programs' ELF interpreter (/lib64/ld-linux…) is missing in
+    // the jail, as a real package's is when it names a file from outside the Nix store.
+    const { handle } = await startWithoutIndex("no-mounts", ["--set", `nixpkgs.index=${index}`]);
+    try {
+      const result = await handle.call("nixpkgs_execute", { package: "jq", args: ["--version"] });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toBe(
+        "jq of jq could not start in the jail: No such file or directory; it, or the interpreter its #! line or ELF header names, is missing in the jail: a file from outside the Nix store.",
+      );
+    } finally {
+      await handle.close();
+    }
+  });
+
   it("runs the only program of a package named otherwise, or the one asked for", async () => {
     expect(await ok("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" })).toMatchObject({
       program: "xxd",

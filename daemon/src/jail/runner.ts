@@ -59,6 +59,8 @@ export interface JailResult {
   truncated: { stdout: number; stderr: number };
   /** A limit of the jail that the program ran into. */
   limitHit?: LimitHit;
+  /** Why the program given as argv never started (bwrap's execvp failed: "No such file or directory"). */
+  notStarted?: string;
   /** What the egress proxy allowed and blocked (a jail with an allow-list that used the network). */
   network?: EgressReport;
 }
@@ -73,6 +75,9 @@ const CODE_FD = 3;
 const PASSED_THROUGH = ["PATH", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"];
 /** What bin/run writes on stderr when a limit stopped the program (see nix/backends/bubblewrap.nix). */
 const LIMIT_LINE = /^nixshed jail: (memory|process) limit reached/m;
+
+/** bwrap's whole stderr when it could not start the program, after which it exits 1. */
+const NOT_STARTED = /^bwrap: execvp [^\n]*: ([^\n]+)\n?$/;
 
 /** The jail limit a program ran into, from what bin/run (or bin/session-run) said on stderr. */
 export function limitHitIn(stderr: string): LimitHit | undefined {
@@ -268,6 +273,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
       await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
       const stderrText = stderr.output.text();
       const limit = limitHitIn(stderrText);
+      const notStarted = call.argv && exitCode === 1 ? NOT_STARTED.exec(stderrText)?.[1] : undefined;
       return {
         stdout: stdout.output.text(),
         stderr: jail.notice ? `nixshed: ${jail.notice}\n${stderrText}` : stderrText,
@@ -279,6 +285,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
         cancelled,
         truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
         ...(limit ? { limitHit: limit } : {}),
+        ...(notStarted ? { notStarted } : {}),
         ...(await egressSince(jail.egress)),
       };
     } finally {

@@ -122,6 +122,12 @@ export class PackageRunner {
       log: this.ctx.log,
       spool: this.ctx.spooler?.("nixpkgs_execute"),
     });
+    if (result.notStarted) {
+      const hint = /no such file/i.test(result.notStarted)
+        ? "It, or the interpreter its #! line or ELF header names, is missing in the jail: a file from outside the Nix store."
+        : "It is no program this jail can run.";
+      throw new NixpkgsError(`${program} of ${request.attr} could not start in the jail: ${result.notStarted}`, hint);
+    }
     return { ...result, attr: request.attr, program };
   }
 
