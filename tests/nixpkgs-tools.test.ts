@@ -177,9 +177,11 @@ describe("nixpkgs_execute", () => {
     const { handle } = await startWithoutIndex("no-mounts", ["--set", `nixpkgs.index=${index}`]);
     try {
       const result = await handle.call("nixpkgs_execute", { package: "jq", args: ["--version"] });
+      const named = await handle.call("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" });
+      expect(textOf(named)).toMatch(/^xxd of hexdumper could not start in the jail: /);
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(
-        "jq of jq could not start in the jail: No such file or directory; it, or the interpreter its #! line or ELF header names, is missing in the jail: a file from outside the Nix store.",
+        "jq could not start in the jail: No such file or directory; it, or the interpreter its #! line or ELF header names, is missing in the jail: a file from outside the Nix store.",
       );
     } finally {
       await handle.close();

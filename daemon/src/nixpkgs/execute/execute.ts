@@ -126,7 +126,8 @@ export class PackageRunner {
       const hint = /no such file/i.test(result.notStarted)
         ? "It, or the interpreter its #! line or ELF header names, is missing in the jail: a file from outside the Nix store."
         : "It is no program this jail can run.";
-      throw new NixpkgsError(`${program} of ${request.attr} could not start in the jail: ${result.notStarted}`, hint);
+      const what = program === splitAttr(request.attr).leaf ? program : `${program} of ${request.attr}`;
+      throw new NixpkgsError(`${what} could not start in the jail: ${result.notStarted}`, hint);
     }
     return { ...result, attr: request.attr, program };
   }
