@@ -860,6 +860,14 @@ describe("words agents use for what descriptions say otherwise", () => {
     },
     { query: "golang lsp", packages: rustAndGoTools, found: "gopls" },
     {
+      query: "pack a repo as a tarball",
+      packages: [
+        ["apack", "Packs files as a tarball"],
+        ["gitball", "Packs a repository as a tarball"],
+      ],
+      found: "gitball",
+    },
+    {
       query: "fsharp formatter",
       packages: [
         ["fantomas", "F# source code formatter"],

@@ -70,6 +70,8 @@ const RELATED: Record<string, string[]> = {
   k8s: ["kubernetes"],
   kube: ["kubernetes"],
   git: ["version", "repository"],
+  repo: ["repository"],
+  repository: ["repo"],
   github: ["git", "forge"],
   watch: ["file", "change", "rerun"],
   fuzzy: ["finder", "interactive"],
