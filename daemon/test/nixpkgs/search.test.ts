@@ -327,6 +327,27 @@ describe("several versions of one package", () => {
     expect(found("jupyter notebook")).toEqual([["jupyter", ["python312", "python314"]]]);
   });
 
+  it("are one result when they are builds of one release under other names: neovim-unwrapped, emacs-nox, kubernetes-helm-wrapped", () => {
+    const vim = "Vim text editor fork focused on extensibility and agility";
+    const helm = "Package manager for kubernetes";
+    const small = smallIndex([
+      ["neovim", vim, "neovim", "0.11.4"],
+      ["neovim-unwrapped", vim, "neovim-unwrapped", "0.11.4"],
+      ["kubernetes-helm", helm, "kubernetes-helm", "3.19.0"],
+      ["kubernetes-helm-wrapped", helm, "helm", "3.19.0"],
+      // The same words of another release, or in a package set, are not enough: "Initial project template from stack".
+      ["vim-classic", vim, "vim-classic", "0.9.0"],
+      ["haskellPackages.neovim-plugin", vim, "neovim-plugin", "0.11.4"],
+    ]);
+    const found = (query: string) => searchIndex(small, query).map((result) => [result.attr, [...result.alsoIn].sort()]);
+    expect(found("text editor").sort()).toEqual([
+      ["haskellPackages.neovim-plugin", []],
+      ["neovim", ["neovim-unwrapped"]],
+      ["vim-classic", []],
+    ]);
+    expect(found("kubernetes package manager")).toEqual([["kubernetes-helm", ["kubernetes-helm-wrapped"]]]);
+  });
+
   it("rank the unversioned default first, or the newest where there is none", () => {
     const build = "Composable build system";
     const small = smallIndex([
@@ -490,7 +511,8 @@ describe("a word's prefix and suffix matches", () => {
     // Names ending in "lint" whose reversed spelling sorts before eslint's ("tnilse").
     const letters = "abcdefghijklmnopqr";
     const others = Array.from({ length: 120 }, (_, i) => `${letters[i % 18]}${letters[Math.floor(i / 18) % 18]}lint`);
-    const small = smallIndex([...others, "eslint"].map((name) => [name, "Checks code"]));
+    // Each its own release: one release of one description at top level would be one package built under many names.
+    const small = smallIndex([...others, "eslint"].map((name, i) => [name, "Checks code", name, `1.${i}`]));
     expect(ranked(small, "linter", 50)).toContain("eslint");
   });
 });

@@ -88,10 +88,13 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     // A library in each version of its set is one result, whatever each version's description says; so is a
     // package kept in several versions or builds, at top level or in a set (crystal, crystal_1_14; imagemagick,
     // imagemagickBig; haskell.compiler's ghc96, ghc98; python313Packages.torch-bin, torchWithVulkan): the same
-    // pname and description.
+    // pname and description. At top level, builds of one release under other names (neovim-unwrapped, emacs-nox,
+    // kubernetes-helm-wrapped, pname helm) say its description and version; in a set, many packages share both
+    // ("Initial project template from stack", 0.1.0.0).
     groupKeys[id] = [
       `${familyName}\0${leaf}`,
       ...(entry.description ? [`${familyName}\0${plainPname(entry.pname)}\0${entry.description}`] : []),
+      ...(entry.description && familyName === "" ? [`\0${entry.version}\0${entry.description}`] : []),
     ];
 
     const pname = plainPname(entry.pname);
