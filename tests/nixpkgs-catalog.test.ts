@@ -52,6 +52,14 @@ describe("the real catalog", () => {
     expect(rate, misses).toBeGreaterThanOrEqual(0.81);
   });
 
+  it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
+    // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
+    for (const query of ["c json library", "c++ json library"]) {
+      const [first] = searchIndex(index, query, { limit: 5, platform: "x86_64-linux" });
+      expect(first?.description, `${query}: ${first?.attr}`).toMatch(/json/i);
+    }
+  });
+
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {
     const text = execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "3", "rg"], { encoding: "utf8" });
     expect(text.split("\n")[0]).toMatch(/^ripgrep 14\.1\.1: /);

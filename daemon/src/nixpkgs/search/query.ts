@@ -12,8 +12,11 @@ import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
-/** Words asking for a library, which a lib* package may well be. */
-const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk", "api", "header", "headers"]);
+/**
+ * Words asking for a library, which a lib* package may well be and an everyday program is not. Not "api" or
+ * "headers": "test a rest api" and "inspect elf headers" ask for programs.
+ */
+const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 
 /** What a query asks for, before any package is scored. */
 export interface ParsedQuery {

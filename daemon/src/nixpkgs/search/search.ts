@@ -348,8 +348,9 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
         (inFamily ? index.factor[id]! / index.familyFactors[index.family[id]!]! : index.factor[id]!) *
         (ofEcosystem ? WEIGHT.namedEcosystem : 1);
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
-      // even one Python packages mention (whois).
-      const common = flags & FLAG.common && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
+      // even one Python packages mention (whois); asking for a library ("c json library"), not for an everyday
+      // program, even one whose description says "C library and command line tool" (qrencode).
+      const common = flags & FLAG.common && !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
       const kind = (queryFactor.get(id) ?? 1) * (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
