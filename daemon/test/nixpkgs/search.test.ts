@@ -882,6 +882,14 @@ describe("words agents use for what descriptions say otherwise", () => {
     },
     { query: "golang lsp", packages: rustAndGoTools, found: "gopls" },
     {
+      query: "audio recorder",
+      packages: [
+        ["scr", "Screen recorder"],
+        ["soundtool", "Sound recorder"],
+      ],
+      found: "soundtool",
+    },
+    {
       query: "pack a repo as a tarball",
       packages: [
         ["apack", "Packs files as a tarball"],

@@ -13,6 +13,8 @@ const RELATED: Record<string, string[]> = {
   jpeg: ["image"],
   jpg: ["image"],
   mp3: ["audio"],
+  audio: ["sound"],
+  sound: ["audio"],
   flac: ["audio"],
   wav: ["audio"],
   ogg: ["audio"],
