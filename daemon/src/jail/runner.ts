@@ -273,9 +273,11 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
       await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
       const stderrText = stderr.output.text();
       const limit = limitHitIn(stderrText);
-      const notStarted = call.argv && exitCode === 1 ? NOT_STARTED.exec(stderrText)?.[1] : undefined;
+      const stdoutText = stdout.output.text();
+      // A program that started may print anything; one bwrap could not start printed nothing.
+      const notStarted = call.argv && exitCode === 1 && stdoutText === "" ? NOT_STARTED.exec(stderrText)?.[1] : undefined;
       return {
-        stdout: stdout.output.text(),
+        stdout: stdoutText,
         stderr: jail.notice ? `nixshed: ${jail.notice}\n${stderrText}` : stderrText,
         exitCode,
         ...(signal ? { signal } : {}),

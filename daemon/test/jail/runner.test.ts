@@ -41,6 +41,18 @@ describe("runInJail", () => {
     expect(result.stdout).toBe("args=-- jq -n 1 fd=none\n");
   });
 
+  it("tells a program bwrap could not start from one that printed bwrap's words itself", async () => {
+    const failedExec = fakeArtifact(`echo "bwrap: execvp $2: No such file or directory" >&2; exit 1`);
+    expect(await runInJail({ ...base, artifact: failedExec, argv: ["jq", "."] })).toMatchObject({
+      exitCode: 1,
+      notStarted: "No such file or directory",
+    });
+    // A program that ran and wrote output, or code run by an interpreter, is no failed start.
+    const printed = fakeArtifact(`echo out; echo "bwrap: execvp jq: No such file or directory" >&2; exit 1`);
+    expect((await runInJail({ ...base, artifact: printed, argv: ["jq"] })).notStarted).toBeUndefined();
+    expect((await runInJail({ ...base, artifact: failedExec, code: "" })).notStarted).toBeUndefined();
+  });
+
   it("kills the whole process tree at the timeout and keeps the partial output", async () => {
     const marker = join(mkdtempSync(join(tmpdir(), "nixshed-jail-")), "survivor");
     const artifact = fakeArtifact(`(sleep 3; touch ${marker}) & echo started; sleep 30`);
