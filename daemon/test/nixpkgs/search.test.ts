@@ -473,8 +473,6 @@ describe("an alternative asked for", () => {
     expect(ranked(tools, "terraform alternative")[0]).toBe("opentofu");
     expect(ranked(tools, "alternative to tmux")[0]).toBe("screen");
     expect(ranked(tools, "tmux alternative")).not.toContain("tmux-xpanes");
-    // A fork is asked for as an alternative is.
-    expect(ranked(tools, "open source terraform fork")[0]).toBe("opentofu");
     // A Python tool named is its Python package.
     expect(ranked(tools, "black alternative")[0]).toBe("python313Packages.yapf");
   });

@@ -10,10 +10,10 @@ import { nameWords, normalizeName, textWords } from "./text.js";
 
 /**
  * Words after which, or before which, a query names the tool it wants another of. "like" and "similar"
- * ask for its kind, the tool itself included ("schedule jobs like cron"); a clone or a fork is also what a
- * git repository has ("clone a git repository"), so only "vim clone" or "terraform fork" asks for one.
+ * ask for its kind, the tool itself included ("schedule jobs like cron"); a clone is also what a git
+ * repository has ("clone a git repository"), so only "vim clone" asks for one.
  */
-const AFTER_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "clone", "clones", "fork", "forks"]);
+const AFTER_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "clone", "clones"]);
 const BEFORE_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "like", "similar"]);
 const OF_ITS_KIND = new Set(["like", "similar"]);
 const LIKE_AFTER = "postlike";
