@@ -12,11 +12,10 @@ import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
-/**
- * Words asking for a library, which a lib* package may well be and an everyday program is not. Not "api" or
- * "headers": "test a rest api" and "inspect elf headers" ask for programs.
- */
+/** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
+/** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
+const LIBRARY_PART_WORDS = new Set([...LIBRARY_WORDS, "api", "header", "headers"]);
 
 /** What a query asks for, before any package is scored. */
 export interface ParsedQuery {
@@ -44,6 +43,8 @@ export interface ParsedQuery {
   reversedKeys: string[];
   /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
   asksForLibrary: boolean;
+  /** Whether it may mean one, asking for what a library provides too ("x11 headers"). */
+  libraryMayBeMeant: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
   conventionKeys: string[];
 }
@@ -119,6 +120,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(text),
     asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
+    libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
   };
 }

@@ -212,6 +212,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     reversedKeys,
     conventionKeys,
     asksForLibrary,
+    libraryMayBeMeant,
   } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
@@ -351,7 +352,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       // even one Python packages mention (whois); asking for a library ("c json library"), not for an everyday
       // program, even one whose description says "C library and command line tool" (qrencode).
       const common = flags & FLAG.common && !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
-      const kind = (queryFactor.get(id) ?? 1) * (flags & FLAG.libraryName && !asksForLibrary && whole[id] === 0 ? WEIGHT.libraryName : 1);
+      const kind =
+        (queryFactor.get(id) ?? 1) * (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) {
