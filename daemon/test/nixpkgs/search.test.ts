@@ -348,6 +348,22 @@ describe("several versions of one package", () => {
     expect(found("kubernetes package manager")).toEqual([["kubernetes-helm", ["kubernetes-helm-wrapped"]]]);
   });
 
+  it("show the build under the shorter name, whatever its pname, and keep other packages of one release apart", () => {
+    const gcc = "GNU Compiler Collection, version 14.3.0";
+    const small = smallIndex([
+      ["mpv", "General-purpose media player", "mpv-with-scripts", "0.40.0"],
+      ["mpv-unwrapped", "General-purpose media player", "mpv", "0.40.0"],
+      ["gcc", gcc, "gcc", "14.3.0"],
+      ["gfortran", gcc, "gfortran", "14.3.0"],
+    ]);
+    const found = (query: string) => searchIndex(small, query).map((result) => [result.attr, [...result.alsoIn].sort()]);
+    expect(found("media player")).toEqual([["mpv", ["mpv-unwrapped"]]]);
+    expect(found("compiler collection").sort()).toEqual([
+      ["gcc", []],
+      ["gfortran", []],
+    ]);
+  });
+
   it("rank the unversioned default first, or the newest where there is none", () => {
     const build = "Composable build system";
     const small = smallIndex([
@@ -407,6 +423,13 @@ describe("a library named lib*", () => {
     expect(ranked(small, "capture network packets")[0]).toBe("tcpdump");
     expect(ranked(small, "packet capture library")[0]).toBe("libpcap");
     expect(ranked(small, "libpcap")[0]).toBe("libpcap");
+  });
+
+  it("may be meant by what a library provides: headers, an API", () => {
+    const small = smallIndex([...WIDGETS, ["libfoo", "Foo codec, its headers and API"], ["foocodec", "Foo codec, its headers and API"]]);
+    expect(ranked(small, "foo codec")[0]).toBe("foocodec");
+    expect(ranked(small, "foo codec headers")[0]).toBe("libfoo");
+    expect(ranked(small, "foo codec api")[0]).toBe("libfoo");
   });
 });
 

@@ -67,6 +67,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     if (!best || compareVersions(setVersion(set), best) > 0) newestSet.set(familyOf(set), setVersion(set));
   }
 
+  const releases = new Set(entries.flatMap((entry) => (entry.attr.includes(".") ? [] : [releaseKey(entry, entry.attr)])));
+
   let attrBytes = 0;
   let detailBytes = 0;
   entries.forEach((entry, id) => {
@@ -88,13 +90,12 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     // A library in each version of its set is one result, whatever each version's description says; so is a
     // package kept in several versions or builds, at top level or in a set (crystal, crystal_1_14; imagemagick,
     // imagemagickBig; haskell.compiler's ghc96, ghc98; python313Packages.torch-bin, torchWithVulkan): the same
-    // pname and description. At top level, builds of one release under other names (neovim-unwrapped, emacs-nox,
-    // kubernetes-helm-wrapped, pname helm) say its description and version; in a set, many packages share both
-    // ("Initial project template from stack", 0.1.0.0).
+    // pname and description. So is a top-level build of one release under a longer name (neovim-unwrapped,
+    // emacs-nox, kubernetes-helm-wrapped, whose pname is helm): the same description and version.
     groupKeys[id] = [
       `${familyName}\0${leaf}`,
       ...(entry.description ? [`${familyName}\0${plainPname(entry.pname)}\0${entry.description}`] : []),
-      ...(entry.description && familyName === "" ? [`\0${entry.version}\0${entry.description}`] : []),
+      ...(familyName === "" ? releaseKeys(entry, leaf, releases) : []),
     ];
 
     const pname = plainPname(entry.pname);
@@ -146,6 +147,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     const rep = members.reduce((best, id) => {
       const order =
         compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set)) ||
+        extendsName(attrOf(best), attrOf(id)) ||
         namedAfterPackage(entries[id]!) - namedAfterPackage(entries[best]!) ||
         attrOf(best).length - attrOf(id).length ||
         Number(isRelease(entries[id]!.version)) - Number(isRelease(entries[best]!.version)) ||
@@ -200,6 +202,27 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 }
 
 /** 2 when the attribute is the package's name, 1 when it starts with it (crystal_1_14, python312 for python3), else 0. */
+/** One release of a top-level package under one name. */
+const releaseKey = (entry: CatalogEntry, leaf: string) => `${entry.version}\0${entry.description}\0${leaf}`;
+
+/**
+ * A top-level package's release under its own name and, where there is one, under the shorter name it
+ * extends (neovim for neovim-unwrapped, kubernetes-helm for kubernetes-helm-wrapped). Two packages that
+ * only share a description and version stay apart: gcc and gfortran, dotnet-runtime and dotnet-aspnetcore.
+ */
+function releaseKeys(entry: CatalogEntry, leaf: string, releases: ReadonlySet<string>): string[] {
+  if (!entry.description) return [];
+  const shorter = [...leaf.matchAll(/[-_]/g)].map((separator) => releaseKey(entry, leaf.slice(0, separator.index)));
+  return [releaseKey(entry, leaf), ...shorter.filter((key) => releases.has(key))];
+}
+
+/** 1 when a's name is b's extended (neovim-unwrapped of neovim), -1 the other way round, else 0. */
+function extendsName(a: string, b: string): number {
+  if (a.length > b.length + 1 && /[-_]/.test(a[b.length]!) && a.startsWith(b)) return 1;
+  if (b.length > a.length + 1 && /[-_]/.test(b[a.length]!) && b.startsWith(a)) return -1;
+  return 0;
+}
+
 function namedAfterPackage(entry: CatalogEntry): number {
   const leaf = splitAttr(entry.attr).leaf.toLowerCase();
   const pname = plainPname(entry.pname).toLowerCase();
