@@ -178,6 +178,7 @@ describe("nixpkgs_execute", () => {
     try {
       const result = await handle.call("nixpkgs_execute", { package: "jq", args: ["--version"] });
       const named = await handle.call("nixpkgs_execute", { package: "hexdumper", args: ["-p"], stdin: "hi" });
+      expect(named.isError).toBe(true);
       expect(textOf(named)).toMatch(/^xxd of hexdumper could not start in the jail: /);
       expect(result.isError).toBe(true);
       expect(textOf(result)).toBe(

@@ -76,8 +76,31 @@ const PASSED_THROUGH = ["PATH", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"];
 /** What bin/run writes on stderr when a limit stopped the program (see nix/backends/bubblewrap.nix). */
 const LIMIT_LINE = /^nixshed jail: (memory|process) limit reached/m;
 
-/** bwrap's whole stderr when it could not start the program, after which it exits 1. */
-const NOT_STARTED = /^bwrap: execvp [^\n]*: ([^\n]+)\n?$/;
+/** What execvp's failures read as (ENOENT, EACCES, ENOEXEC, ENOTDIR, ELOOP, ETXTBSY). */
+const EXEC_FAILURES = new Set([
+  "No such file or directory",
+  "Permission denied",
+  "Exec format error",
+  "Not a directory",
+  "Too many levels of symbolic links",
+  "Text file busy",
+]);
+
+/**
+ * Why bwrap could not start the program, when its whole stderr says so: `bwrap: execvp <program>: <failure>`,
+ * exit 1, nothing on stdout. A jail with a network allow-list starts the program through its relay, not
+ * bwrap, so there such a line can only be the program's own.
+ */
+export function notStartedIn(
+  argv: readonly string[] | undefined,
+  policy: JailPolicy,
+  result: { exitCode: number | null; stdout: string; stderr: string },
+): string | undefined {
+  if (!argv || typeof policy.network === "object" || result.exitCode !== 1 || result.stdout !== "") return undefined;
+  const said = `bwrap: execvp ${argv[0]}: `;
+  const failure = result.stderr.startsWith(said) ? result.stderr.slice(said.length).replace(/\n$/, "") : "";
+  return EXEC_FAILURES.has(failure) ? failure : undefined;
+}
 
 /** The jail limit a program ran into, from what bin/run (or bin/session-run) said on stderr. */
 export function limitHitIn(stderr: string): LimitHit | undefined {
@@ -274,8 +297,7 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
       const stderrText = stderr.output.text();
       const limit = limitHitIn(stderrText);
       const stdoutText = stdout.output.text();
-      // A program that started may print anything; one bwrap could not start printed nothing.
-      const notStarted = call.argv && exitCode === 1 && stdoutText === "" ? NOT_STARTED.exec(stderrText)?.[1] : undefined;
+      const notStarted = notStartedIn(call.argv, policy, { exitCode, stdout: stdoutText, stderr: stderrText });
       return {
         stdout: stdoutText,
         stderr: jail.notice ? `nixshed: ${jail.notice}\n${stderrText}` : stderrText,

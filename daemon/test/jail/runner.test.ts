@@ -5,7 +5,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { prepareJail, runInJail } from "../../src/jail/runner.js";
+import type { JailPolicy } from "../../src/jail/policy.js";
+import { notStartedIn, prepareJail, runInJail } from "../../src/jail/runner.js";
 import { CappedOutput } from "../../src/jail/output.js";
 import { addToStore } from "../support/nix-store.js";
 
@@ -51,6 +52,19 @@ describe("runInJail", () => {
     const printed = fakeArtifact(`echo out; echo "bwrap: execvp jq: No such file or directory" >&2; exit 1`);
     expect((await runInJail({ ...base, artifact: printed, argv: ["jq"] })).notStarted).toBeUndefined();
     expect((await runInJail({ ...base, artifact: failedExec, code: "" })).notStarted).toBeUndefined();
+  });
+
+  it("reads a failed start only from bwrap's exact line about the program asked for", () => {
+    const failed = { exitCode: 1, stdout: "", stderr: "bwrap: execvp jq: Exec format error\n" };
+    expect(notStartedIn(["jq"], policy, failed)).toBe("Exec format error");
+    const not = (argv: string[], result: Partial<typeof failed>, network: JailPolicy["network"] = false) =>
+      expect(notStartedIn(argv, { ...policy, network }, { ...failed, ...result })).toBeUndefined();
+    not(["rg"], {}); // another program's name
+    not(["jq"], { exitCode: 2 });
+    not(["jq"], { stderr: `${failed.stderr}more\n` });
+    not(["jq"], { stderr: "bwrap: execvp jq: anything the program wants said\n" });
+    // With an allow-list the relay starts the program, so the line can only be the program's.
+    not(["jq"], {}, { allow: ["example.org:443"] });
   });
 
   it("kills the whole process tree at the timeout and keeps the partial output", async () => {
