@@ -1,5 +1,6 @@
 // Packages that are one thing to an agent, shown as one result. A package has several keys (its leaf
-// in its family, its pname and description); packages sharing any key are one group, transitively.
+// in its family, its pname and description, a release under its name: see build.ts); packages sharing
+// any key are one group, transitively.
 
 /** The groups of ids 0…n-1, where `keysOf(id)` lists an id's keys; ids keep their order within a group. */
 export function groupByKeys(n: number, keysOf: (id: number) => readonly string[]): number[][] {

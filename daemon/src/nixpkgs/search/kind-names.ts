@@ -14,7 +14,6 @@ const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   bash: ["sh"],
   ruby: ["rb"],
   kotlin: ["kt"],
-  golang: ["go"],
   erlang: ["erl"],
   scss: ["sass"],
   c: ["clang"],
