@@ -1,11 +1,16 @@
 // An index stores terms as search/text.ts and phrases.ts spell them, and a query is spelt the same
-// way only by the same code: a change to either must bump INDEX_FORMAT_VERSION, so that indexes
-// cached by an older nixshed are built again. This fingerprint of how a sample is spelt fails on
-// such a change; bump the version and record the new fingerprint together.
+// way only by the same code: a change to either, or to what an index holds (groups, factors, flags),
+// must bump INDEX_FORMAT_VERSION, so that indexes cached by an older nixshed are built again. These
+// fingerprints, of how a sample is spelt and of the index a small catalog builds, fail on such a
+// change; bump the version and record the new fingerprints together.
 import { createHash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
+import { buildIndex } from "../../src/nixpkgs/index/build.js";
+import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { INDEX_FORMAT_VERSION } from "../../src/nixpkgs/index/file.js";
 import { descriptionTerms, nameWords, textWords } from "../../src/nixpkgs/search/text.js";
+
+const fingerprintOf = (data: string | Buffer) => createHash("sha256").update(data).digest("hex").slice(0, 16);
 
 const SAMPLE = [
   "Lightweight and flexible command-line JSON processor",
@@ -21,10 +26,46 @@ const SAMPLE = [
 ];
 const NAMES = ["python313Packages.pyOpenSSL", "typescript-language-server", "ocamlformat_0_26_0", "yq-go", "x86_64"];
 
+/** Packages of each kind an index treats apart: versions in sets and at top level, builds, programs, flags. */
+const CATALOG = {
+  jq: {
+    pname: "jq",
+    version: "1.8.1",
+    meta: { description: "Lightweight and flexible command-line JSON processor", mainProgram: "jq", maintainers: [{}, {}] },
+  },
+  neovim: { pname: "neovim", version: "0.11.4", meta: { description: "Vim text editor fork", homepage: "https://neovim.io" } },
+  "neovim-unwrapped": { pname: "neovim-unwrapped", version: "0.11.4", meta: { description: "Vim text editor fork" } },
+  mpv: { pname: "mpv-with-scripts", version: "0.40.0", meta: { description: "General-purpose media player" } },
+  "mpv-unwrapped": { pname: "mpv", version: "0.40.0", meta: { description: "General-purpose media player" } },
+  gcc: { pname: "gcc", version: "14.3.0", meta: { description: "GNU Compiler Collection" } },
+  gfortran: { pname: "gfortran", version: "14.3.0", meta: { description: "GNU Compiler Collection" } },
+  crystal: { pname: "crystal", version: "1.17.1", meta: { description: "Compiled language with Ruby like syntax" } },
+  crystal_1_14: { pname: "crystal", version: "1.14.1", meta: { description: "Compiled language with Ruby like syntax" } },
+  libpcap: { pname: "libpcap", version: "1.10.5", meta: { description: "Packet Capture Library", platforms: ["x86_64-linux"] } },
+  "python313Packages.requests": { pname: "requests", version: "2.32.5", meta: { description: "HTTP library for Python" } },
+  "python312Packages.requests": { pname: "requests", version: "2.32.5", meta: { description: "HTTP library for Python" } },
+  "haskellPackages.hlint": { pname: "hlint", version: "3.10", meta: { description: "Source code suggestions", broken: true } },
+  unfreething: { pname: "unfreething", version: "1", meta: { description: "A pretty-printer", unfree: true, license: { free: false } } },
+};
+
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    const fingerprint = createHash("sha256").update(spelt).digest("hex").slice(0, 16);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint }).toEqual({ version: 15, fingerprint: "d4aa81143b74951e" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 15, fingerprint: "d4aa81143b74951e" });
+  });
+});
+
+describe("the index a catalog builds", () => {
+  it("is the one this index format version was built with", () => {
+    vi.useFakeTimers({ now: new Date("2025-09-27T00:00:00Z") });
+    try {
+      const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
+      expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
+        version: 15,
+        fingerprint: "274016225409e305",
+      });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
