@@ -115,10 +115,10 @@ const realisedHere = new Set<string>();
 /** A nixpkgs attribute path: components of letters, digits, _ ' + and -, joined by dots. */
 export const ATTR_PATH = /^[A-Za-z0-9_'+-]+(\.[A-Za-z0-9_'+-]+)*$/;
 
-/** An attribute path as its components: `python3Packages.requests` → ["python3Packages", "requests"]. */
 /** Far over the longest nixpkgs has (about 80): a name this long is none, and nix would be refused its arguments (E2BIG). */
 const MAX_ATTR_PATH = 300;
 
+/** An attribute path as its components: `python3Packages.requests` → ["python3Packages", "requests"]. */
 export function attrPath(attr: string): string[] {
   if (attr.length > MAX_ATTR_PATH || !ATTR_PATH.test(attr)) {
     const shown = attr.length > 60 ? `${attr.slice(0, 60)}… (${attr.length} characters)` : attr;
