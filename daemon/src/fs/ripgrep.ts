@@ -6,7 +6,7 @@
 // bubblewrap can make a mount namespace, rg runs in one that holds only the system's programs and
 // the served root (bound from its descriptor, at /search, so .gitignore files above the searched
 // directory still count): a symlink leads nowhere else there.
-import { spawn, type ChildProcessByStdio } from "node:child_process";
+import { spawn, type ChildProcessByStdio, type SpawnOptions } from "node:child_process";
 import { closeSync, constants, existsSync, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
@@ -33,8 +33,11 @@ const HELD_FD = 3;
  * jail. No walk or search of a sane tree needs 1 GiB; over it rg aborts, and the call fails in one line.
  */
 const MAX_DATA_KIB = 1024 * 1024;
-/** rg's command line as the shell that limits it runs it: the program is $0, its arguments "$@". */
+/** What starts rg: a shell that limits it, then runs it as $0 with its arguments as "$@" (rg alone where there is no /bin/sh). */
 const LIMITED = existsSync("/bin/sh") ? ["/bin/sh", "-c", `ulimit -d ${MAX_DATA_KIB} && exec "$0" "$@"`] : [];
+/** rg's command line, program first, as LIMITED starts it. */
+const limitedRg = (rg: string, args: string[]) => [...LIMITED, rg, ...args];
+const spawnArgv = ([program, ...args]: string[], options: SpawnOptions) => spawn(program!, args, options);
 
 let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
 
@@ -48,7 +51,7 @@ export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
     // As every call runs it: the limiting shell must start in there too.
-    const probe = spawn("bwrap", [...bwrap, ...LIMITED, rg, "--version"], {
+    const probe = spawn("bwrap", [...bwrap, ...limitedRg(rg, ["--version"])], {
       stdio: ["ignore", "ignore", "ignore", stand],
       timeout: PROBE_MS,
       killSignal: "SIGKILL",
@@ -86,13 +89,10 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   options.signal.throwIfAborted();
   const child = (
     jail && options.jail
-      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), ...LIMITED, jail.rg, ...args], {
+      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), ...limitedRg(jail.rg, args)], {
           stdio: ["ignore", "pipe", "pipe", options.jail.rootFd],
         })
-      : spawn(LIMITED[0] ?? "rg", [...LIMITED.slice(1), ...(LIMITED.length > 0 ? ["rg"] : []), ...args], {
-          cwd: options.cwd,
-          stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
-        })
+      : spawnArgv(limitedRg("rg", args), { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] })
   ) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
