@@ -22,7 +22,7 @@ import { packageTool } from "./tools/package-tool.js";
 import { searchTool } from "./search/search-tool.js";
 import { NixpkgsToolSet } from "./tools/tool-set.js";
 
-/** How often a missing nixpkgs (or Nix library) is looked for again. */
+/** How often the nixpkgs (and Nix library) is looked for again: one that was missing may come, one that was there may go. */
 const RECHECK_MS = 2000;
 
 /** Where the index comes from; a bad configuration leaves search without one rather than the server down. */
