@@ -33,7 +33,7 @@ const JAIL_PROJECT = "/project";
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 /** Linux's view of this process's descriptors; a child started with its cwd there (rg, git) starts in the held directory, as it inherits them until exec. */
-const FD_DIR = existsSync("/proc/self/fd") ? "/proc/self/fd" : undefined;
+export const FD_DIR = existsSync("/proc/self/fd") ? "/proc/self/fd" : undefined;
 
 export interface Root {
   /** The path as configured or offered (may run through symlinks). */
@@ -103,7 +103,7 @@ function through(step: Step, name = ""): string {
 }
 
 /** Opens a directory no-follow; "symlink" or "not-directory" when the entry is something else, undefined when missing. */
-function openDirectory(path: string): number | "symlink" | "not-directory" | undefined {
+export function openDirectory(path: string): number | "symlink" | "not-directory" | undefined {
   try {
     return openSync(path, DIRECTORY_FLAGS);
   } catch (error) {

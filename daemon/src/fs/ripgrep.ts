@@ -12,6 +12,7 @@ import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { onPath } from "../files/on-path.js";
 import { errnoOf, FsError } from "./errors.js";
+import { releaseIgnoreFifos } from "./ignore-fifos.js";
 
 /** What rg may need to start: system and store programs and libraries, never a project. */
 const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/nix/store", "/etc/ld.so.cache"];
@@ -96,6 +97,8 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   ) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
+  // A walk (not one file on stdin) may meet an ignore file that is a FIFO.
+  const release = options.jail && options.stdin === undefined ? releaseIgnoreFifos(options.jail, options.signal) : undefined;
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     if (stderr.length < 4096) stderr += chunk;
@@ -112,6 +115,7 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
     // chunk made a record of one long line (rg --json on a 3 MB line is 160 MB) quadratic.
     let pieces: string[] = [];
     for await (const chunk of child.stdout.setEncoding("utf8") as AsyncIterable<string>) {
+      release?.heard();
       let from = 0;
       for (let end = chunk.indexOf(options.separator); end !== -1; end = chunk.indexOf(options.separator, from)) {
         pieces.push(chunk.slice(from, end));
@@ -143,6 +147,7 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
     if (code === 127 && LIMITED.length > 0 && !produced) throw notInstalled();
     if (code === 2 && !produced) throw new FsError(`ripgrep failed: ${stderr.trim() || "exit status 2"}`);
   } finally {
+    release?.stop();
     options.signal.removeEventListener("abort", kill);
     if (child.exitCode === null && child.signalCode === null) kill();
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../src/fs/list.js";
@@ -129,6 +129,35 @@ describe("list_files", () => {
     await expect(listFiles(f.confinement, { recursive: true }, cap(100), never)).rejects.toThrow(
       /^ripgrep needed more than 1 GiB \(a file it reads whole, such as a \.gitignore, is that large\)$/,
     );
+  });
+
+  it("walks past ignore files that are FIFOs, which rg opens and would wait on forever: each reads as empty", async () => {
+    const f = await fixture({
+      "a.txt": "",
+      "deep/er/b.txt": "",
+      "deep/er/still/c.txt": "",
+      "deep/.gitignore": "*.log\n",
+      "deep/x.log": "",
+      "other/d.txt": "",
+    });
+    execFileSync("git", ["init", "-q", f.root]);
+    rmSync(join(f.root, ".git/info/exclude"));
+    for (const fifo of [".git/info/exclude", ".rgignore", "deep/er/.gitignore", "deep/er/still/.ignore", "other/.gitignore"]) {
+      execFileSync("mkfifo", [join(f.root, fifo)]);
+    }
+    // Without the release, rg waits on the first FIFO until the call's time is up.
+    const signal = AbortSignal.timeout(20_000);
+    expect(paths(await listFiles(f.confinement, { recursive: true }, cap(100), signal))).toEqual([
+      "a.txt",
+      "deep/.gitignore",
+      "deep/er/b.txt",
+      "deep/er/still/c.txt",
+      "other/d.txt",
+    ]);
+    expect(paths(await listFiles(f.confinement, { path: "deep/er", recursive: true }, cap(100), signal))).toEqual([
+      "deep/er/b.txt",
+      "deep/er/still/c.txt",
+    ]);
   });
 
   it("reads no configuration of the project's repository: a core.excludesFile naming a FIFO stalls nothing", async () => {

@@ -1,6 +1,8 @@
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchLines, searchFiles, type SearchRequest } from "../../src/fs/search.js";
 import { fixture, never } from "./fixture.js";
+import { mkfifoSync } from "./mkfifo.js";
 
 const search = (f: Awaited<ReturnType<typeof fixture>>, request: Partial<SearchRequest>) =>
   searchFiles(f.confinement, { pattern: "x", maxResults: 100, ...request }, never);
@@ -155,6 +157,14 @@ describe("search_files", () => {
     await expect(search(f, { pattern: "x".repeat(140_000) })).rejects.toThrow(
       /^pattern and glob are 140000 bytes, over the 65536 a search takes$/,
     );
+  });
+
+  it("searches past a .gitignore that is a FIFO, which rg would wait on forever, as an empty one", async () => {
+    const f = await fixture({ "a.txt": "needle\n", "sub/b.txt": "needle\n", "sub/c.log": "needle\n" });
+    mkfifoSync(join(f.root, "sub/.gitignore"));
+    const signal = AbortSignal.timeout(20_000);
+    const result = await searchFiles(f.confinement, { pattern: "needle", maxResults: 100 }, signal);
+    expect(result.files.map((file) => file.path).sort()).toEqual(["a.txt", "sub/b.txt", "sub/c.log"]);
   });
 
   it("honours .gitignore outside a git repository too", async () => {
