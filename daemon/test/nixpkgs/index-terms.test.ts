@@ -41,6 +41,7 @@ const CATALOG = {
   gfortran: { pname: "gfortran", version: "14.3.0", meta: { description: "GNU Compiler Collection" } },
   crystal: { pname: "crystal", version: "1.17.1", meta: { description: "Compiled language with Ruby like syntax" } },
   crystal_1_14: { pname: "crystal", version: "1.14.1", meta: { description: "Compiled language with Ruby like syntax" } },
+  ruff: { pname: "ruff", version: "0.13.1", meta: { description: "Extremely fast Python linter and code formatter" } },
   libpcap: { pname: "libpcap", version: "1.10.5", meta: { description: "Packet Capture Library", platforms: ["x86_64-linux"] } },
   "python313Packages.requests": { pname: "requests", version: "2.32.5", meta: { description: "HTTP library for Python" } },
   "python312Packages.requests": { pname: "requests", version: "2.32.5", meta: { description: "HTTP library for Python" } },
@@ -51,7 +52,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 15, fingerprint: "d4aa81143b74951e" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 16, fingerprint: "d4aa81143b74951e" });
   });
 });
 
@@ -61,8 +62,8 @@ describe("the index a catalog builds", () => {
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 15,
-        fingerprint: "274016225409e305",
+        version: 16,
+        fingerprint: "5407887ad6906fd8",
       });
     } finally {
       vi.useRealTimers();

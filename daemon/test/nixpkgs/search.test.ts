@@ -709,6 +709,21 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "rust lsp")[0]).toBe("analyzer");
   });
 
+  it("ranks a tool its description says is another language's below one for the language asked: 'c++ lsp' is ccls, not nixd", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["nixd", "Feature-rich Nix language server interoperating with C++ nix"],
+      // An unreleased version ranks ccls below nixd, all else equal.
+      ["ccls", "C/c++ language server powered by clang", "ccls", "0.20250101"],
+      ["yamlfix", "Python formatter for YAML files"],
+      ["ruff", "Extremely fast Python linter and code formatter"],
+    ]);
+    expect(ranked(small, "c++ lsp")[0]).toBe("ccls");
+    // "for YAML files" says whose formatter it is, though the description names Python too.
+    expect(ranked(small, "yaml formatter")[0]).toBe("yamlfix");
+    expect(ranked(small, "python formatter")[0]).toBe("ruff");
+  });
+
   it("finds a compiler named so: 'rust compiler' is rustc, before another compiler for Rust", () => {
     const small = smallIndex([
       ["rustc", "Safe, concurrent, practical language"],

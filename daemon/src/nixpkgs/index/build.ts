@@ -1,6 +1,7 @@
 // Turns catalog entries into the binary index: per-package columns, attribute paths, details
-// (description, homepage…) read from disk only for the results shown, and three term dictionaries (whole names, name words, description stems) plus
-// reversed name words for suffix matches ("grep" → ripgrep).
+// (description, homepage…) read from disk only for the results shown, and term dictionaries: whole names, name words,
+// description stems, reversed name words for suffix matches ("grep" → ripgrep), what other packages say of a
+// package, and the languages a tool says it is for.
 import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { CatalogEntry } from "./catalog.js";
@@ -14,6 +15,7 @@ import { establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
 import { groupByKeys } from "./groups.js";
 import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
+import { toolLanguages } from "../search/tool-languages.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32 } as const;
@@ -49,6 +51,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   const exact = new Map<string, number[]>();
   const names = new Map<string, number[]>();
   const descriptions = new Map<string, number[]>();
+  const toolLanguage = new Map<string, number[]>();
   const post = (dictionary: Map<string, number[]>, term: string, id: number) => {
     const list = dictionary.get(term);
     if (!list) dictionary.set(term, [id]);
@@ -119,6 +122,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     // Python libraries glue "py" to what they are about: pyyaml is a yaml library, pytest a test one.
     if (familyName === "pythonPackages" && /^py[a-z]{3,}/i.test(leaf)) post(names, squashName(leaf.slice(2)), id);
     for (const term of new Set(descriptionTerms(entry.description))) post(descriptions, term, id);
+    for (const language of toolLanguages(entry.description)) post(toolLanguage, language, id);
 
     const attr = Buffer.from(entry.attr);
     attrs.push(attr);
@@ -185,6 +189,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     ...dictionarySections("nameReversed", encodeDictionary(reversed)),
     ...dictionarySections("description", encodeDictionary(descriptions)),
     ...dictionarySections("context", encodeDictionary(context)),
+    ...dictionarySections("toolLanguage", encodeDictionary(toolLanguage)),
     // Last: the reader leaves it on disk.
     details: Buffer.concat(details),
   };

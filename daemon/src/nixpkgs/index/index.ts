@@ -28,6 +28,8 @@ export class NixpkgsIndex {
   readonly descriptions: Dictionary;
   /** What other packages' descriptions say of a package (mentions.ts), and the folder nixpkgs files it in (category.ts). */
   readonly context: Dictionary;
+  /** The language families a tool's description says it is for (search/tool-languages.ts). */
+  readonly toolLanguages: Dictionary;
   private readonly attrs: Buffer;
   private readonly attrOffsets: Uint32Array;
   private readonly detailOffsets: Uint32Array;
@@ -70,6 +72,7 @@ export class NixpkgsIndex {
     this.namesReversed = dictionary("nameReversed");
     this.descriptions = dictionary("description");
     this.context = dictionary("context");
+    this.toolLanguages = dictionary("toolLanguage");
     this.familyFactors = Float32Array.from(this.header.families, familyFactor);
   }
 

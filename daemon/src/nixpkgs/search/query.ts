@@ -7,6 +7,7 @@ import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from ".
 import { conversionNames, reverseConversionNames } from "./conversions.js";
 import { kindNames, verbAsKind } from "./kind-names.js";
 import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
+import { languageFamily } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
@@ -33,6 +34,8 @@ export interface ParsedQuery {
   familyIds: Set<number>;
   /** In "<subject> <tool kind>" ("zig lsp"): the subject words. */
   subjectOfTool: string[];
+  /** The language families the subject names ("c++ lsp": c), whose tools are meant rather than another language's. */
+  toolLanguages: string[];
   /** Those whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"). */
   subjectNotMeant: string[];
   /** Names of tools the query does not want ("without docker"). */
@@ -115,6 +118,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     ecosystemWords: subjectWords.length > 0 ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
     familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
+    toolLanguages: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
     subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
     unwanted,
     compounds: compoundsOf(index, allWords, contentWords),

@@ -73,6 +73,8 @@ const WEIGHT = {
   representative: 2,
   /** Factor of a top-level lib* package when the query asks for no library: a task means tcpdump, not libpcap. */
   libraryName: 0.8,
+  /** Factor of a tool whose description says it is for another language than the one asked ("c++ lsp": nixd, "Nix language server … C++ nix"). */
+  otherLanguage: 0.3,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -206,6 +208,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     ecosystemWords,
     familyIds,
     subjectOfTool,
+    toolLanguages,
     subjectNotMeant,
     unwanted,
     compounds,
@@ -314,18 +317,16 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   // What the query says of particular packages, as one factor each, looked up once per candidate: "zig lsp"
   // is no zig (named zig, it matches best by name), "without docker" no docker, "html to markdown" no markdown2html.
   const queryFactor = new Map<number, number>();
-  // Each package once per factor, however many of its names the terms are.
-  const weigh = (terms: number[], factor: number) => {
-    const ids = new Set(terms.flatMap((term) => [...index.exact.postings(term)]));
+  const weigh = (ids: Iterable<number>, factor: number) => {
     for (const id of ids) queryFactor.set(id, (queryFactor.get(id) ?? 1) * factor);
   };
+  // Each package once per factor, however many of its names the terms are.
+  const named = (terms: number[]) => new Set(terms.flatMap((term) => [...index.exact.postings(term)]));
   const termsOf = (names: string[]) => names.map((name) => index.exact.find(name)).filter((term) => term >= 0);
-  weigh(termsOf(subjectNotMeant), WEIGHT.subject);
-  weigh(termsOf(unwanted), WEIGHT.unwanted);
-  weigh(
-    reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true })),
-    WEIGHT.reversed,
-  );
+  weigh(named(termsOf(subjectNotMeant)), WEIGHT.subject);
+  weigh(named(termsOf(unwanted)), WEIGHT.unwanted);
+  weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
+  weigh(toolsForOtherLanguages(index, toolLanguages), WEIGHT.otherLanguage);
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
@@ -397,6 +398,24 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       score: Math.round(score * 10) / 10,
     };
   });
+}
+
+/** The tools whose descriptions say they are for other languages than those asked, and for none of those. */
+function toolsForOtherLanguages(index: NixpkgsIndex, asked: readonly string[]): Set<number> {
+  const others = new Set<number>();
+  if (asked.length === 0) return others;
+  const dictionary = index.toolLanguages;
+  const askedIds = new Set(
+    asked.flatMap((language) => {
+      const term = dictionary.find(language);
+      return term < 0 ? [] : [...dictionary.postings(term)];
+    }),
+  );
+  for (let term = 0; term < dictionary.size; term++) {
+    if (asked.includes(dictionary.term(term))) continue;
+    for (const id of dictionary.postings(term)) if (!askedIds.has(id)) others.add(id);
+  }
+  return others;
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */

@@ -1,0 +1,50 @@
+// The language a language's tool says it is for: "Extremely fast Python linter", "Formatter for
+// Haskell source code". A "c++ lsp" query then ranks nixd ("Nix language server interoperating with
+// C++ nix", Nix's, naming C++ in passing) below ccls ("C/c++ language server"). Each entry is one
+// language as people write it; a family shares its tools (a JavaScript linter lints TypeScript, a
+// shell one bash, a C one C++). The index builder and the search read the same list.
+import { textWords } from "./text.js";
+
+const LANGUAGES: readonly (readonly string[])[] = [
+  ["python", "py"],
+  ["javascript", "typescript", "ts", "jsx", "tsx", "node", "nodejs"],
+  ["c", "c++", "cpp"],
+  ["shell", "bash", "sh"],
+  ["css", "scss", "sass", "less"],
+  ["yaml", "yml"],
+  ["markdown", "md"],
+  ["latex", "tex"],
+  ["terraform", "hcl", "tf"],
+  ["dockerfile", "docker"],
+  ["protobuf", "proto"],
+  ["verilog", "systemverilog"],
+  ["matlab", "octave"],
+  ..."go rust java kotlin scala haskell ocaml elixir erlang ruby php perl lua r julia swift dart nix sql toml json html xml zig nim clojure f# c# graphql cmake fortran cuda solidity vue svelte ansible helm kubernetes lisp racket scheme crystal odin gleam elm purescript idris coq agda prolog vhdl tcl powershell fish zsh jsonnet starlark nickel dhall cue asciidoc rst awk haxe groovy"
+    .split(" ")
+    .map((language) => [language]),
+];
+/** Each way of writing a language, to the first of its family. */
+const FAMILY_OF = new Map(LANGUAGES.flatMap((family) => family.map((name) => [name, family[0]!] as const)));
+/** The kinds of tool that are a language's, as text words (phrases.ts: "language server" is lsp, "pretty printer" formatter). */
+const TOOL_WORDS = new Set(["formatter", "formatters", "linter", "linters", "lsp", "debugger", "debuggers", "profiler", "profilers"]);
+/** Words between a language and its tool: "Haskell source code formatter", "Shell script linter". */
+const BETWEEN = new Set(["code", "source", "script", "scripts", "file", "files"]);
+
+/** The language family a word names, if any. */
+export const languageFamily = (word: string): string | undefined => FAMILY_OF.get(word);
+
+/** The language families a description names a tool for: before the tool ("C/c++ language server") or after it ("linter for YAML files"). */
+export function toolLanguages(description: string): string[] {
+  const words = textWords(description);
+  const found = new Set<string>();
+  words.forEach((word, i) => {
+    if (!TOOL_WORDS.has(word)) return;
+    let at = i - 1;
+    while (at >= 0 && BETWEEN.has(words[at]!)) at--;
+    for (; at >= 0 && FAMILY_OF.has(words[at]!); at--) found.add(FAMILY_OF.get(words[at]!)!);
+    if (words[i + 1] !== "for" && words[i + 1] !== "of") return;
+    const after = words[i + 2] === "the" ? words[i + 3] : words[i + 2];
+    if (after && FAMILY_OF.has(after)) found.add(FAMILY_OF.get(after)!);
+  });
+  return [...found];
+}
