@@ -425,6 +425,15 @@ describe("a library named lib*", () => {
     expect(ranked(small, "libpcap")[0]).toBe("libpcap");
   });
 
+  it("asked for with no language named, is a system library, not one of a language's set", () => {
+    const small = smallIndex([
+      ["python313Packages.pypng", "Pure Python library for PNG image encoding and decoding", "python3.13-pypng"],
+      ["libspng", "Simple, modern PNG decoding library"],
+    ]);
+    expect(ranked(small, "png decoding library")[0]).toBe("libspng");
+    expect(ranked(small, "python png decoding library")[0]).toBe("python313Packages.pypng");
+  });
+
   it("may be meant by what a library provides: headers, an API", () => {
     const small = smallIndex([...WIDGETS, ["libfoo", "Foo codec, its headers and API"], ["foocodec", "Foo codec, its headers and API"]]);
     expect(ranked(small, "foo codec")[0]).toBe("foocodec");

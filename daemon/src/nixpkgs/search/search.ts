@@ -75,6 +75,8 @@ const WEIGHT = {
   libraryName: 0.8,
   /** Factor of a tool whose description says it is for another language than the one asked ("c++ lsp": nixd, "Nix language server … C++ nix"). */
   otherLanguage: 0.3,
+  /** Factor of a package set's member when a library is asked for and no language named. */
+  unnamedLanguageLibrary: 0.5,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -353,8 +355,11 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       // even one Python packages mention (whois); asking for a library ("c json library"), not for an everyday
       // program, even one whose description says "C library and command line tool" (qrencode).
       const common = flags & FLAG.common && !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) ? WEIGHT.common : 1;
+      // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
+      // language's own library is asked for by its language ("python png library").
+      const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
       const kind =
-        (queryFactor.get(id) ?? 1) * (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
+        (queryFactor.get(id) ?? 1) * system * (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) {
