@@ -907,6 +907,25 @@ describe("words agents use for what descriptions say otherwise", () => {
       found: "jsonview",
     },
     {
+      query: "explore json",
+      packages: [
+        ["jsonview", "Terminal JSON viewer"],
+        ["jsonfmt", "Formats JSON"],
+        ["jsonlint", "Checks JSON"],
+        ["jsontools", "Tools for JSON"],
+      ],
+      found: "jsonview",
+    },
+    {
+      query: "manage azure from the shell",
+      packages: [
+        ["azc", "Manage Azure on the command line"],
+        ["aza", "Manage Azure from Python"],
+        ["shellfmt", "Formats shell scripts"],
+      ],
+      found: "azc",
+    },
+    {
       query: "java linter",
       packages: [
         ["checkstyle", "Checks Java source against a coding standard"],

@@ -49,6 +49,8 @@ const RELATED: Record<string, string[]> = {
   video: ["audio", "multimedia", "convert"],
   transcode: ["video", "convert"],
   terminal: ["console", "tui", "cli"],
+  // "from the shell": on the command line.
+  shell: ["cli"],
   ui: ["interface", "tui"],
   query: ["processor", "filter", "select"],
   format: ["formatter", "pretty", "reformat", "indent"],
@@ -181,6 +183,7 @@ const RELATED: Record<string, string[]> = {
   call: ["client", "request", "interact"],
   repeat: ["watch", "periodic", "interval"],
   browse: ["viewer", "pager", "explorer", "navigate"],
+  explore: ["explorer", "viewer", "browse", "navigate"],
   interactive: ["tui", "terminal"],
   edit: ["editor"],
   validate: ["validator", "check"],
