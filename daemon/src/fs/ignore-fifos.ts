@@ -44,7 +44,7 @@ export function releaseIgnoreFifos(root: { rootFd: number; below: string }, sign
     }
   };
   const lookThrough = async () => {
-    const fifos = await ignoreFifos(`${FD_DIR}/${root.rootFd}`, root.below, signal);
+    const fifos = await ignoreFifos(`${FD_DIR}/${root.rootFd}`, root.below, () => !stopped && !signal.aborted);
     if (stopped) return;
     for (const path of fifos) {
       const dirFd = openBelow(root.rootFd, path);
@@ -74,8 +74,8 @@ export function releaseIgnoreFifos(root: { rootFd: number; below: string }, sign
   };
 }
 
-/** Paths (below the root at `base`) of the ignore files that are FIFOs: in the directories down to `below`, and everywhere under it. */
-async function ignoreFifos(base: string, below: string, signal: AbortSignal): Promise<string[]> {
+/** Paths (below the root at `base`) of the ignore files that are FIFOs: in the directories down to `below`, and everywhere under it, looked for while `going()`. */
+async function ignoreFifos(base: string, below: string, going: () => boolean): Promise<string[]> {
   const found: string[] = [];
   const isFifo = (path: string) => {
     try {
@@ -91,7 +91,7 @@ async function ignoreFifos(base: string, below: string, signal: AbortSignal): Pr
   }
   // Read through path strings: a directory swapped for a symlink meanwhile can only add names, which the no-follow opens of openBelow then refuse.
   const queue = [parts.join("/")];
-  while (queue.length > 0 && found.length < MAX_FIFOS && !signal.aborted) {
+  while (queue.length > 0 && found.length < MAX_FIFOS && going()) {
     const dir = queue.shift()!;
     const entries = await readdir(join(base, dir), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
