@@ -5,9 +5,9 @@
 // files that are FIFOs, and each is then opened for writing and closed, again and again while rg
 // runs: a reader waiting on one wakes to end of file, an empty ignore file, and walks on. Nothing is
 // written, and every open goes no-follow through held directories: only FIFOs in the root are touched.
-import { closeSync, constants, lstatSync, openSync } from "node:fs";
+import { closeSync, constants, lstatSync, openSync, readlinkSync, realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, isAbsolute, join, relative } from "node:path";
 import { FD_DIR, openDirectory } from "./confine.js";
 
 /** The ignore files rg reads in every directory it walks and in those above it. */
@@ -28,8 +28,11 @@ export interface Release {
   stop(): void;
 }
 
-/** Watches a walk of `root.below` inside the root held at `root.rootFd` and releases its ignore FIFOs should rg go quiet. */
-export function releaseIgnoreFifos(root: { rootFd: number; below: string }, signal: AbortSignal): Release {
+/**
+ * Watches rg's walk of `root.below` inside the root held at `root.rootFd` and releases its ignore
+ * FIFOs should rg go quiet. rg sees the root at `seenAt` (where a jail mounts it), or where the host has it.
+ */
+export function releaseIgnoreFifos(root: { rootFd: number; below: string }, seenAt: string | undefined, signal: AbortSignal): Release {
   if (!FD_DIR) return { heard() {}, stop() {} };
   const held: { dirFd: number; name: string }[] = [];
   let stopped = false;
@@ -44,7 +47,8 @@ export function releaseIgnoreFifos(root: { rootFd: number; below: string }, sign
     }
   };
   const lookThrough = async () => {
-    const fifos = await ignoreFifos(`${FD_DIR}/${root.rootFd}`, root.below, () => !stopped && !signal.aborted);
+    const base = `${FD_DIR}/${root.rootFd}`;
+    const fifos = await ignoreFifos(base, root.below, seenAt ?? realpathSync(base), () => !stopped && !signal.aborted);
     if (stopped) return;
     for (const path of fifos) {
       const dirFd = openBelow(root.rootFd, path);
@@ -74,35 +78,56 @@ export function releaseIgnoreFifos(root: { rootFd: number; below: string }, sign
   };
 }
 
-/** Paths (below the root at `base`) of the ignore files that are FIFOs: in the directories down to `below`, and everywhere under it, looked for while `going()`. */
-async function ignoreFifos(base: string, below: string, going: () => boolean): Promise<string[]> {
-  const found: string[] = [];
-  const isFifo = (path: string) => {
-    try {
-      return lstatSync(join(base, path)).isFIFO();
-    } catch {
-      return false;
-    }
+/** Symlinks followed from an ignore file to what rg would open, as the kernel's limit. */
+const MAX_HOPS = 40;
+
+/**
+ * Paths (below the root at `base`) of the FIFOs rg would wait on: ignore files that are FIFOs or
+ * symlinks leading to one inside the root (which rg sees at `seenAt`), in the directories down to
+ * `below` and everywhere under it, looked for while `going()`.
+ */
+async function ignoreFifos(base: string, below: string, seenAt: string, going: () => boolean): Promise<string[]> {
+  const found = new Set<string>();
+  const reach = (path: string) => {
+    const fifo = fifoReached(base, path, seenAt);
+    if (fifo !== undefined) found.add(fifo);
   };
   const parts = below.split("/").filter(Boolean);
   for (let depth = 0; depth < parts.length; depth++) {
     const dir = parts.slice(0, depth).join("/");
-    for (const name of [...IGNORE_FILES, GIT_EXCLUDE]) if (isFifo(join(dir, name))) found.push(join(dir, name));
+    for (const name of [...IGNORE_FILES, GIT_EXCLUDE]) reach(join(dir, name));
   }
   // Read through path strings: a directory swapped for a symlink meanwhile can only add names, which the no-follow opens of openBelow then refuse.
   const queue = [parts.join("/")];
-  while (queue.length > 0 && found.length < MAX_FIFOS && going()) {
+  while (queue.length > 0 && found.size < MAX_FIFOS && going()) {
     const dir = queue.shift()!;
     const entries = await readdir(join(base, dir), { withFileTypes: true }).catch(() => []);
     for (const entry of entries) {
       const path = join(dir, entry.name);
-      if (entry.name === ".git") {
-        if (isFifo(join(dir, GIT_EXCLUDE))) found.push(join(dir, GIT_EXCLUDE));
-      } else if (entry.isDirectory()) queue.push(path);
-      else if (entry.isFIFO() && IGNORE_FILES.has(entry.name)) found.push(path);
+      if (entry.name === ".git") reach(join(dir, GIT_EXCLUDE));
+      else if (entry.isDirectory()) queue.push(path);
+      else if ((entry.isFIFO() || entry.isSymbolicLink()) && IGNORE_FILES.has(entry.name)) reach(path);
     }
   }
-  return found.slice(0, MAX_FIFOS);
+  return [...found].slice(0, MAX_FIFOS);
+}
+
+/** The FIFO (below the root at `base`) that opening `path` reaches, itself or through symlinks that stay inside the root as rg sees it at `seenAt`; else undefined. */
+function fifoReached(base: string, path: string, seenAt: string): string | undefined {
+  for (let hop = 0; hop <= MAX_HOPS; hop++) {
+    try {
+      const stats = lstatSync(join(base, path));
+      if (stats.isFIFO()) return path;
+      if (!stats.isSymbolicLink()) return undefined;
+      const target = readlinkSync(join(base, path));
+      const next = isAbsolute(target) ? relative(seenAt, target) : join(dirname(path), target);
+      if (next === ".." || next.startsWith("../") || isAbsolute(next)) return undefined;
+      path = next;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
 }
 
 /** The directory holding `path` (below the root held at `rootFd`), opened no-follow one component at a time; undefined if any is not a directory. */

@@ -26,6 +26,8 @@ export function patternBytesOver(...texts: (string | undefined)[]): number | und
   const bytes = texts.reduce((sum, text) => sum + Buffer.byteLength(text ?? ""), 0);
   return bytes > MAX_RG_PATTERN_BYTES ? bytes : undefined;
 }
+/** Where the jail shows the searched root. */
+const SEARCH_ROOT = "/search";
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
 /**
@@ -48,7 +50,7 @@ export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
     const rg = onPath("rg");
     if (!rg) return resolve(undefined);
     const binds = [...SYSTEM, rg].flatMap((path) => ["--ro-bind-try", path, path]);
-    const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, "/search"];
+    const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, SEARCH_ROOT];
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
     // As every call runs it: the limiting shell must start in there too.
@@ -90,7 +92,7 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   options.signal.throwIfAborted();
   const child = (
     jail && options.jail
-      ? spawn("bwrap", [...jail.bwrap, "--chdir", join("/search", options.jail.below), ...limitedRg(jail.rg, args)], {
+      ? spawn("bwrap", [...jail.bwrap, "--chdir", join(SEARCH_ROOT, options.jail.below), ...limitedRg(jail.rg, args)], {
           stdio: ["ignore", "pipe", "pipe", options.jail.rootFd],
         })
       : spawnArgv(limitedRg("rg", args), { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] })
@@ -98,7 +100,10 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
   // A walk (not one file on stdin) may meet an ignore file that is a FIFO.
-  const release = options.jail && options.stdin === undefined ? releaseIgnoreFifos(options.jail, options.signal) : undefined;
+  const release =
+    options.jail && options.stdin === undefined
+      ? releaseIgnoreFifos(options.jail, jail ? SEARCH_ROOT : undefined, options.signal)
+      : undefined;
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
     if (stderr.length < 4096) stderr += chunk;

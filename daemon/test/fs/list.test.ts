@@ -3,6 +3,7 @@ import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "nod
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../src/fs/list.js";
+import { jailed } from "../../src/fs/ripgrep.js";
 import { fixture, never } from "./fixture.js";
 
 async function gitProject() {
@@ -157,6 +158,22 @@ describe("list_files", () => {
     expect(paths(await listFiles(f.confinement, { path: "deep/er", recursive: true }, cap(100), signal))).toEqual([
       "deep/er/b.txt",
       "deep/er/still/c.txt",
+    ]);
+  });
+
+  it("walks past an ignore file that is a symlink to a FIFO inside the project, relative or as rg sees the root", async () => {
+    const f = await fixture({ "a.txt": "", "rel/b.txt": "", "abs/c.txt": "", "pipes/kept.txt": "" });
+    execFileSync("mkfifo", [join(f.root, "pipes/one")]);
+    execFileSync("mkfifo", [join(f.root, "pipes/two")]);
+    symlinkSync("../pipes/one", join(f.root, "rel/.gitignore"));
+    // Jailed, rg sees the root at /search; else where the host has it.
+    symlinkSync(join((await jailed()) ? "/search" : f.root, "pipes/two"), join(f.root, "abs/.ignore"));
+    const signal = AbortSignal.timeout(20_000);
+    expect(paths(await listFiles(f.confinement, { recursive: true }, cap(100), signal))).toEqual([
+      "a.txt",
+      "abs/c.txt",
+      "pipes/kept.txt",
+      "rel/b.txt",
     ]);
   });
 
