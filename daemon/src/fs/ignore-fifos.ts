@@ -2,12 +2,14 @@
 // open(2), which waits on a FIFO until something opens its other end (ripgrep#2761): a repository
 // that ships one stalls every listing and search of its tree until the call's time is up. rg has no
 // flag to skip them. So when rg has been quiet a while, the tree is looked through once for ignore
-// files that are FIFOs, and each is then opened for writing and closed, again and again while rg
-// runs: a reader waiting on one wakes to end of file, an empty ignore file, and walks on. Nothing is
-// written, and every open goes no-follow through held directories: only FIFOs in the root are touched.
-import { closeSync, constants, lstatSync, openSync, readlinkSync, realpathSync } from "node:fs";
+// files that are FIFOs (or symlinks to one in the root), and each found is opened for writing and
+// closed, again and again while rg runs: a reader waiting on one wakes to end of file, an empty
+// ignore file, and walks on. Nothing is written. Every directory is opened no-follow through the one
+// before it, and each FIFO is held by an O_PATH descriptor checked to be a FIFO: what is opened for
+// writing is that FIFO, whatever takes its name later, and never anything outside the root.
+import { closeSync, constants, fstatSync, openSync, readlinkSync, lstatSync } from "node:fs";
 import { readdir } from "node:fs/promises";
-import { dirname, isAbsolute, join, relative } from "node:path";
+import { isAbsolute, join, relative } from "node:path";
 import { FD_DIR, openDirectory } from "./confine.js";
 
 /** The ignore files rg reads in every directory it walks and in those above it. */
@@ -16,11 +18,18 @@ const IGNORE_FILES = new Set([".gitignore", ".ignore", ".rgignore"]);
 const GIT_EXCLUDE = ".git/info/exclude";
 /** How long rg may give nothing before the tree is looked through: a walk that long is a big one, or a stalled one. */
 const QUIET_MS = 1000;
-/** How often known FIFOs are opened and closed once found: rg reaches nested ones one after another. */
+/** How often the FIFOs found are opened and closed: rg reaches nested ones one after another. */
 const RELEASE_MS = 20;
-/** Most FIFOs released (each holds its directory open while rg runs); past it, rg may still stall until the call's time is up. */
+/** Most FIFOs held (a descriptor each, while rg runs); past them, rg may still stall until the call's time is up. */
 const MAX_FIFOS = 256;
-const RELEASE_FLAGS = constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW;
+/** Most directories looked through, and deepest (each level holds a descriptor while under it): a tree past either is looked through in part. */
+const MAX_DIRECTORIES = 100_000;
+const MAX_DEPTH = 64;
+/** Symlinks followed from an ignore file to what rg would open, as the kernel's limit. */
+const MAX_HOPS = 40;
+/** Linux's O_PATH (the same on x86_64 and aarch64), which Node's constants lack: a handle on the inode that opens nothing. */
+const O_PATH = 0o10000000;
+const RELEASE_FLAGS = constants.O_WRONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
 export interface Release {
   /** rg gave output: it is not stalled. */
@@ -34,35 +43,32 @@ export interface Release {
  */
 export function releaseIgnoreFifos(root: { rootFd: number; below: string }, seenAt: string | undefined, signal: AbortSignal): Release {
   if (!FD_DIR) return { heard() {}, stop() {} };
-  const held: { dirFd: number; name: string }[] = [];
+  const held = new Map<string, number>();
   let stopped = false;
   let ticking: NodeJS.Timeout | undefined;
   const releaseAll = () => {
-    for (const { dirFd, name } of held) {
+    for (const fifo of held.values()) {
       try {
-        closeSync(openSync(`${FD_DIR}/${dirFd}/${name}`, RELEASE_FLAGS));
+        closeSync(openSync(`${FD_DIR}/${fifo}`, RELEASE_FLAGS));
       } catch {
-        // ENXIO: nobody is reading it now; ENOENT or ELOOP: it went, or became a symlink.
+        // ENXIO: nobody is reading it now.
       }
     }
   };
-  const lookThrough = async () => {
-    const base = `${FD_DIR}/${root.rootFd}`;
-    const fifos = await ignoreFifos(base, root.below, seenAt ?? realpathSync(base), () => !stopped && !signal.aborted);
-    if (stopped) return;
-    for (const path of fifos) {
-      const dirFd = openBelow(root.rootFd, path);
-      if (dirFd !== undefined) held.push({ dirFd, name: path.slice(path.lastIndexOf("/") + 1) });
-    }
-    if (held.length === 0) return;
+  const hold = (path: string) => {
+    if (stopped || held.has(path) || held.size >= MAX_FIFOS) return;
+    const fifo = openFifo(root.rootFd, path);
+    if (fifo === undefined) return;
+    held.set(path, fifo);
     releaseAll();
-    ticking = setInterval(releaseAll, RELEASE_MS);
+    ticking ??= setInterval(releaseAll, RELEASE_MS);
   };
+  const look = new Look(`${FD_DIR}/${root.rootFd}`, seenAt, hold, () => !stopped && !signal.aborted && held.size < MAX_FIFOS);
   // Once: a fired timer that is refreshed runs again.
   let quiet: NodeJS.Timeout | undefined = setTimeout(() => {
     quiet = undefined;
     // What cannot be looked through (EMFILE, EACCES) leaves rg as it was: stalled until the call's time is up.
-    lookThrough().catch(() => {});
+    look.through(root.rootFd, root.below).catch(() => {});
   }, QUIET_MS);
   return {
     heard() {
@@ -73,71 +79,146 @@ export function releaseIgnoreFifos(root: { rootFd: number; below: string }, seen
       clearTimeout(quiet);
       quiet = undefined;
       clearInterval(ticking);
-      for (const { dirFd } of held.splice(0)) closeSync(dirFd);
+      for (const fifo of held.values()) closeSync(fifo);
+      held.clear();
     },
   };
 }
 
-/** Symlinks followed from an ignore file to what rg would open, as the kernel's limit. */
-const MAX_HOPS = 40;
+/** One look through a tree for the FIFOs rg would wait on, each handed to `found` (a path below the root) as soon as it is seen. */
+class Look {
+  private directories = 0;
 
-/**
- * Paths (below the root at `base`) of the FIFOs rg would wait on: ignore files that are FIFOs or
- * symlinks leading to one inside the root (which rg sees at `seenAt`), in the directories down to
- * `below` and everywhere under it, looked for while `going()`.
- */
-async function ignoreFifos(base: string, below: string, seenAt: string, going: () => boolean): Promise<string[]> {
-  const found = new Set<string>();
-  const reach = (path: string) => {
-    const fifo = fifoReached(base, path, seenAt);
-    if (fifo !== undefined) found.add(fifo);
-  };
-  const parts = below.split("/").filter(Boolean);
-  for (let depth = 0; depth < parts.length; depth++) {
-    const dir = parts.slice(0, depth).join("/");
-    for (const name of [...IGNORE_FILES, GIT_EXCLUDE]) reach(join(dir, name));
-  }
-  // Read through path strings: a directory swapped for a symlink meanwhile can only add names, which the no-follow opens of openBelow then refuse.
-  const queue = [parts.join("/")];
-  while (queue.length > 0 && found.size < MAX_FIFOS && going()) {
-    const dir = queue.shift()!;
-    const entries = await readdir(join(base, dir), { withFileTypes: true }).catch(() => []);
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.name === ".git") reach(join(dir, GIT_EXCLUDE));
-      else if (entry.isDirectory()) queue.push(path);
-      else if ((entry.isFIFO() || entry.isSymbolicLink()) && IGNORE_FILES.has(entry.name)) reach(path);
+  constructor(
+    /** The root, as the daemon reaches it. */
+    private readonly base: string,
+    /** The root as rg sees it, or undefined for where the host has it. */
+    private readonly seenAt: string | undefined,
+    private readonly found: (path: string) => void,
+    private readonly going: () => boolean,
+  ) {}
+
+  /** The directories from the root down to `below` (their ignore files only), then the whole tree under it. */
+  async through(rootFd: number, below: string): Promise<void> {
+    const parts = below.split("/").filter(Boolean);
+    for (let depth = 0; depth < parts.length; depth++) {
+      for (const name of [...IGNORE_FILES, GIT_EXCLUDE]) this.reach(join(...parts.slice(0, depth), name));
+    }
+    const start = openBelow(rootFd, [...parts, "."].join("/"));
+    if (start === undefined) return;
+    try {
+      await this.walk(start, parts.join("/"), 0);
+    } finally {
+      closeSync(start);
     }
   }
-  return [...found].slice(0, MAX_FIFOS);
+
+  /** `dir` (held at `dirFd`) and every directory under it, each opened no-follow through its parent. */
+  private async walk(dirFd: number, dir: string, depth: number): Promise<void> {
+    if (++this.directories > MAX_DIRECTORIES || depth > MAX_DEPTH || !this.going()) return;
+    const entries = await readdir(`${FD_DIR}/${dirFd}`, { withFileTypes: true }).catch(() => []);
+    for (const entry of entries) {
+      if (!this.going()) return;
+      const path = join(dir, entry.name);
+      if (entry.name === ".git") this.reach(join(dir, GIT_EXCLUDE));
+      else if ((entry.isFIFO() || entry.isSymbolicLink()) && IGNORE_FILES.has(entry.name)) this.reach(path);
+      else if (entry.isDirectory()) {
+        const child = openDirectory(`${FD_DIR}/${dirFd}/${entry.name}`);
+        if (typeof child !== "number") continue;
+        try {
+          await this.walk(child, path, depth + 1);
+        } finally {
+          closeSync(child);
+        }
+      }
+    }
+  }
+
+  /** Hands on the FIFO that opening `path` reaches, if any. */
+  private reach(path: string): void {
+    const fifo = this.resolve(path);
+    if (fifo !== undefined) this.found(fifo);
+  }
+
+  /**
+   * `path` with every symlink on the way resolved inside the root, as rg would open it, when it ends
+   * at a FIFO; undefined when it ends elsewhere or leaves the root.
+   */
+  private resolve(path: string): string | undefined {
+    const seenAt = this.seenAt ?? this.hostRoot();
+    const done: string[] = [];
+    const left = path.split("/").filter(Boolean);
+    for (let hops = 0; left.length > 0; ) {
+      const name = left.shift()!;
+      if (name === ".") continue;
+      if (name === "..") {
+        if (done.pop() === undefined) return undefined;
+        continue;
+      }
+      const at = join(this.base, ...done, name);
+      try {
+        const stats = lstatSync(at);
+        if (stats.isSymbolicLink()) {
+          if (++hops > MAX_HOPS) return undefined;
+          const target = readlinkSync(at);
+          if (isAbsolute(target)) {
+            const inside = relative(seenAt, target);
+            if (inside === ".." || inside.startsWith("../") || isAbsolute(inside)) return undefined;
+            done.length = 0;
+            left.unshift(...inside.split("/"));
+          } else left.unshift(...target.split("/"));
+          continue;
+        }
+        if (left.length === 0) return stats.isFIFO() ? join(...done, name) : undefined;
+        if (!stats.isDirectory()) return undefined;
+        done.push(name);
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+
+  private hostRootPath: string | undefined;
+  /** Where the host has the root, for absolute symlinks in a walk rg makes unjailed. */
+  private hostRoot(): string {
+    this.hostRootPath ??= readlinkSync(this.base);
+    return this.hostRootPath;
+  }
 }
 
-/** The FIFO (below the root at `base`) that opening `path` reaches, itself or through symlinks that stay inside the root as rg sees it at `seenAt`; else undefined. */
-function fifoReached(base: string, path: string, seenAt: string): string | undefined {
-  for (let hop = 0; hop <= MAX_HOPS; hop++) {
-    try {
-      const stats = lstatSync(join(base, path));
-      if (stats.isFIFO()) return path;
-      if (!stats.isSymbolicLink()) return undefined;
-      const target = readlinkSync(join(base, path));
-      const next = isAbsolute(target) ? relative(seenAt, target) : join(dirname(path), target);
-      if (next === ".." || next.startsWith("../") || isAbsolute(next)) return undefined;
-      path = next;
-    } catch {
-      return undefined;
-    }
+/** The FIFO at `path` (below the root held at `rootFd`, no symlinks on the way), held by an O_PATH descriptor; undefined if it is none. */
+function openFifo(rootFd: number, path: string): number | undefined {
+  const slash = path.lastIndexOf("/");
+  const dirFd = openBelow(rootFd, slash < 0 ? "." : path.slice(0, slash));
+  if (dirFd === undefined) return undefined;
+  try {
+    const fifo = openSync(`${FD_DIR}/${dirFd}/${path.slice(slash + 1)}`, O_PATH | constants.O_NOFOLLOW);
+    if (fstatSync(fifo).isFIFO()) return fifo;
+    closeSync(fifo);
+  } catch {
+    // Gone, or turned into something else: not rg's to wait on.
+  } finally {
+    closeSync(dirFd);
   }
   return undefined;
 }
 
-/** The directory holding `path` (below the root held at `rootFd`), opened no-follow one component at a time; undefined if any is not a directory. */
+/** The directory at `path` (below the root held at `rootFd`), opened no-follow one component at a time; undefined if any is not a directory or cannot be opened. */
 function openBelow(rootFd: number, path: string): number | undefined {
-  let fd = openDirectory(`${FD_DIR}/${rootFd}/.`);
-  for (const name of path.split("/").slice(0, -1)) {
-    if (typeof fd !== "number") return undefined;
-    const next = openDirectory(`${FD_DIR}/${fd}/${name}`);
-    closeSync(fd);
-    fd = next;
+  let fd: number | undefined;
+  try {
+    let next = openDirectory(`${FD_DIR}/${rootFd}/.`);
+    for (const name of path.split("/").filter((part) => part !== "" && part !== ".")) {
+      if (typeof next !== "number") return undefined;
+      fd = next;
+      next = openDirectory(`${FD_DIR}/${fd}/${name}`);
+      closeSync(fd);
+      fd = undefined;
+    }
+    return typeof next === "number" ? next : undefined;
+  } catch {
+    if (fd !== undefined) closeSync(fd);
+    return undefined;
   }
-  return typeof fd === "number" ? fd : undefined;
 }

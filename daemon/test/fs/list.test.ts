@@ -168,12 +168,26 @@ describe("list_files", () => {
     symlinkSync("../pipes/one", join(f.root, "rel/.gitignore"));
     // Jailed, rg sees the root at /search; else where the host has it.
     symlinkSync(join((await jailed()) ? "/search" : f.root, "pipes/two"), join(f.root, "abs/.ignore"));
+    // Symlinks on the way count too: a directory of the path, .git, .git/info.
+    mkdirSync(join(f.root, "hidden/inner"), { recursive: true });
+    execFileSync("mkfifo", [join(f.root, "hidden/inner/three")]);
+    symlinkSync("hidden", join(f.root, "dirlink"));
+    mkdirSync(join(f.root, "via"));
+    writeFileSync(join(f.root, "via/d.txt"), "");
+    symlinkSync("../dirlink/inner/three", join(f.root, "via/.rgignore"));
+    mkdirSync(join(f.root, "gitdir/info"), { recursive: true });
+    execFileSync("mkfifo", [join(f.root, "gitdir/info/exclude")]);
+    mkdirSync(join(f.root, "repo"));
+    symlinkSync("../gitdir", join(f.root, "repo/.git"));
+    writeFileSync(join(f.root, "repo/e.txt"), "");
     const signal = AbortSignal.timeout(20_000);
     expect(paths(await listFiles(f.confinement, { recursive: true }, cap(100), signal))).toEqual([
       "a.txt",
       "abs/c.txt",
       "pipes/kept.txt",
       "rel/b.txt",
+      "repo/e.txt",
+      "via/d.txt",
     ]);
   });
 
