@@ -35,7 +35,7 @@ export interface ParsedQuery {
   /** In "<subject> <tool kind>" ("zig lsp"): the subject words. */
   subjectOfTool: string[];
   /** The language families the subject names ("c++ lsp": c), whose tools are meant rather than another language's. */
-  toolLanguages: string[];
+  languagesAsked: string[];
   /** Those whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"). */
   subjectNotMeant: string[];
   /** Names of tools the query does not want ("without docker"). */
@@ -118,7 +118,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     ecosystemWords: subjectWords.length > 0 ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
     familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
-    toolLanguages: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
+    languagesAsked: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
     subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
     unwanted,
     compounds: compoundsOf(index, allWords, contentWords),

@@ -210,7 +210,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     ecosystemWords,
     familyIds,
     subjectOfTool,
-    toolLanguages,
+    languagesAsked,
     subjectNotMeant,
     unwanted,
     compounds,
@@ -328,7 +328,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   weigh(named(termsOf(subjectNotMeant)), WEIGHT.subject);
   weigh(named(termsOf(unwanted)), WEIGHT.unwanted);
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
-  weigh(toolsForOtherLanguages(index, toolLanguages), WEIGHT.otherLanguage);
+  weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
