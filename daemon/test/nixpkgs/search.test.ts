@@ -434,6 +434,18 @@ describe("a library named lib*", () => {
     expect(ranked(small, "python png decoding library")[0]).toBe("python313Packages.pypng");
   });
 
+  it("asked for, is no program that calls itself a command-line tool and not a library; one that is both counts", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["httpcli", "Command line HTTP client"],
+      ["pyhttp", "HTTP client", "pyhttp", "0.9"],
+      ["qrtool", "C library and command line tool for QR codes"],
+      ["qrlib", "QR code library", "qrlib", "0.9"],
+    ]);
+    expect(ranked(small, "http client library")[0]).toBe("pyhttp");
+    expect(ranked(small, "qr code library")[0]).toBe("qrtool");
+  });
+
   it("may be meant by what a library provides: headers, an API", () => {
     const small = smallIndex([...WIDGETS, ["libfoo", "Foo codec, its headers and API"], ["foocodec", "Foo codec, its headers and API"]]);
     expect(ranked(small, "foo codec")[0]).toBe("foocodec");

@@ -77,6 +77,8 @@ const WEIGHT = {
   otherLanguage: 0.3,
   /** Factor of a package set's member when a library is asked for and no language named. */
   unnamedLanguageLibrary: 0.5,
+  /** Factor of a package that calls itself a command-line program and not a library, when a library is asked for. */
+  programForLibrary: 0.5,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -329,6 +331,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   weigh(named(termsOf(unwanted)), WEIGHT.unwanted);
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
+  const programOnly = asksForLibrary ? programsOnly(index) : undefined;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
@@ -358,8 +361,12 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
       // language's own library is asked for by its language ("python png library").
       const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
+      const program = programOnly?.(id) ? WEIGHT.programForLibrary : 1;
       const kind =
-        (queryFactor.get(id) ?? 1) * system * (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
+        (queryFactor.get(id) ?? 1) *
+        system *
+        program *
+        (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       const rep = index.groupRep[id]!;
       if (best[rep] === 0) {
@@ -421,6 +428,31 @@ function toolsForOtherLanguages(index: NixpkgsIndex, asked: readonly string[]): 
     for (const id of dictionary.postings(term)) if (!askedIds.has(id)) others.add(id);
   }
   return others;
+}
+
+/**
+ * Whether a package calls itself a command-line program and not a library: no answer when a library is asked
+ * for (httpie, "Command line HTTP client", for "python http client library"); qrencode, "C library and
+ * command line tool", is both.
+ */
+function programsOnly(index: NixpkgsIndex): (id: number) => boolean {
+  const postingsOf = (word: string) => {
+    const term = index.descriptions.find(stem(word));
+    return term < 0 ? new Uint32Array() : index.descriptions.postings(term);
+  };
+  const [program, library] = [postingsOf("cli"), postingsOf("library")];
+  return (id) => includesSorted(program, id) && !includesSorted(library, id);
+}
+
+/** Whether an ascending list holds `id`. */
+function includesSorted(ids: Uint32Array, id: number): boolean {
+  let [low, high] = [0, ids.length];
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (ids[middle]! < id) low = middle + 1;
+    else high = middle;
+  }
+  return ids[low] === id;
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */
