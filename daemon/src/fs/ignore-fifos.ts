@@ -88,6 +88,7 @@ export function releaseIgnoreFifos(root: { rootFd: number; below: string }, seen
 /** One look through a tree for the FIFOs rg would wait on, each handed to `found` (a path below the root) as soon as it is seen. */
 class Look {
   private directories = 0;
+  private hostRootPath: string | undefined;
 
   constructor(
     /** The root, as the daemon reaches it. */
@@ -179,7 +180,6 @@ class Look {
     return undefined;
   }
 
-  private hostRootPath: string | undefined;
   /** Where the host has the root, for absolute symlinks in a walk rg makes unjailed. */
   private hostRoot(): string {
     this.hostRootPath ??= readlinkSync(this.base);
