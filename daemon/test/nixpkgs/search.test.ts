@@ -938,6 +938,15 @@ describe("words agents use for what descriptions say otherwise", () => {
       found: "azc",
     },
     {
+      query: "javascript lsp",
+      packages: [
+        ["tsls", "Language server for TypeScript"],
+        ["lsp-tools", "Tools for language servers"],
+        ["jslib", "JavaScript library"],
+      ],
+      found: "tsls",
+    },
+    {
       query: "java linter",
       packages: [
         ["checkstyle", "Checks Java source against a coding standard"],

@@ -162,6 +162,7 @@ const RELATED: Record<string, string[]> = {
   queue: ["messaging", "broker"],
   binary: ["hex", "hexadecimal"],
   typescript: ["javascript"],
+  javascript: ["typescript"],
   sass: ["css", "scss"],
   scss: ["css", "sass"],
   cpp: ["c++"],
