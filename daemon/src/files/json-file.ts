@@ -1,9 +1,8 @@
 // JSON that another program wrote (a metadata file, a cache entry, a package manifest, a message),
 // read through a zod schema: the value's type is the schema's, and a file that is not what the
 // schema says is an InvalidJson naming the file and the first problem, never a value cast on trust.
-import { readFileSync } from "node:fs";
 import type { z } from "zod";
-import { isAbsent } from "./absence.js";
+import { readSmallText } from "./small-file.js";
 
 export class InvalidJson extends Error {}
 
@@ -21,14 +20,8 @@ export function parseJson<S extends z.ZodType>(text: string, schema: S, what: st
   throw new InvalidJson(`${what}: ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
 }
 
-/** The file at `path` through `schema`; undefined when there is no such file. Other read errors are thrown as they are. */
+/** The file at `path` through `schema`; undefined when there is no such file, or none to read (small-file.ts). Other read errors are thrown as they are. */
 export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.infer<S> | undefined {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (error) {
-    if (isAbsent(error)) return undefined;
-    throw error;
-  }
-  return parseJson(text, schema, path);
+  const text = readSmallText(path);
+  return text === undefined ? undefined : parseJson(text, schema, path);
 }

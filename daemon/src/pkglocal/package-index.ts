@@ -2,7 +2,7 @@
 // A scan stays true until what it read changes: the directories it listed (their mtimes), the
 // lockfiles and manifests of the project, pyvenv.cfg. No timer: a warm scan is a few hundred stats.
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync, type Stats, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { unlessAbsent } from "../files/absence.js";
@@ -176,9 +176,15 @@ function requirementFiles(projectRoot: string): string[] {
  */
 const RACY_MS = 1000;
 
-/** What identifies a file's or directory's state: inode, mtime and size ("-" when absent). */
+/** What identifies a file's or directory's state: inode, mtime and size ("-" when absent, "loop" for a symlink loop a project planted). */
 function stamp(path: string, recording: boolean): string {
-  const stats = unlessAbsent(() => statSync(path), undefined);
+  let stats: Stats | undefined;
+  try {
+    stats = unlessAbsent(() => statSync(path), undefined);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ELOOP") return "loop";
+    throw error;
+  }
   if (!stats) return "-";
   if (recording && Date.now() - stats.mtimeMs < RACY_MS) return "racy";
   return `${stats.ino}:${stats.mtimeMs}:${stats.isDirectory() ? "d" : stats.size}`;

@@ -1,9 +1,9 @@
 // Finds the project's node_modules directories: the root one, each workspace member's (npm, yarn
 // and bun `workspaces`, pnpm-workspace.yaml) and configured ones; and which manager made them.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "../project-path.js";
-import { unlessAbsent } from "../../files/absence.js";
+import { readSmallText } from "../../files/small-file.js";
 import { readPackageJson } from "./package-json.js";
 import { isDirectory, listEntries } from "../quiet-fs.js";
 import type { FoundEnvironment } from "../types.js";
@@ -80,7 +80,7 @@ function packageJsonWorkspaces(projectRoot: string): string[] {
 
 /** The `packages:` list of pnpm-workspace.yaml (a flat YAML list; no YAML parser needed for it). */
 function pnpmWorkspaces(projectRoot: string): string[] {
-  const text = unlessAbsent(() => readFileSync(join(projectRoot, "pnpm-workspace.yaml"), "utf8"), "");
+  const text = readSmallText(join(projectRoot, "pnpm-workspace.yaml")) ?? "";
   const patterns: string[] = [];
   let inPackages = false;
   for (const line of text.split(/\r?\n/)) {

@@ -1,11 +1,11 @@
 // Finds the project's Python environments the way their tools place them: .venv/venv in the
 // project, $VIRTUAL_ENV, uv's UV_PROJECT_ENVIRONMENT, poetry's, pipenv's and hatch's central
 // virtualenv directories, Nix Python environments on PATH (python3.withPackages) and configured ones.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "../project-path.js";
 import { hatchEnvs, pipenvEnvs, poetryEnvs, readPyproject, type Candidate } from "./tool-envs.js";
-import { unlessAbsent } from "../../files/absence.js";
+import { readSmallText } from "../../files/small-file.js";
 import { isDirectory, listNames, realpathOf } from "../quiet-fs.js";
 import type { FoundEnvironment } from "../types.js";
 
@@ -132,7 +132,7 @@ function resolveEnvironment(candidate: Candidate): FoundEnvironment[] {
 }
 
 function readPyvenvCfg(venv: string): { version?: string; uv?: string } {
-  const text = unlessAbsent(() => readFileSync(join(venv, "pyvenv.cfg"), "utf8"), undefined);
+  const text = readSmallText(join(venv, "pyvenv.cfg"));
   if (text === undefined) return {};
   const value = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, "m").exec(text)?.[1]?.trim();
   return { version: value("version_info") ?? value("version"), uv: value("uv") };

@@ -1,9 +1,8 @@
 // Reads what Python's installers leave beside a package: the METADATA (or PKG-INFO) headers, the
 // RECORD of installed files, top_level.txt, direct_url.json and the .pth files of editable installs.
-import { closeSync, openSync, readFileSync, readSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { unlessAbsent } from "../../files/absence.js";
+import { readSmallText } from "../../files/small-file.js";
 import { InvalidJson, readJsonFile } from "../../files/json-file.js";
 
 export interface CoreMetadata {
@@ -21,22 +20,12 @@ const HEAD_BYTES = 8192;
 
 /** The headers of a METADATA/PKG-INFO file; Name and Version lead it, so the head usually suffices. */
 export function readCoreMetadata(file: string): CoreMetadata | undefined {
-  const text = unlessAbsent(() => readHead(file, HEAD_BYTES), undefined);
+  const text = readSmallText(file, { head: HEAD_BYTES });
   if (text === undefined) return undefined;
-  let meta = parseHeaders(text);
-  if ((!meta.name || !meta.version) && text.length >= HEAD_BYTES) meta = parseHeaders(readFileSync(file, "utf8"));
-  return meta;
-}
-
-function readHead(file: string, bytes: number): string {
-  const fd = openSync(file, "r");
-  try {
-    const buffer = Buffer.allocUnsafe(bytes);
-    const read = readSync(fd, buffer, 0, bytes, 0);
-    return buffer.toString("utf8", 0, read);
-  } finally {
-    closeSync(fd);
-  }
+  const meta = parseHeaders(text);
+  if ((meta.name && meta.version) || text.length < HEAD_BYTES) return meta;
+  const whole = readSmallText(file);
+  return whole === undefined ? meta : parseHeaders(whole);
 }
 
 function parseHeaders(text: string): CoreMetadata {
@@ -56,7 +45,7 @@ function parseHeaders(text: string): CoreMetadata {
 
 /** The body of METADATA: the long description, usually the README. */
 export function readMetadataBody(file: string): string {
-  const text = readFileSync(file, "utf8");
+  const text = readSmallText(file) ?? "";
   const blank = text.search(/\r?\n\r?\n/);
   return blank < 0 ? "" : text.slice(blank).trimStart();
 }
@@ -138,7 +127,7 @@ function isIdentifier(name: string): boolean {
 }
 
 export function readLines(file: string): string[] | undefined {
-  const text = unlessAbsent(() => readFileSync(file, "utf8"), undefined);
+  const text = readSmallText(file);
   return text?.split(/\r?\n/).filter((line) => line.trim() !== "");
 }
 
@@ -186,7 +175,7 @@ export function readPthTargets(sitePackages: string, pthFile: string): PthTarget
 }
 
 function finderMapping(finderFile: string): PthTarget[] {
-  const text = unlessAbsent(() => readFileSync(finderFile, "utf8"), "");
+  const text = readSmallText(finderFile) ?? "";
   const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text);
   if (!mapping) return [];
   const targets: PthTarget[] = [];

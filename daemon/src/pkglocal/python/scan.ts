@@ -1,7 +1,7 @@
 // Lists the distributions installed in one site-packages directory: wheels' *.dist-info, eggs'
 // *.egg-info (directory or single file) and `setup.py develop`'s *.egg-link, each with its exact
 // version, the names it is imported by and, for editable installs, where its source lives.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import {
   editableSource,
@@ -14,7 +14,7 @@ import {
   recordTopLevel,
   type CoreMetadata,
 } from "./metadata.js";
-import { unlessAbsent } from "../../files/absence.js";
+import { readSmallText } from "../../files/small-file.js";
 import { listEntries, listNames } from "../quiet-fs.js";
 import type { PackageRecord } from "../types.js";
 
@@ -138,7 +138,7 @@ function eggInfo(sitePackages: string, entry: string, manager: string): PackageR
 
 /** `setup.py develop`: the .egg-link's first line is the source directory holding *.egg-info. */
 function eggLink(sitePackages: string, entry: string, manager: string): PackageRecord | undefined {
-  const text = unlessAbsent(() => readFileSync(join(sitePackages, entry), "utf8"), undefined);
+  const text = readSmallText(join(sitePackages, entry));
   if (text === undefined) return undefined;
   const source = text.split(/\r?\n/, 1)[0]!.trim();
   const root = source.startsWith("/") ? source : join(dirname(join(sitePackages, entry)), source);

@@ -2,11 +2,10 @@
 // name from the project's path (hashes reproduced here exactly) under a directory of its own,
 // which their configuration and environment variables can move.
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { unlessAbsent } from "../../files/absence.js";
+import { readSmallText } from "../../files/small-file.js";
 import { listNames } from "../quiet-fs.js";
 
 /** A directory that may be an environment: how it was found, and which tool made it. */
@@ -30,7 +29,7 @@ interface HatchEnvs {
 
 /** A project's TOML file, its values of unknown type (T declares them `unknown`); undefined when absent or not TOML. */
 function readToml<T>(file: string): T | undefined {
-  const text = unlessAbsent(() => readFileSync(file, "utf8"), undefined);
+  const text = readSmallText(file);
   if (text === undefined) return undefined;
   try {
     return parseToml(text) as T;
@@ -110,7 +109,7 @@ function pipenvHome(env: NodeJS.ProcessEnv): string {
 }
 
 function projectFileNames(venv: string, projectRoot: string): boolean {
-  return unlessAbsent(() => readFileSync(join(venv, ".project"), "utf8"), "").trim() === projectRoot;
+  return (readSmallText(join(venv, ".project")) ?? "").trim() === projectRoot;
 }
 
 /**

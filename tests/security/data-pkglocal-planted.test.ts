@@ -1,0 +1,68 @@
+// Files a hostile project plants where pkg-local reads metadata: a FIFO held the whole server in
+// open(2) (no later call answered, SIGTERM did nothing), a link to /dev/zero grew it to 16 GB until it
+// died, a sparse file of gigabytes failed every call, a symlink loop failed them all as "a nixshed
+// bug". Each is now no file, and the rest of the scan goes on.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { startServer, textOf } from "../../daemon/test/support/mcp-client.js";
+import { hostileRepo } from "./data-hostile-repo.js";
+
+const SITE = ".venv/lib/python3.11/site-packages";
+
+function write(path: string, text = ""): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, text);
+}
+const fifo = (path: string) => {
+  rmSync(path, { force: true });
+  execFileSync("mkfifo", [path]);
+};
+const link = (target: string, path: string) => {
+  rmSync(path, { force: true });
+  symlinkSync(target, path);
+};
+
+/** A venv and node_modules with a sound package and a planted one each; `plant` then spoils a file. */
+function project(plant: (root: string, site: string) => void): string {
+  const { root } = hostileRepo();
+  const site = join(root, SITE);
+  write(join(root, ".venv/pyvenv.cfg"), "version = 3.11.9\n");
+  for (const name of ["sound", "planted"]) {
+    const info = join(site, `${name}-1.0.dist-info`);
+    write(join(info, "METADATA"), `Metadata-Version: 2.1\nName: ${name}\nVersion: 1.0\n\nREADME\n`);
+    write(join(info, "RECORD"), `${name}/__init__.py,,\n`);
+    write(join(site, name, "__init__.py"));
+  }
+  for (const name of ["sound-node", "planted-node"])
+    write(join(root, "node_modules", name, "package.json"), JSON.stringify({ name, version: "1.0.0" }));
+  plant(root, site);
+  return root;
+}
+
+describe("metadata a hostile project plants", () => {
+  it.each([
+    ["a FIFO as METADATA", (_root: string, site: string) => fifo(join(site, "planted-1.0.dist-info/METADATA"))],
+    ["a FIFO as RECORD", (_root: string, site: string) => fifo(join(site, "planted-1.0.dist-info/RECORD"))],
+    ["a FIFO as pyvenv.cfg", (root: string) => fifo(join(root, ".venv/pyvenv.cfg"))],
+    ["a FIFO as a package.json", (root: string) => fifo(join(root, "node_modules/planted-node/package.json"))],
+    ["a FIFO as pnpm-workspace.yaml", (root: string) => fifo(join(root, "pnpm-workspace.yaml"))],
+    ["METADATA linked to /dev/zero", (_root: string, site: string) => link("/dev/zero", join(site, "planted-1.0.dist-info/METADATA"))],
+    ["a sparse RECORD of 3 GB", (_root: string, site: string) => truncateSync(join(site, "planted-1.0.dist-info/RECORD"), 3 * 1024 ** 3)],
+    ["a package.json linked to itself", (root: string) => link("package.json", join(root, "node_modules/planted-node/package.json"))],
+    ["pyvenv.cfg linked to itself", (root: string) => link("pyvenv.cfg", join(root, ".venv/pyvenv.cfg"))],
+  ])("%s is no file: scan_packages answers, with the sound packages, and so does a later call", async (_what, plant) => {
+    const root = project(plant);
+    const server = await startServer({ args: ["--project", root, "--cache-dir", join(root, "..", "cache")] });
+    try {
+      const scan = await server.client.callTool({ name: "scan_packages", arguments: {} }, undefined, { timeout: 20_000 });
+      expect(textOf(scan as never)).toMatch(/\bsound\b/);
+      expect(textOf(scan as never)).toMatch(/\bsound-node\b/);
+      const later = await server.client.callTool({ name: "read_package", arguments: { package: "sound" } }, undefined, { timeout: 20_000 });
+      expect(later.isError, textOf(later as never)).toBeFalsy();
+    } finally {
+      await server.close();
+    }
+  });
+});
