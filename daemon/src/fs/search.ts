@@ -199,6 +199,8 @@ function searchRecords(
     const args = argsIn(dirname(target.real));
     const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
+      // A device would feed rg for ever (a copy of /dev/zero), a FIFO as long as a jailed writer likes.
+      if (!(await file.stat()).isFile()) throw new FsError(`${input}: not a regular file`, "search a file or a directory");
       await use(ripgrep([...args, "--", "-"], { cwd: target.dirAt, stdin: file.fd, signal, separator: "\n" }), target.real, target.real);
     } finally {
       await file.close();

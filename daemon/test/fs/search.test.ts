@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { matchLines, searchFiles, type SearchRequest } from "../../src/fs/search.js";
@@ -157,6 +158,17 @@ describe("search_files", () => {
     await expect(search(f, { pattern: "x".repeat(140_000) })).rejects.toThrow(
       /^pattern and glob are 140000 bytes, over the 65536 a search takes$/,
     );
+  });
+
+  it("refuses to search one file that is a device or a FIFO, as read_content does: a copy of /dev/zero fed rg until the timeout", async () => {
+    const f = await fixture({ "a.txt": "x\n" });
+    execFileSync("mknod", [join(f.root, "zero"), "c", "1", "5"]);
+    mkfifoSync(join(f.root, "pipe"));
+    for (const path of ["zero", "pipe"]) {
+      await expect(searchFiles(f.confinement, { pattern: "x", path, maxResults: 10 }, AbortSignal.timeout(20_000))).rejects.toThrow(
+        `${path}: not a regular file`,
+      );
+    }
   });
 
   it("searches past a .gitignore that is a FIFO, which rg would wait on forever, as an empty one", async () => {
