@@ -2,6 +2,7 @@
 // entries of the shape nixpkgs_install_tool writes (a tool name it gives, an attribute path, a
 // program name), each other entry skipped with a warning naming the file, and a file that is not a
 // registry at all is set aside, never trusted.
+import { execFileSync } from "node:child_process";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -45,6 +46,18 @@ describe("a planted installed-tools registry", () => {
     expect(new InstalledRegistry(stateDir, (line) => warnings.push(line)).all()).toEqual([]);
     expect(warnings[0]).toMatch(/installed-tools\.json: schemaVersion: .*; installed tools are not restored/);
     expect(existsSync(join(stateDir, "nixpkgs", "installed-tools.json.unreadable"))).toBe(true);
+  });
+
+  it("reports a registry that is a FIFO as unreadable, at once: reading it held the server at startup", () => {
+    const stateDir = mkdtempSync(join(tmpdir(), "nixshed-state-"));
+    mkdirSync(join(stateDir, "nixpkgs"));
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    execFileSync("mkfifo", [file]);
+    const warnings: string[] = [];
+    expect(new InstalledRegistry(stateDir, (line) => warnings.push(line)).all()).toEqual([]);
+    expect(warnings).toEqual([
+      expect.stringMatching(/installed-tools\.json: unreadable \(.*not a regular file\); installed tools are not restored/),
+    ]);
   });
 
   it("reports a registry that is there but cannot be read (not absent), and never overwrites it", () => {

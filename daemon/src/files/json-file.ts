@@ -20,8 +20,11 @@ export function parseJson<S extends z.ZodType>(text: string, schema: S, what: st
   throw new InvalidJson(`${what}: ${issue.path.join(".") || "(top level)"}: ${issue.message}`);
 }
 
-/** The file at `path` through `schema`; undefined when there is no such file, or none to read (small-file.ts). Other read errors are thrown as they are. */
-export function readJsonFile<S extends z.ZodType>(path: string, schema: S): z.infer<S> | undefined {
-  const text = readSmallText(path);
+/**
+ * The file at `path` through `schema`; undefined when there is no such file. Read errors are thrown as
+ * `read` throws them (small-file.ts: readPlantedText for a file a project may have planted).
+ */
+export function readJsonFile<S extends z.ZodType>(path: string, schema: S, read = readSmallText): z.infer<S> | undefined {
+  const text = read(path);
   return text === undefined ? undefined : parseJson(text, schema, path);
 }

@@ -1,7 +1,6 @@
 // A small file another program wrote, or one a project could have planted (a package's METADATA or
-// package.json, pyvenv.cfg), read without trusting its type or size. A FIFO would hold the whole
-// server in open(2), a link to /dev/zero never end, a sparse file of gigabytes fill the memory, a
-// symlink loop fail: each reads as no file at all, as a file that is not there does.
+// package.json, pyvenv.cfg), read without trusting its type or size: a FIFO would hold the whole
+// server in open(2), a link to /dev/zero never end, a sparse file of gigabytes fill the memory.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { isAbsent } from "./absence.js";
 
@@ -11,27 +10,34 @@ export const MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 /** Open does not wait for a FIFO's writer, nor take a terminal as the server's. */
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
+/** A file that is there but is no regular file, or is too large, to read. */
+export class UnreadableFile extends Error {}
+
+export interface SmallFileOptions {
+  maxBytes?: number;
+  /** Only the first bytes, however large the file. */
+  head?: number;
+}
+
 /**
- * The text of the regular file at `path` (through symlinks): all of it, or its first `head` bytes when given;
- * undefined when there is none, it is no regular file, or it is over `maxBytes` (and no head is asked for).
- * Errors other than these (permission denied, I/O) are thrown.
+ * The text of the regular file at `path` (through symlinks): all of it, or its first `head` bytes;
+ * undefined when there is none. A FIFO, device or socket, or a file over `maxBytes`, is an
+ * UnreadableFile; other errors (permission denied, a symlink loop) are thrown as they are.
  */
-export function readSmallText(
-  path: string,
-  { maxBytes = MAX_SMALL_FILE_BYTES, head }: { maxBytes?: number; head?: number } = {},
-): string | undefined {
+export function readSmallText(path: string, { maxBytes = MAX_SMALL_FILE_BYTES, head }: SmallFileOptions = {}): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
   } catch (error) {
-    // ELOOP: a symlink loop; ENXIO: a socket.
-    const code = (error as NodeJS.ErrnoException).code;
-    if (isAbsent(error) || code === "ELOOP" || code === "ENXIO") return undefined;
+    if (isAbsent(error)) return undefined;
+    // A socket cannot be opened at all.
+    if ((error as NodeJS.ErrnoException).code === "ENXIO") throw new UnreadableFile(`${path}: not a regular file`);
     throw error;
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile() || (head === undefined && stats.size > maxBytes)) return undefined;
+    if (!stats.isFile()) throw new UnreadableFile(`${path}: not a regular file`);
+    if (head === undefined && stats.size > maxBytes) throw new UnreadableFile(`${path}: over ${maxBytes} bytes`);
     // What the file holds now, never more: it may grow while it is read.
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, head ?? stats.size));
     let filled = 0;
@@ -43,5 +49,15 @@ export function readSmallText(
     return buffer.toString("utf8", 0, filled);
   } finally {
     closeSync(fd);
+  }
+}
+
+/** readSmallText for a file a project may have planted: one it cannot be read as, a symlink loop included, is no file at all. */
+export function readPlantedText(path: string, options: SmallFileOptions = {}): string | undefined {
+  try {
+    return readSmallText(path, options);
+  } catch (error) {
+    if (error instanceof UnreadableFile || (error as NodeJS.ErrnoException).code === "ELOOP") return undefined;
+    throw error;
   }
 }

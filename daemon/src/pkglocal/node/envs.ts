@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "../project-path.js";
-import { readSmallText } from "../../files/small-file.js";
+import { readPlantedText } from "../../files/small-file.js";
 import { readPackageJson } from "./package-json.js";
 import { isDirectory, listEntries } from "../quiet-fs.js";
 import type { FoundEnvironment } from "../types.js";
@@ -80,7 +80,7 @@ function packageJsonWorkspaces(projectRoot: string): string[] {
 
 /** The `packages:` list of pnpm-workspace.yaml (a flat YAML list; no YAML parser needed for it). */
 function pnpmWorkspaces(projectRoot: string): string[] {
-  const text = readSmallText(join(projectRoot, "pnpm-workspace.yaml")) ?? "";
+  const text = readPlantedText(join(projectRoot, "pnpm-workspace.yaml")) ?? "";
   const patterns: string[] = [];
   let inPackages = false;
   for (const line of text.split(/\r?\n/)) {

@@ -5,7 +5,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "../project-path.js";
 import { hatchEnvs, pipenvEnvs, poetryEnvs, readPyproject, type Candidate } from "./tool-envs.js";
-import { readSmallText } from "../../files/small-file.js";
+import { readPlantedText } from "../../files/small-file.js";
 import { isDirectory, listNames, realpathOf } from "../quiet-fs.js";
 import type { FoundEnvironment } from "../types.js";
 
@@ -132,7 +132,7 @@ function resolveEnvironment(candidate: Candidate): FoundEnvironment[] {
 }
 
 function readPyvenvCfg(venv: string): { version?: string; uv?: string } {
-  const text = readSmallText(join(venv, "pyvenv.cfg"));
+  const text = readPlantedText(join(venv, "pyvenv.cfg"));
   if (text === undefined) return {};
   const value = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, "m").exec(text)?.[1]?.trim();
   return { version: value("version_info") ?? value("version"), uv: value("uv") };

@@ -2,7 +2,7 @@
 // RECORD of installed files, top_level.txt, direct_url.json and the .pth files of editable installs.
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { readSmallText } from "../../files/small-file.js";
+import { readPlantedText } from "../../files/small-file.js";
 import { InvalidJson, readJsonFile } from "../../files/json-file.js";
 
 export interface CoreMetadata {
@@ -20,11 +20,11 @@ const HEAD_BYTES = 8192;
 
 /** The headers of a METADATA/PKG-INFO file; Name and Version lead it, so the head usually suffices. */
 export function readCoreMetadata(file: string): CoreMetadata | undefined {
-  const text = readSmallText(file, { head: HEAD_BYTES });
+  const text = readPlantedText(file, { head: HEAD_BYTES });
   if (text === undefined) return undefined;
   const meta = parseHeaders(text);
   if ((meta.name && meta.version) || text.length < HEAD_BYTES) return meta;
-  const whole = readSmallText(file);
+  const whole = readPlantedText(file);
   return whole === undefined ? meta : parseHeaders(whole);
 }
 
@@ -45,7 +45,7 @@ function parseHeaders(text: string): CoreMetadata {
 
 /** The body of METADATA: the long description, usually the README. */
 export function readMetadataBody(file: string): string {
-  const text = readSmallText(file) ?? "";
+  const text = readPlantedText(file) ?? "";
   const blank = text.search(/\r?\n\r?\n/);
   return blank < 0 ? "" : text.slice(blank).trimStart();
 }
@@ -127,7 +127,7 @@ function isIdentifier(name: string): boolean {
 }
 
 export function readLines(file: string): string[] | undefined {
-  const text = readSmallText(file);
+  const text = readPlantedText(file);
   return text?.split(/\r?\n/).filter((line) => line.trim() !== "");
 }
 
@@ -135,7 +135,7 @@ export function readLines(file: string): string[] | undefined {
 export function editableSource(distInfo: string): string | undefined {
   let direct: z.infer<typeof directUrlSchema> | undefined;
   try {
-    direct = readJsonFile(`${distInfo}/direct_url.json`, directUrlSchema);
+    direct = readJsonFile(`${distInfo}/direct_url.json`, directUrlSchema, readPlantedText);
   } catch (error) {
     if (error instanceof InvalidJson) return undefined; // Not the PEP 610 shape: not an editable install we can follow.
     throw error;
@@ -175,7 +175,7 @@ export function readPthTargets(sitePackages: string, pthFile: string): PthTarget
 }
 
 function finderMapping(finderFile: string): PthTarget[] {
-  const text = readSmallText(finderFile) ?? "";
+  const text = readPlantedText(finderFile) ?? "";
   const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text);
   if (!mapping) return [];
   const targets: PthTarget[] = [];

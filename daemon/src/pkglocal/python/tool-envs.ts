@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { readSmallText } from "../../files/small-file.js";
+import { readPlantedText } from "../../files/small-file.js";
 import { listNames } from "../quiet-fs.js";
 
 /** A directory that may be an environment: how it was found, and which tool made it. */
@@ -29,7 +29,7 @@ interface HatchEnvs {
 
 /** A project's TOML file, its values of unknown type (T declares them `unknown`); undefined when absent or not TOML. */
 function readToml<T>(file: string): T | undefined {
-  const text = readSmallText(file);
+  const text = readPlantedText(file);
   if (text === undefined) return undefined;
   try {
     return parseToml(text) as T;
@@ -109,7 +109,7 @@ function pipenvHome(env: NodeJS.ProcessEnv): string {
 }
 
 function projectFileNames(venv: string, projectRoot: string): boolean {
-  return (readSmallText(join(venv, ".project")) ?? "").trim() === projectRoot;
+  return (readPlantedText(join(venv, ".project")) ?? "").trim() === projectRoot;
 }
 
 /**
