@@ -189,18 +189,22 @@ function searchRecords(
   return confinement.hold(input, "follow", async (target) => {
     if (!target.exists)
       throw new FsError(`${input}: does not exist`, "search the project (leave out path), or list_files to see what exists");
-    if ((await lstat(target.at)).isDirectory()) {
+    const stats = await lstat(target.at);
+    if (stats.isDirectory()) {
       const args = argsIn(target.real);
       return withDirectory(target.at, input, (dir) =>
         confinement.withRootOf(target.real, input, (jail) => use(ripgrep(args, { cwd: dir, jail, signal, separator: "\n" }), target.real)),
       );
     }
-    // One file: rg reads it from a descriptor opened no-follow, so nothing can be swapped in under it.
+    // One file: rg reads it from a descriptor opened no-follow, so nothing can be swapped in under it. A device
+    // would feed rg for ever (a copy of /dev/zero), a FIFO as long as a jailed writer likes: checked before
+    // the open (a device may not open at all) and after it (what was opened).
+    const notRegular = () => new FsError(`${input}: not a regular file`, "search a file or a directory");
+    if (!stats.isFile()) throw notRegular();
     const args = argsIn(dirname(target.real));
     const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
     try {
-      // A device would feed rg for ever (a copy of /dev/zero), a FIFO as long as a jailed writer likes.
-      if (!(await file.stat()).isFile()) throw new FsError(`${input}: not a regular file`, "search a file or a directory");
+      if (!(await file.stat()).isFile()) throw notRegular();
       await use(ripgrep([...args, "--", "-"], { cwd: target.dirAt, stdin: file.fd, signal, separator: "\n" }), target.real, target.real);
     } finally {
       await file.close();
