@@ -3,7 +3,7 @@
 // trust record for its exact content (written by `nixshed trust`, in a store the project cannot
 // name) lifts that, and editing the file drops it again.
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "smol-toml";
@@ -138,6 +138,11 @@ network = true
     rmSync(join(project, ".nixshed.toml"));
     symlinkSync("/dev/zero", join(project, ".nixshed.toml"));
     expect(load().trust?.invalid).toMatch(/not a regular file$/);
+    // Nor a sparse file of gigabytes, which took as much memory to read.
+    rmSync(join(project, ".nixshed.toml"));
+    writeFileSync(join(project, ".nixshed.toml"), "");
+    truncateSync(join(project, ".nixshed.toml"), 3 * 1024 ** 3);
+    expect(load().trust?.invalid).toBe(`${join(project, ".nixshed.toml")}: cannot read: over ${16 * 1024 * 1024} bytes`);
   });
 
   it("cannot stop the server starting with a file in error: it counts for nothing, and the warning says why", () => {

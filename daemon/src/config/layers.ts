@@ -4,7 +4,8 @@
 // is untrusted unless `nixshed trust` recorded its content in the trust store (./trust-store.ts);
 // ./load.ts then keeps only its narrowing values (./trust.ts). Free of zod on purpose: `serve`
 // reads the layers before the schema library has loaded (see ../mcp/initialize-cache.ts).
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
+import { readSmallText, UnreadableFile } from "../files/small-file.js";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml, type TomlError } from "smol-toml";
@@ -93,14 +94,16 @@ function readTomlLayer(path: string): Layer & { text: string } {
   return parseLayer(path, readLayerText(path));
 }
 
-/** A config file's text; a FIFO or a device (a project can plant either, or a link to one) would block or never end. */
+/** A config file's text; a FIFO, a device or a sparse file of gigabytes (a project can plant each, or a link to one) is refused, not read. */
 function readLayerText(path: string): string {
+  let text: string | undefined;
   try {
-    if (!statSync(path).isFile()) throw new Error("not a regular file");
-    return readFileSync(path, "utf8");
+    text = readSmallText(path);
   } catch (error) {
-    throw new ConfigError(`${path}: cannot read: ${(error as Error).message}`);
+    throw new ConfigError(`${path}: cannot read: ${error instanceof UnreadableFile ? error.reason : (error as Error).message}`);
   }
+  if (text === undefined) throw new ConfigError(`${path}: cannot read: no such file`);
+  return text;
 }
 
 function parseLayer(path: string, text: string): Layer & { text: string } {

@@ -1,5 +1,5 @@
-// A small file another program wrote, or one a project could have planted (a package's METADATA or
-// package.json, pyvenv.cfg), read without trusting its type or size: a FIFO would hold the whole
+// A small file another program wrote, or one a project could have planted (its .nixshed.toml, a
+// package's METADATA or package.json, pyvenv.cfg), read without trusting its type or size: a FIFO would hold the whole
 // server in open(2), a link to /dev/zero never end, a sparse file of gigabytes fill the memory.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { isAbsent } from "./absence.js";
@@ -10,8 +10,15 @@ export const MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
 /** Open does not wait for a FIFO's writer, nor take a terminal as the server's. */
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
 
-/** A file that is there but is no regular file, or is too large, to read. */
-export class UnreadableFile extends Error {}
+/** A file that is there but is no regular file, or is too large, to read; `reason` says which. */
+export class UnreadableFile extends Error {
+  constructor(
+    path: string,
+    readonly reason: string,
+  ) {
+    super(`${path}: ${reason}`);
+  }
+}
 
 export interface SmallFileOptions {
   maxBytes?: number;
@@ -31,13 +38,13 @@ export function readSmallText(path: string, { maxBytes = MAX_SMALL_FILE_BYTES, h
   } catch (error) {
     if (isAbsent(error)) return undefined;
     // A socket cannot be opened at all.
-    if ((error as NodeJS.ErrnoException).code === "ENXIO") throw new UnreadableFile(`${path}: not a regular file`);
+    if ((error as NodeJS.ErrnoException).code === "ENXIO") throw new UnreadableFile(path, "not a regular file");
     throw error;
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new UnreadableFile(`${path}: not a regular file`);
-    if (head === undefined && stats.size > maxBytes) throw new UnreadableFile(`${path}: over ${maxBytes} bytes`);
+    if (!stats.isFile()) throw new UnreadableFile(path, "not a regular file");
+    if (head === undefined && stats.size > maxBytes) throw new UnreadableFile(path, `over ${maxBytes} bytes`);
     // What the file holds now, never more: it may grow while it is read.
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, head ?? stats.size));
     let filled = 0;
