@@ -24,6 +24,12 @@ const link = (target: string, path: string) => {
   symlinkSync(target, path);
 };
 
+/** A Unix socket at `path`, which open(2) refuses with ENXIO (made by a child that leaves it behind). */
+const socket = (path: string) => {
+  rmSync(path, { force: true });
+  execFileSync("python3", ["-c", "import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", path]);
+};
+
 /** A venv and node_modules with a sound package and a planted one each; `plant` then spoils a file. */
 function project(plant: (root: string, site: string) => void): string {
   const { root } = hostileRepo();
@@ -52,6 +58,7 @@ describe("metadata a hostile project plants", () => {
     ["a sparse RECORD of 3 GB", (_root: string, site: string) => truncateSync(join(site, "planted-1.0.dist-info/RECORD"), 3 * 1024 ** 3)],
     ["a package.json linked to itself", (root: string) => link("package.json", join(root, "node_modules/planted-node/package.json"))],
     ["pyvenv.cfg linked to itself", (root: string) => link("pyvenv.cfg", join(root, ".venv/pyvenv.cfg"))],
+    ["a socket as pyvenv.cfg", (root: string) => socket(join(root, ".venv/pyvenv.cfg"))],
   ])("%s is no file: scan_packages answers, with the sound packages, and so does a later call", async (_what, plant) => {
     const root = project(plant);
     const server = await startServer({ args: ["--project", root, "--cache-dir", join(root, "..", "cache")] });

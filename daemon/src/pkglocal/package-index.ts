@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { mkdirSync, renameSync, type Stats, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
-import { unlessAbsent } from "../files/absence.js";
+import { isAbsent } from "../files/absence.js";
 import { InvalidJson, readJsonFile } from "../files/json-file.js";
 import { isInside } from "../files/path-inside.js";
 import { describedWithin } from "./package-confine.js";
@@ -178,14 +178,14 @@ const RACY_MS = 1000;
 
 /** What identifies a file's or directory's state: inode, mtime and size ("-" when absent, "loop" for a symlink loop a project planted). */
 function stamp(path: string, recording: boolean): string {
-  let stats: Stats | undefined;
+  let stats: Stats;
   try {
-    stats = unlessAbsent(() => statSync(path), undefined);
+    stats = statSync(path);
   } catch (error) {
+    if (isAbsent(error)) return "-";
     if ((error as NodeJS.ErrnoException).code === "ELOOP") return "loop";
     throw error;
   }
-  if (!stats) return "-";
   if (recording && Date.now() - stats.mtimeMs < RACY_MS) return "racy";
   return `${stats.ino}:${stats.mtimeMs}:${stats.isDirectory() ? "d" : stats.size}`;
 }
