@@ -33,6 +33,19 @@ describe("a dictionary's lookup of a term", () => {
 });
 
 describe("a dictionary's postings counted per term", () => {
+  it("says whether a term lists an id, at either end of its postings, between them, or when it lists none", () => {
+    const listed = new Dictionary(
+      encodeDictionary(
+        new Map([
+          ["a", [1, 4, 9, 12]],
+          ["b", []],
+        ]),
+      ),
+    );
+    expect([0, 1, 4, 5, 9, 12, 13].map((id) => listed.lists(0, id))).toEqual([false, true, true, false, true, true, false]);
+    expect(listed.lists(1, 0)).toBe(false);
+  });
+
   it("counts the ones accepted, per term", () => {
     const counted = new Dictionary(
       encodeDictionary(

@@ -206,7 +206,6 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   );
 }
 
-/** 2 when the attribute is the package's name, 1 when it starts with it (crystal_1_14, python312 for python3), else 0. */
 /** One release of a top-level package under one name. */
 const releaseKey = (entry: CatalogEntry, leaf: string) => `${entry.version}\0${entry.description}\0${leaf}`;
 
@@ -228,6 +227,7 @@ function extendsName(a: string, b: string): number {
   return 0;
 }
 
+/** 2 when the attribute is the package's name, 1 when it starts with it (crystal_1_14, python312 for python3), else 0. */
 function namedAfterPackage(entry: CatalogEntry): number {
   const leaf = splitAttr(entry.attr).leaf.toLowerCase();
   const pname = plainPname(entry.pname).toLowerCase();

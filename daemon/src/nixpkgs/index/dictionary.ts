@@ -61,6 +61,18 @@ export class Dictionary {
     return this.sections.postings.subarray(this.sections.postingOffsets[index], this.sections.postingOffsets[index + 1]);
   }
 
+  /** Whether a term's postings, ascending, hold `id`. */
+  lists(term: number, id: number): boolean {
+    const ids = this.postings(term);
+    let [low, high] = [0, ids.length];
+    while (low < high) {
+      const middle = (low + high) >>> 1;
+      if (ids[middle]! < id) low = middle + 1;
+      else high = middle;
+    }
+    return ids[low] === id;
+  }
+
   /** Per term, how many of its postings `accept` takes: a column derived in one pass over the postings. */
   countPostings(accept: (id: number) => boolean): Uint32Array {
     const { postings, postingOffsets } = this.sections;

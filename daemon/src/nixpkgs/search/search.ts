@@ -436,23 +436,9 @@ function toolsForOtherLanguages(index: NixpkgsIndex, asked: readonly string[]): 
  * command line tool", is both.
  */
 function programsOnly(index: NixpkgsIndex): (id: number) => boolean {
-  const postingsOf = (word: string) => {
-    const term = index.descriptions.find(stem(word));
-    return term < 0 ? new Uint32Array() : index.descriptions.postings(term);
-  };
-  const [program, library] = [postingsOf("cli"), postingsOf("library")];
-  return (id) => includesSorted(program, id) && !includesSorted(library, id);
-}
-
-/** Whether an ascending list holds `id`. */
-function includesSorted(ids: Uint32Array, id: number): boolean {
-  let [low, high] = [0, ids.length];
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (ids[middle]! < id) low = middle + 1;
-    else high = middle;
-  }
-  return ids[low] === id;
+  const [program, library] = [index.descriptions.find(stem("cli")), index.descriptions.find(stem("library"))];
+  const says = (term: number, id: number) => term >= 0 && index.descriptions.lists(term, id);
+  return (id) => says(program, id) && !says(library, id);
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */
