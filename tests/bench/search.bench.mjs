@@ -1,6 +1,7 @@
 // nixpkgs search quality and latency on the real catalog: hit@1, hit@5 and MRR (first accepted
-// answer within the top 10) per query kind for each query set, then warm nixpkgs_search latency
-// over MCP, as an agent sees it (stdio, JSON-RPC, rendering included). Needs `npm run build` first.
+// answer within the top 10) per query kind for each query set, and for the held-out tasks as agents
+// phrase them; then warm nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC,
+// rendering included). Needs `npm run build` first.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -15,6 +16,14 @@ const SETS = [
   ["CI", "nixpkgs-queries.json"],
   ["broad", "nixpkgs-queries-broad.json"],
 ].map(([name, file]) => ({ name, queries: JSON.parse(readFileSync(join(REPO, "tests/fixtures", file), "utf8")).queries }));
+/** How agents wrap a task; each kind below is the held-out tasks asked so, to compare with the held-out set's "task" row. */
+const PHRASINGS = ["how do I {}", "cli tool to {}", "{} from the command line", "best way to {}", "program that can {}"];
+SETS.push({
+  name: "tasks phrased",
+  queries: SETS[1].queries
+    .filter((q) => q.kind === "task")
+    .flatMap((q) => PHRASINGS.map((phrasing) => ({ ...q, query: phrasing.replace("{}", q.query), kind: phrasing }))),
+});
 const DEPTH = 10;
 
 export default async function bench() {

@@ -483,6 +483,36 @@ describe("words of relation and quantity", () => {
   });
 });
 
+describe("the words of asking", () => {
+  const small = smallIndex([
+    ...WIDGETS,
+    ["pdfmerge", "Merge PDF files into one"],
+    ["pdfforms", "PDF command line tool and utility program for files and forms"],
+    ["pdf-do", "Does things with PDF files in the best way"],
+  ]);
+
+  it("say that a program is wanted, which every package is: 'cli tool to merge pdf files' is the merger, not a PDF tool", () => {
+    for (const query of [
+      "merge pdf files",
+      "cli tool to merge pdf files",
+      "command line program to merge pdf files",
+      "merge pdf files on linux",
+    ]) {
+      expect(ranked(small, query)[0], query).toBe("pdfmerge");
+    }
+  });
+
+  it("say nothing of a package: 'how do I', 'best way to'", () => {
+    expect(ranked(small, "how do I merge pdf files")[0]).toBe("pdfmerge");
+    expect(ranked(small, "best way to merge pdf files")[0]).toBe("pdfmerge");
+  });
+
+  it("still find a package by them when they are all the query says", () => {
+    expect(ranked(small, "cli tool")[0]).toBe("pdfforms");
+    expect(ranked(small, "pdf do")[0]).toBe("pdf-do");
+  });
+});
+
 describe("an alternative asked for", () => {
   it("is another package than the one named", () => {
     const small = smallIndex([

@@ -50,6 +50,8 @@ export interface ParsedQuery {
   libraryMayBeMeant: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
   conventionKeys: string[];
+  /** Content words that only say a program is wanted (PROGRAM_WORDS), when the query has others. */
+  programWords: string[];
 }
 
 /** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
@@ -61,6 +63,12 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
 
 /** What a query can be: a name or a few words; a longer one would only be echoed back. */
 const MAX_QUERY_CHARS = 200;
+
+/**
+ * Words that say only that a program is wanted ("cli tool to …", "a program that …", "… on linux"): every
+ * package is one, so a package's own use of them ranks it, but a query's words are covered without them.
+ */
+const PROGRAM_WORDS = new Set("cli tool tools program programs utility utilities app application software linux".split(" "));
 
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);
@@ -108,6 +116,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
+  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
@@ -126,6 +135,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
+    programWords: programWords.length < contentWords.length ? programWords : [],
   };
 }
 

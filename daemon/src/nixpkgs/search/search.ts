@@ -220,6 +220,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     conventionKeys,
     asksForLibrary,
     libraryMayBeMeant,
+    programWords,
   } = parseQuery(index, query);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
@@ -282,7 +283,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     if (member >= 0) markWhole(member);
   }
 
-  // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt".
+  // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt"; missing "tool" nothing.
   let wanted = 0;
   // Rarest first: a word most descriptions use ("tool", "cli") then only re-ranks what rarer words found,
   // which keeps a search from walking a tenth of the catalog.
@@ -290,7 +291,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
   for (const [i, { w, weight }] of weighted.entries()) {
-    const coverageWeight = weight * subjectWeight(index, w);
+    const coverageWeight = programWords.includes(w) ? 0 : weight * subjectWeight(index, w);
     wanted += coverageWeight;
     const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
     scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
