@@ -17,7 +17,15 @@ const SETS = [
   ["broad", "nixpkgs-queries-broad.json"],
 ].map(([name, file]) => ({ name, queries: JSON.parse(readFileSync(join(REPO, "tests/fixtures", file), "utf8")).queries }));
 /** How agents wrap a task; each kind below is the held-out tasks asked so, to compare with the held-out set's "task" row. */
-const PHRASINGS = ["how do I {}", "cli tool to {}", "{} from the command line", "best way to {}", "program that can {}"];
+const PHRASINGS = [
+  "how do I {}",
+  "cli tool to {}",
+  "{} from the command line",
+  "best way to {}",
+  "program that can {}",
+  "I would like to {}",
+  "nix package to {}",
+];
 SETS.push({
   name: "tasks phrased",
   queries: SETS[1].queries

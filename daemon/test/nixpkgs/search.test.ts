@@ -489,6 +489,7 @@ describe("the words of asking", () => {
     ["pdfmerge", "Merge PDF files into one"],
     ["pdfforms", "PDF command line tool and utility program for files and forms"],
     ["pdf-do", "Does things with PDF files in the best way"],
+    ["nix", "Nix package manager, for packages that merge into one"],
   ]);
 
   it("say that a program is wanted, which every package is: 'cli tool to merge pdf files' is the merger, not a PDF tool", () => {
@@ -505,6 +506,18 @@ describe("the words of asking", () => {
   it("say nothing of a package: 'how do I', 'best way to'", () => {
     expect(ranked(small, "how do I merge pdf files")[0]).toBe("pdfmerge");
     expect(ranked(small, "best way to merge pdf files")[0]).toBe("pdfmerge");
+  });
+
+  it("'would like to' asks for no tool like another: 'take' is no tool to find alternatives of", () => {
+    const takes = smallIndex([...WIDGETS, ["take", "Takes notes"], ["jotter", "Notes app, like take"], ["shotty", "Screenshot taker"]]);
+    expect(ranked(takes, "I would like to take a screenshot")[0]).toBe("shotty");
+    expect(ranked(takes, "something like take").slice(0, 2)).toEqual(["take", "jotter"]);
+  });
+
+  it("of nixpkgs itself ask for a package, not for Nix: 'nix package to merge pdf files'", () => {
+    expect(ranked(small, "nix package to merge pdf files")[0]).toBe("pdfmerge");
+    expect(ranked(small, "a nixpkgs package for merging pdf files")[0]).toBe("pdfmerge");
+    expect(ranked(small, "nix package manager")[0]).toBe("nix");
   });
 
   it("still find a package by them when they are all the query says", () => {

@@ -10,8 +10,8 @@ import { nameWords, normalizeName, textWords } from "./text.js";
 
 /**
  * Words after which, or before which, a query names the tool it wants another of. "like" and "similar"
- * ask for its kind, the tool itself included ("schedule jobs like cron"); a clone is also what a git
- * repository has ("clone a git repository"), so only "vim clone" asks for one.
+ * ask for its kind, the tool itself included ("schedule jobs like cron"), but "would like to" for nothing; a
+ * clone is also what a git repository has ("clone a git repository"), so only "vim clone" asks for one.
  */
 const AFTER_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "clone", "clones"]);
 const BEFORE_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "like", "similar"]);
@@ -49,7 +49,7 @@ export function alternativesAsked(index: NixpkgsIndex, query: string): Alternati
   for (const [i, word] of words.entries()) {
     let at = -1;
     if (i > 0 && (word === LIKE_AFTER || (AFTER_NAME.has(word) && !LINKS.has(words[i + 1] ?? "")))) at = i - 1;
-    else if (BEFORE_NAME.has(word)) {
+    else if (BEFORE_NAME.has(word) && !(word === "like" && words[i + 1] === "to")) {
       at = i + 1;
       while (LINKS.has(words[at] ?? "")) at++;
     }

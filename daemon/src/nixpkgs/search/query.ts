@@ -84,8 +84,11 @@ function notWanted(words: string[]): string[] {
   return unwanted;
 }
 
+/** A query asking nixpkgs for a package by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn". */
+const ASKING_NIXPKGS = /^(?:an? |the )?(?:nix|nixpkgs) (?:packages?|pkgs?) (?:to|for|that|which)\s+(?=\S)/i;
+
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
-  const text = withoutInstallable(query);
+  const text = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
     throw new NixpkgsError(

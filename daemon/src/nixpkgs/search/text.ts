@@ -5,10 +5,10 @@ import { joinPhrases } from "./phrases.js";
 /**
  * Words that say nothing of a package: function words, words of relation and quantity ("between two hosts",
  * "per process"), the light verbs agents lead with ("show listening ports", "take a screenshot") and the
- * words of asking ("how do I", "best way to").
+ * words of asking ("how do I", "best way to", "I would like to").
  */
 const STOPWORDS = new Set(
-  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take between two per every few each via over than do does best way".split(
+  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take between two per every few each via over than do does best way would like".split(
     " ",
   ),
 );
