@@ -487,7 +487,7 @@ describe("the words of asking", () => {
   const small = smallIndex([
     ...WIDGETS,
     ["pdfmerge", "Merge PDF files into one"],
-    ["pdfforms", "PDF command line tool and utility program for files and forms"],
+    ["pdfforms", "PDF command line tool and utility program for files, forms and projects"],
     ["pdf-do", "Does things with PDF files in the best way"],
     ["nix", "Nix package manager, for packages that merge into one"],
   ]);
@@ -498,6 +498,7 @@ describe("the words of asking", () => {
       "cli tool to merge pdf files",
       "command line program to merge pdf files",
       "merge pdf files on linux",
+      "merge pdf files in my project",
     ]) {
       expect(ranked(small, query)[0], query).toBe("pdfmerge");
     }
@@ -735,7 +736,7 @@ describe("a language's tool asked for by kind", () => {
       ["kube-linter", "Finds misconfigurations"],
       ["kubeval", "Validates Kubernetes manifests"],
     ]);
-    for (const query of ["rust code formatter", "formatter for rust", "rust formatter"])
+    for (const query of ["rust code formatter", "formatter for rust", "rust formatter", "rust formatter cli for my project"])
       expect(ranked(small, query)[0], query).toBe("rustfmt");
     expect(ranked(small, "shell script linter")[0]).toBe("shlint");
     expect(ranked(small, "lint kubernetes manifests")[0]).toBe("kube-linter");

@@ -1,7 +1,7 @@
 // A language's tools are named after it and their kind: gofmt, ocamlformat, yamllint, pylsp,
 // elixir-ls, clang-format, rustc, tsc. "<language> <kind of tool>" asks for such a name whatever the tool's
 // description says ("Stricter gofmt" says neither go nor formatter); these are the names it gives.
-import { textTerms } from "./text.js";
+import { PROGRAM_WORDS, textTerms } from "./text.js";
 
 /** How languages are shortened in tool names. Not Rust's "rs": no Rust tool is named so, and rslint is a JavaScript linter. */
 const LANGUAGE_FORMS: Record<string, readonly string[]> = {
@@ -35,7 +35,19 @@ const KIND_FORMS: Record<string, readonly string[]> = {
 const KIND_OF_VERB: Record<string, string> = { format: "formatter", lint: "linter", debug: "debugger", compile: "compiler" };
 
 /** Words that say nothing of which language or kind ("rust code formatter", "shell script linter"), besides stopwords. */
-const FILLER = new Set(["code", "source", "script", "scripts", "file", "files", "tool", "manifest", "manifests", "config", "configs"]);
+const FILLER = new Set([
+  ...PROGRAM_WORDS,
+  "code",
+  "source",
+  "script",
+  "scripts",
+  "file",
+  "files",
+  "manifest",
+  "manifests",
+  "config",
+  "configs",
+]);
 
 /**
  * The names of "<language> <kind>" (or "<kind> for <language>", "<verb> <language> code"), or none. Within a longer name

@@ -6,7 +6,7 @@ import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
 import { kindNames, verbAsKind } from "./kind-names.js";
-import { normalizeName, squashName, stem, textTerms, textWords } from "./text.js";
+import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
@@ -63,12 +63,6 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
 
 /** What a query can be: a name or a few words; a longer one would only be echoed back. */
 const MAX_QUERY_CHARS = 200;
-
-/**
- * Words that say only that a program is wanted ("cli tool to …", "a program that …", "… on linux"): every
- * package is one, so a package's own use of them ranks it, but a query's words are covered without them.
- */
-const PROGRAM_WORDS = new Set("cli tool tools program programs utility utilities app application software linux".split(" "));
 
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);

@@ -13,6 +13,15 @@ const STOPWORDS = new Set(
   ),
 );
 
+/**
+ * Words that say only that a program is wanted, or what for ("cli tool to …", "a program that …", "… on linux",
+ * "… for my project"): every package is one, so a package's own use of them ranks it, but a query's other
+ * words are covered without them.
+ */
+export const PROGRAM_WORDS: ReadonlySet<string> = new Set(
+  "cli tool tools program programs utility utilities app application software linux project projects repo repository codebase".split(" "),
+);
+
 /** Lower-case words of a name, split at separators, camelCase and letter/digit boundaries. */
 export function nameWords(name: string): string[] {
   const spaced = name
