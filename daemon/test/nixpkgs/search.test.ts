@@ -507,6 +507,10 @@ describe("the words of asking", () => {
   it("say nothing of a package: 'how do I', 'best way to'", () => {
     expect(ranked(small, "how do I merge pdf files")[0]).toBe("pdfmerge");
     expect(ranked(small, "best way to merge pdf files")[0]).toBe("pdfmerge");
+    // However spaced: "command  line" and "command_line" are "command line".
+    const linters = smallIndex([...WIDGETS, ["golint", "Go static analysis"], ["gostatic", "Static site generator in Go"]]);
+    for (const query of ["go static analysis", "go static  analysis", "go_static_analysis"])
+      expect(ranked(linters, query)[0], query).toBe("golint");
   });
 
   it("'would like to' asks for no tool like another: 'take' is no tool to find alternatives of", () => {

@@ -57,9 +57,9 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
 
 const PATTERNS = PHRASES.map(([short, ...spellings]) => [new RegExp(`\\b(?:${spellings.join("|")})\\b`, "g"), short] as const);
 
-/** Lower-cased text with every known phrase replaced by its short form. */
+/** Lower-cased text with every known phrase replaced by its short form, however its words are spaced ("command  line", "command_line"). */
 export function joinPhrases(text: string): string {
-  let joined = text.toLowerCase();
+  let joined = text.toLowerCase().replace(/[\s_]+/g, " ");
   for (const [pattern, short] of PATTERNS) joined = joined.replace(pattern, short);
   return joined;
 }
