@@ -740,7 +740,13 @@ describe("a language's tool asked for by kind", () => {
       ["kube-linter", "Finds misconfigurations"],
       ["kubeval", "Validates Kubernetes manifests"],
     ]);
-    for (const query of ["rust code formatter", "formatter for rust", "rust formatter", "rust formatter cli for my project"])
+    for (const query of [
+      "rust code formatter",
+      "formatter for rust",
+      "rust formatter",
+      "rust formatters",
+      "rust formatter cli for my project",
+    ])
       expect(ranked(small, query)[0], query).toBe("rustfmt");
     expect(ranked(small, "shell script linter")[0]).toBe("shlint");
     expect(ranked(small, "lint kubernetes manifests")[0]).toBe("kube-linter");

@@ -64,6 +64,11 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
 /** What a query can be: a name or a few words; a longer one would only be echoed back. */
 const MAX_QUERY_CHARS = 200;
 
+/** A kind of tool asked for in the plural ("rust formatters", "haskell lsps") is asked for as one. */
+const oneKind = (w: string) => (w.endsWith("s") && (TOOL_KINDS.has(w.slice(0, -1)) || w === "compilers") ? w.slice(0, -1) : w);
+
+const CODE_WORDS = new Set(["code", "source", "sources", "file", "files"]);
+
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);
 
@@ -94,7 +99,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // as it is before nothing but a kind of tool ("make alternative").
   const lightMake = (w: string, i: number, all: string[]) =>
     i === 0 && w === "make" && all.length > 1 && !all.slice(1).every((after) => TOOL_KINDS.has(after));
-  const allWords = [...new Set(textWords(text))].filter((w, i, all) => !lightMake(w, i, all));
+  const allWords = [...new Set(textWords(text).map(oneKind))].filter((w, i, all) => !lightMake(w, i, all));
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
@@ -113,7 +118,9 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
-  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w));
+  // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
+  const languageTool = kindNames(words).length > 0;
+  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || (languageTool && CODE_WORDS.has(w)));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
