@@ -25,6 +25,7 @@ const PHRASINGS = [
   "program that can {}",
   "I would like to {}",
   "nix package to {}",
+  "{} for my project",
 ];
 SETS.push({
   name: "tasks phrased",
