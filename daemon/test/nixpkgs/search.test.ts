@@ -513,6 +513,16 @@ describe("the words of asking", () => {
       expect(ranked(linters, query)[0], query).toBe("golint");
   });
 
+  it("match nothing by themselves: a query whose other words match nothing finds nothing, each package listed at most once", () => {
+    const clis = smallIndex([
+      ...WIDGETS,
+      ["python313Packages.foo-cli", "Foo from the command line", "foo-cli", "2.0"],
+      ["python312Packages.foo-cli", "Foo from the command line", "foo-cli", "2.0"],
+    ]);
+    expect(ranked(clis, "foo cli")[0]).toBe("python313Packages.foo-cli");
+    expect(ranked(clis, "zzqx cli")).toEqual([]);
+  });
+
   it("'would like to' asks for no tool like another: 'take' is no tool to find alternatives of", () => {
     const takes = smallIndex([...WIDGETS, ["take", "Takes notes"], ["jotter", "Notes app, like take"], ["shotty", "Screenshot taker"]]);
     expect(ranked(takes, "I would like to take a screenshot")[0]).toBe("shotty");
@@ -528,6 +538,19 @@ describe("the words of asking", () => {
   it("still find a package by them when they are all the query says", () => {
     expect(ranked(small, "cli tool")[0]).toBe("pdfforms");
     expect(ranked(small, "pdf do")[0]).toBe("pdf-do");
+  });
+});
+
+describe("a runtime asked for by version", () => {
+  it("is the runtime, not the ecosystem's packages nor a description's number: 'node 22'", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["nodejs", "Event-driven I/O framework for the V8 JavaScript engine", "nodejs", "24.8.0"],
+      ["nodePackages.left-pad", "Pads strings for Node", "left-pad"],
+      ["ocl-icd", "Loader for headers 2025.07.22"],
+    ]);
+    expect(ranked(small, "node 22")[0]).toBe("nodejs");
+    expect(ranked(small, "node left pad")[0]).toBe("nodePackages.left-pad");
   });
 });
 

@@ -109,7 +109,11 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
   const ecosystems = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
   const namesEcosystem = (w: string) => ecosystems.get(w)!.length > 0;
-  const subjectWords = words.filter((w) => !namesEcosystem(w) && familyWords.get(w)! < 0);
+  // Only a version beside an ecosystem's word ("node 22", "java 21"): the word names its runtime, not its packages.
+  const isVersion = (w: string) => /^\d+$/.test(w);
+  const ofSet = (w: string) => namesEcosystem(w) || familyWords.get(w)! >= 0;
+  const runtimeAsked = words.some(isVersion) && words.some(namesEcosystem) && words.every((w) => namesEcosystem(w) || isVersion(w));
+  const subjectWords = runtimeAsked ? words : words.filter((w) => !ofSet(w));
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
   const conversions = conversionNames(text);
   const wholeKeys = new Set([...keysOf(text), ...conversions, ...kindNames(words)]);
@@ -120,7 +124,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
   const languageTool = kindNames(words).length > 0;
-  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || (languageTool && CODE_WORDS.has(w)));
+  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (languageTool && CODE_WORDS.has(w)));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
@@ -128,8 +132,8 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     wholeKeys,
     subjectKeys,
     contentWords,
-    ecosystemWords: subjectWords.length > 0 ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
-    familyIds: new Set([...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
+    ecosystemWords: subjectWords.length > 0 && !runtimeAsked ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
+    familyIds: new Set(runtimeAsked ? [] : [...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
     languagesAsked: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
     subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,

@@ -369,8 +369,9 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
         program *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
+      // Matching none of what counts is no answer (and would list its group once per member).
       const rep = index.groupRep[id]!;
-      if (best[rep] === 0) {
+      if (score > 0 && best[rep] === 0) {
         reps.push(rep);
         shown[rep] = id;
       }
