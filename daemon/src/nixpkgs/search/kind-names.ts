@@ -35,7 +35,7 @@ const KIND_FORMS: Record<string, readonly string[]> = {
 const KIND_OF_VERB: Record<string, string> = { format: "formatter", lint: "linter", debug: "debugger", compile: "compiler" };
 
 /** Words that say nothing of which language or kind ("rust code formatter", "shell script linter"), besides stopwords. */
-const FILLER = new Set([
+export const FILLER: ReadonlySet<string> = new Set([
   ...PROGRAM_WORDS,
   "code",
   "source",

@@ -5,7 +5,7 @@ import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
-import { kindNames, verbAsKind } from "./kind-names.js";
+import { FILLER, kindNames, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
 
@@ -67,8 +67,6 @@ const MAX_QUERY_CHARS = 200;
 /** A kind of tool asked for in the plural ("rust formatters", "haskell lsps") is asked for as one. */
 const oneKind = (w: string) => (w.endsWith("s") && (TOOL_KINDS.has(w.slice(0, -1)) || w === "compilers") ? w.slice(0, -1) : w);
 
-const CODE_WORDS = new Set(["code", "source", "sources", "file", "files"]);
-
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);
 
@@ -124,7 +122,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
   const languageTool = kindNames(words).length > 0;
-  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (languageTool && CODE_WORDS.has(w)));
+  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (languageTool && FILLER.has(w)));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
