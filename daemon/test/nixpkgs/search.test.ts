@@ -586,6 +586,10 @@ describe("an alternative asked for", () => {
   it("is found by what the named tool's description says, and not among what is built on the named tool", () => {
     // Neither opentofu nor screen names the tool; the add-ons that do (terraform-docs, tmuxp) are no alternative.
     expect(ranked(tools, "terraform alternative")[0]).toBe("opentofu");
+    // A fork is asked for as one: "fork of terraform", "terraform fork"; so is "<tool> but …".
+    expect(ranked(tools, "find but simpler")[0]).toBe("fd");
+    expect(ranked(tools, "open source fork of terraform")[0]).toBe("opentofu");
+    expect(ranked(tools, "terraform fork")[0]).toBe("opentofu");
     expect(ranked(tools, "alternative to tmux")[0]).toBe("screen");
     expect(ranked(tools, "tmux alternative")).not.toContain("tmux-xpanes");
     // A Python tool named is its Python package.

@@ -13,8 +13,8 @@ import { nameWords, normalizeName, textWords } from "./text.js";
  * ask for its kind, the tool itself included ("schedule jobs like cron"), but "would like to" for nothing; a
  * clone is also what a git repository has ("clone a git repository"), so only "vim clone" asks for one.
  */
-const AFTER_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "clone", "clones"]);
-const BEFORE_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "like", "similar"]);
+const AFTER_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "clone", "clones", "fork", "forks"]);
+const BEFORE_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "like", "similar", "fork", "forks"]);
 const OF_ITS_KIND = new Set(["like", "similar"]);
 const LIKE_AFTER = "postlike";
 /** Sets whose packages are often command-line tools (black, pip, webpack). */
@@ -49,6 +49,8 @@ export function alternativesAsked(index: NixpkgsIndex, query: string): Alternati
   for (const [i, word] of words.entries()) {
     let at = -1;
     if (i > 0 && (word === LIKE_AFTER || (AFTER_NAME.has(word) && !LINKS.has(words[i + 1] ?? "")))) at = i - 1;
+    // "curl but friendlier": what the query opens with, it wants otherwise.
+    else if (i === 1 && word === "but") at = 0;
     else if (BEFORE_NAME.has(word) && !(word === "like" && words[i + 1] === "to")) {
       at = i + 1;
       while (LINKS.has(words[at] ?? "")) at++;

@@ -124,6 +124,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const languageTool = kindNames(words).length > 0;
   const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (languageTool && FILLER.has(w)));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
+  const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
     text,
@@ -138,10 +139,11 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     unwanted,
     compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(text),
-    asksForLibrary: words.some((w) => LIBRARY_WORDS.has(w)),
+    asksForLibrary,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
-    programWords: programWords.length < contentWords.length ? programWords : [],
+    // A library is for programs: "library for building cli apps" asks for one by them.
+    programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
   };
 }
 
