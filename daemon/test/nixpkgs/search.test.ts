@@ -541,6 +541,21 @@ describe("the words of asking", () => {
   });
 });
 
+describe("words agents use otherwise than descriptions", () => {
+  it("meet theirs: big files are large ones, a friendlier tool is a friendly one", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["git-lfs", "Git extension for versioning large files"],
+      ["git-files", "Versioned files in Git"],
+      ["hclient", "Command line HTTP client whose goal is to make CLI human-friendly"],
+      ["curlish", "HTTP client"],
+    ]);
+    expect(ranked(small, "big files in git")[0]).toBe("git-lfs");
+    expect(ranked(small, "huge files in git")[0]).toBe("git-lfs");
+    expect(ranked(small, "friendlier http client")[0]).toBe("hclient");
+  });
+});
+
 describe("a runtime asked for by version", () => {
   it("is the runtime, not the ecosystem's packages nor a description's number: 'node 22'", () => {
     const small = smallIndex([

@@ -181,6 +181,8 @@ const RELATED: Record<string, string[]> = {
   read: ["viewer", "view"],
   view: ["viewer", "navigator", "pager", "browse"],
   large: ["size", "usage", "big"],
+  big: ["large", "size"],
+  huge: ["large", "size"],
   call: ["client", "request", "interact"],
   repeat: ["watch", "periodic", "interval"],
   browse: ["viewer", "pager", "explorer", "navigate"],

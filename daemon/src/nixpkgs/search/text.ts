@@ -108,6 +108,7 @@ export function stem(word: string): string {
   else if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
   else if (w.length > 5 && /[^aeiou]er$/.test(w)) w = w.slice(0, -2);
+  else if (w.length > 5 && w.endsWith("ier")) w = w.slice(0, -2);
   else if (w.length > 6 && w.endsWith("ion") && /(ss|pt|ct)ion$/.test(w)) w = w.slice(0, -3);
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   if (w.length > 3 && w.endsWith("y")) w = `${w.slice(0, -1)}i`;
