@@ -212,12 +212,16 @@ function searchRecords(
   });
 }
 
-/** `keep` stores the matches past max_results (a bounded rest, see KEPT_MATCHES) when the cap stops the answer. */
+/**
+ * `keep` stores the matches past max_results (a bounded rest, see KEPT_MATCHES) when the cap stops the answer;
+ * rg reads on for them at most `keepReadingMs`.
+ */
 export async function searchFiles(
   confinement: Confinement,
   request: SearchRequest,
   signal: AbortSignal,
   keep?: (text: string) => Promise<Kept>,
+  keepReadingMs = KEEP_READING_MS,
 ): Promise<SearchResult> {
   if (request.pattern === "")
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
@@ -234,7 +238,7 @@ export async function searchFiles(
   const read = { matches: 0, lines: 0, files: [] as SearchFile[], stopped: false };
   const readUpTo = request.maxResults + (keep ? KEPT_MATCHES : 0);
   let linesUpTo = Infinity;
-  const reading = readingTime(signal);
+  const reading = readingTime(signal, keepReadingMs);
   const argsIn = (dir: string) =>
     ripgrepArgs({ ...request, glob: request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir) });
   const searched = searchRecords(confinement, request.path ?? ".", argsIn, reading.signal, async (records, base, single) => {
@@ -294,8 +298,8 @@ export async function searchFiles(
   return result;
 }
 
-/** What ends rg's reading: the caller's signal, or, KEEP_READING_MS after `start`, the time to read on past the cap (`timeUp`). */
-function readingTime(signal: AbortSignal) {
+/** What ends rg's reading: the caller's signal, or, `ms` after `start`, the time to read on past the cap (`timeUp`). */
+function readingTime(signal: AbortSignal, ms: number) {
   const controller = new AbortController();
   const timeUp = new Error("no more time to read on");
   const cancel = () => controller.abort(signal.reason);
@@ -305,7 +309,7 @@ function readingTime(signal: AbortSignal) {
     signal: controller.signal,
     timeUp,
     start: () => {
-      timer = setTimeout(() => controller.abort(timeUp), KEEP_READING_MS);
+      timer = setTimeout(() => controller.abort(timeUp), ms);
     },
     done: () => {
       clearTimeout(timer);

@@ -5,6 +5,9 @@ import { matchLines, searchFiles, type SearchRequest } from "../../src/fs/search
 import { fixture, never } from "./fixture.js";
 import { mkfifoSync } from "./mkfifo.js";
 
+/** For the kept rest's caps, not its clock: rg reads on as long as it needs (on a loaded machine, 10,000 lines take more than a call's 250 ms). */
+const UNHURRIED = 60_000;
+
 const search = (f: Awaited<ReturnType<typeof fixture>>, request: Partial<SearchRequest>) =>
   searchFiles(f.confinement, { pattern: "x", maxResults: 100, ...request }, never);
 
@@ -68,7 +71,7 @@ describe("search_files", () => {
     expect(one).toMatchObject({ matches: 2, truncated: true, all: { path: "/results/kept.txt", matches: 3, complete: true } });
     expect(one.files[0]!.lines.map((line) => line.line)).toEqual([1, 2, 3, 4]);
     expect(kept[0]).toBe("a.txt\n1:hit\n2-ctx\n3:hit\n4-ctx\n5:hit\n");
-    const lots = await searchFiles(f.confinement, { pattern: "hit", path: "many.txt", maxResults: 5 }, never, keep);
+    const lots = await searchFiles(f.confinement, { pattern: "hit", path: "many.txt", maxResults: 5 }, never, keep, UNHURRIED);
     expect(lots.all).toEqual({ path: "/results/kept.txt", matches: 10_005, complete: false });
     expect(kept[1]!.split("\n").slice(-2)).toEqual(["10005:hit", ""]);
     await searchFiles(f.confinement, { pattern: "hit", path: "a.txt", maxResults: 3 }, never, keep);
@@ -138,7 +141,7 @@ describe("search_files", () => {
       kept.push(text);
       return { path: "/results/kept.txt" };
     };
-    const result = await searchFiles(f.confinement, { pattern: "hit", contextLines: 3, maxResults: 5 }, never, keep);
+    const result = await searchFiles(f.confinement, { pattern: "hit", contextLines: 3, maxResults: 5 }, never, keep, UNHURRIED);
     expect(result.all).toMatchObject({ complete: false });
     expect(result.all!.matches).toBeLessThan(3000);
     const lines = kept[0]!.split("\n").length;
