@@ -603,6 +603,18 @@ describe("an alternative asked for", () => {
     expect(ranked(tools, "terraform alternative")[0]).toBe("opentofu");
     // A fork is asked for as one: "fork of terraform", "terraform fork"; so is "<tool> but …".
     expect(ranked(tools, "find but simpler")[0]).toBe("fd");
+    // Named by its package, the tool is its program to the packages standing in for it: fd is "alternative to find".
+    const gnu = smallIndex([
+      ...WIDGETS,
+      ["findutils", "GNU Find Utilities, the basic directory searching utilities of the GNU operating system", "findutils", "4.10"],
+      ["fd", "Simple, fast and user-friendly alternative to find"],
+      ["gnugrep", "GNU implementation of the Unix grep command"],
+      ["gcc", "GNU Compiler Collection"],
+      ["dust", "du, but more intuitive"],
+      ["coreutils", "GNU Core Utilities"],
+    ]);
+    expect(ranked(gnu, "findutils alternative")[0]).toBe("fd");
+    expect(ranked(gnu, "du alternative")[0]).toBe("dust");
     expect(ranked(tools, "open source fork of terraform")[0]).toBe("opentofu");
     expect(ranked(tools, "terraform fork")[0]).toBe("opentofu");
     expect(ranked(tools, "alternative to tmux")[0]).toBe("screen");

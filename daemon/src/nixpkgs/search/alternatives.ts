@@ -25,7 +25,7 @@ const FUSION_K = 3;
 /** What a package that names the tool, but not as one it stands in for, counts (tuned on the bench queries). */
 const ONLY_NAMING = 0.75;
 /** Words of a description standing in for another tool: "alternative to find", "Cat(1) clone", "Vim inspired", "Vim fork". */
-const LIKENESS = /\b(alternatives?|replacements?|clones?|like|inspired|forks?|compatible|drop-in|rewrite|reimplementation|instead)\b/i;
+const LIKENESS = /\b(alternatives?|replacements?|clones?|like|inspired|forks?|compatible|drop-in|rewrite|reimplementation|instead|but)\b/i;
 /** A description as a query: its first words say what the tool is. */
 const MAX_DESCRIPTION_QUERY = 120;
 
@@ -97,7 +97,9 @@ export function rankAlternatives<T extends Ranked>(
   limit: number,
 ): (T & { fused: number })[] {
   const others = (results: T[]) => results.filter((result) => !isOfNamed(index, asked, index.lookup(result.attr)));
-  const naming = others(rank(asked.query)).filter((result) => saysNamed(index, asked, result));
+  // The tool named by its package ("findutils") is the program it installs to those that stand in for it ("alternative to find").
+  const programs = new Set(asked.named.map((id) => normalizeName(index.record(id).mainProgram)).filter(Boolean));
+  const naming = others(rank(asked.query)).filter((result) => saysNamed(index, asked, result, programs));
   const { description } = index.record(asked.named[0]!);
   const alike = description ? others(rank(`${description.slice(0, MAX_DESCRIPTION_QUERY)} ${asked.rest}`)) : [];
   const weight = (item: T, list: number) => (list === 1 || LIKENESS.test(item.description) ? 1 : ONLY_NAMING);
@@ -110,11 +112,18 @@ function isOfNamed(index: NixpkgsIndex, asked: AlternativesAsked, id: number): b
   return nameWords(splitAttr(index.attr(id)).leaf).includes(normalizeName(asked.name));
 }
 
-/** Whether a package's words name the tool asked about: its description, or its name with the name fused in (gping). */
-function saysNamed(index: NixpkgsIndex, asked: AlternativesAsked, { attr, description }: Ranked): boolean {
+/**
+ * Whether a package's words name the tool asked about: its description, or its name with the name fused in (gping);
+ * or its description stands in for one of the tool's programs ("alternative to find" for findutils).
+ */
+function saysNamed(index: NixpkgsIndex, asked: AlternativesAsked, { attr, description }: Ranked, programs: ReadonlySet<string>): boolean {
   const name = normalizeName(asked.name);
+  const words = textWords(description);
   return (
-    textWords(description).includes(name) || splitAttr(attr).leaf.toLowerCase().includes(name) || asked.named.includes(index.lookup(attr))
+    words.includes(name) ||
+    splitAttr(attr).leaf.toLowerCase().includes(name) ||
+    asked.named.includes(index.lookup(attr)) ||
+    (LIKENESS.test(description) && words.some((word) => programs.has(word)))
   );
 }
 
