@@ -242,6 +242,19 @@ describe("a language's own sets", () => {
     ]);
   });
 
+  it("show one result for a set's package that is also at top level as it is, the top-level one, unless its path is asked", () => {
+    const small = smallIndex([
+      ["yt-dlp", "Command-line tool to download videos from YouTube", "yt-dlp", "2025.9.26"],
+      ["python312Packages.yt-dlp", "Command-line tool to download videos from YouTube", "yt-dlp", "2025.9.26"],
+      ...WIDGETS,
+    ]);
+    expect(searchIndex(small, "download youtube videos").map((result) => [result.attr, result.alsoIn])).toEqual([
+      ["yt-dlp", ["python312Packages.yt-dlp"]],
+    ]);
+    expect(ranked(small, "python312Packages.yt-dlp")[0]).toBe("python312Packages.yt-dlp");
+    expect(ranked(small, "python3Packages.yt-dlp")[0]).toBe("python312Packages.yt-dlp");
+  });
+
   it("show one result for a library's builds in each version of its set, and keep libraries that only share a description apart", () => {
     const torch = "PyTorch: Tensors and Dynamic neural networks in Python with strong GPU acceleration";
     const small = smallIndex([

@@ -99,6 +99,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       `${familyName}\0${leaf}`,
       ...(entry.description ? [`${familyName}\0${plainPname(entry.pname)}\0${entry.description}`] : []),
       ...(familyName === "" ? releaseKeys(entry, leaf, releases) : []),
+      // A set's package also at top level, as it is (yt-dlp, python312Packages.yt-dlp; hadolint, haskellPackages.hadolint).
+      ...(entry.description ? [`\0${plainPname(entry.pname)}\0${entry.description}\0${entry.version}`] : []),
     ];
 
     const pname = plainPname(entry.pname);
@@ -145,11 +147,13 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
 
   for (const members of groupByKeys(n, (id) => groupKeys[id]!)) {
     const attrOf = (id: number) => entries[id]!.attr;
-    // The newest set's member stands for the group (python313Packages over python312Packages), then one named
+    // A top-level package stands for the group (yt-dlp over python312Packages.yt-dlp), then the newest set's
+    // member (python313Packages over python312Packages), then one named
     // after the package (python312 over jupyter, a Python environment), the default (crystal over crystal_1_14),
     // a release (python312 over python314's release candidate), the newest (dune_3 over dune_1).
     const rep = members.reduce((best, id) => {
       const order =
+        Number(!attrOf(id).includes(".")) - Number(!attrOf(best).includes(".")) ||
         compareVersions(setVersion(splitAttr(attrOf(id)).set), setVersion(splitAttr(attrOf(best)).set)) ||
         extendsName(attrOf(best), attrOf(id)) ||
         namedAfterPackage(entries[id]!) - namedAfterPackage(entries[best]!) ||

@@ -276,12 +276,10 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     }
   }
   // An attribute path ("python312Packages.flask", or through an alias: "python3Packages.flask"):
-  // the leaf within its family; the exact path, when it exists, is what its group shows.
+  // the leaf within its family; that member is what its group shows.
   const exactId = /\s/.test(text) ? -1 : index.lookup(text);
-  if (!wholeFound && text.includes(".")) {
-    const member = exactId >= 0 ? exactId : index.lookupInFamily(text);
-    if (member >= 0) markWhole(member);
-  }
+  const pathId = exactId >= 0 || !text.includes(".") ? exactId : index.lookupInFamily(text);
+  if (!wholeFound && text.includes(".") && pathId >= 0) markWhole(pathId);
 
   // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt"; missing "tool" nothing.
   let wanted = 0;
@@ -395,7 +393,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   // The attribute asked for shows for its group; else the representative (the newest set's member, the
   // default version), unless another member matched far better: "jupyter notebook" is jupyter, grouped with python312.
   const shownFor = (rep: number) => {
-    if (exactId >= 0 && index.groupRep[exactId] === rep) return exactId;
+    if (pathId >= 0 && index.groupRep[pathId] === rep) return pathId;
     return repScore[rep]! * WEIGHT.representative >= best[rep]! ? rep : shown[rep]!;
   };
   const showing = top.map(({ id: rep }) => shownFor(rep));
