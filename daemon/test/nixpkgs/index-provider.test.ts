@@ -44,6 +44,29 @@ describe("where the index comes from", () => {
     );
   });
 
+  it("fails once, building no more, when the index it built is not one it reads (its nixshed replaced while it runs)", async () => {
+    const dir = scratch();
+    const catalog = join(dir, "packages.json");
+    writeFileSync(catalog, JSON.stringify(NIX_ENV_CATALOG));
+    // A CLI of another nixshed: it writes what this one cannot read, and counts its builds.
+    const other = join(dir, "other-cli.js");
+    const builds = join(dir, "builds");
+    writeFileSync(
+      other,
+      [
+        `const fs = require("node:fs");`,
+        `const out = process.argv[process.argv.indexOf("--out") + 1];`,
+        `fs.mkdirSync(require("node:path").dirname(out), { recursive: true });`,
+        `fs.writeFileSync(out, "an index of another format");`,
+        `fs.appendFileSync(${JSON.stringify(builds)}, "x");`,
+      ].join("\n"),
+    );
+    const provider = new IndexProvider(planIndex({ configured: catalog, cacheDir: join(dir, "cache") }), () => {}, other);
+    await expect(provider.ready(10)).rejects.toThrow(/not one this nixshed reads/);
+    expect(() => provider.get()).toThrow(/not one this nixshed reads/);
+    expect(readFileSync(builds, "utf8")).toBe("x");
+  }, 20_000);
+
   it("builds a metadata file in the background, answering 'index building' meanwhile, then caches it", async () => {
     const dir = scratch();
     const catalog = join(dir, "packages.json");

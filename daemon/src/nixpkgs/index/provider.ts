@@ -200,11 +200,25 @@ export class IndexProvider {
     });
     child.once("close", (code) => {
       this.building = undefined;
-      if (code === 0) {
-        this.log(`nixpkgs index ready: ${plan.path}`);
-        const index = this.peek();
-        if (index) for (const listener of this.readyListeners) listener(index);
-      } else this.failure = new NixpkgsError(`index build failed (exit ${code})`, tail.trim().split("\n").slice(-3).join("\n"));
+      if (code !== 0) {
+        this.failure = new NixpkgsError(`index build failed (exit ${code})`, tail.trim().split("\n").slice(-3).join("\n"));
+        return;
+      }
+      // Loaded here, once: an index this nixshed cannot read (its files replaced while it runs) is one failure,
+      // not a build started again by every call.
+      let index: NixpkgsIndex | undefined;
+      try {
+        index = this.cached(plan);
+      } catch (error) {
+        this.log(`cannot load ${plan.path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      if (!index) {
+        this.failure = new NixpkgsError(`the index just built at ${plan.path} is not one this nixshed reads`, "Restart nixshed.");
+        return;
+      }
+      this.index = index;
+      this.log(`nixpkgs index ready: ${plan.path}`);
+      for (const listener of this.readyListeners) listener(index);
     });
     return state;
   }
