@@ -5,7 +5,7 @@ import { matchLines, searchFiles, type SearchRequest } from "../../src/fs/search
 import { fixture, never } from "./fixture.js";
 import { mkfifoSync } from "./mkfifo.js";
 
-/** For the kept rest's caps, not its clock: rg reads on as long as it needs (on a loaded machine, 10,000 lines take more than a call's 250 ms). */
+/** For the kept rest's caps, not its clock: rg reads on as long as it needs (a loaded machine can take longer than a call's second). */
 const UNHURRIED = 60_000;
 
 const search = (f: Awaited<ReturnType<typeof fixture>>, request: Partial<SearchRequest>) =>
