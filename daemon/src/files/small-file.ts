@@ -5,7 +5,7 @@ import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { isAbsent } from "./absence.js";
 
 /** Most bytes read of one such file: far more than any manifest or metadata file holds. */
-export const MAX_SMALL_FILE_BYTES = 16 * 1024 * 1024;
+const MAX_BYTES = 16 * 1024 * 1024;
 
 /** Open does not wait for a FIFO's writer, nor take a terminal as the server's. */
 const FLAGS = constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOCTTY;
@@ -21,17 +21,16 @@ export class UnreadableFile extends Error {
 }
 
 export interface SmallFileOptions {
-  maxBytes?: number;
   /** Only the first bytes, however large the file. */
   head?: number;
 }
 
 /**
  * The text of the regular file at `path` (through symlinks): all of it, or its first `head` bytes;
- * undefined when there is none. A FIFO, device or socket, or a file over `maxBytes`, is an
+ * undefined when there is none. A FIFO, device or socket, or a file over MAX_BYTES, is an
  * UnreadableFile; other errors (permission denied, a symlink loop) are thrown as they are.
  */
-export function readSmallText(path: string, { maxBytes = MAX_SMALL_FILE_BYTES, head }: SmallFileOptions = {}): string | undefined {
+export function readSmallText(path: string, { head }: SmallFileOptions = {}): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
@@ -44,7 +43,7 @@ export function readSmallText(path: string, { maxBytes = MAX_SMALL_FILE_BYTES, h
   try {
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new UnreadableFile(path, "not a regular file");
-    if (head === undefined && stats.size > maxBytes) throw new UnreadableFile(path, `over ${maxBytes} bytes`);
+    if (head === undefined && stats.size > MAX_BYTES) throw new UnreadableFile(path, `over ${MAX_BYTES} bytes`);
     // What the file holds now, never more: it may grow while it is read.
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, head ?? stats.size));
     let filled = 0;

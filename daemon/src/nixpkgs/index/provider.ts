@@ -68,6 +68,11 @@ function startsLikeIndex(path: string): boolean {
   }
 }
 
+/** What a build plan's index is built from, as the index records it. */
+function sourceOf(plan: Extract<IndexPlan, { kind: "build" }>): string {
+  return "file" in plan.input ? plan.input.file : plan.input.nixpkgs;
+}
+
 /** A store path is named by its hash; anything else by its real path and modification time. */
 function treeKey(path: string): string {
   const real = realpathSync(path);
@@ -138,9 +143,8 @@ export class IndexProvider {
    */
   private cached(plan: Extract<IndexPlan, { kind: "build" }>): NixpkgsIndex | undefined {
     if (!existsSync(plan.path)) return undefined;
-    const from = "file" in plan.input ? plan.input.file : plan.input.nixpkgs;
     try {
-      return NixpkgsIndex.load(plan.path, from);
+      return NixpkgsIndex.load(plan.path, sourceOf(plan));
     } catch (error) {
       if (!(error instanceof IndexFormatError)) throw error;
       this.log(`cached index ${plan.path} refused (${error.message}); building it again`);
@@ -183,7 +187,7 @@ export class IndexProvider {
   }
 
   private startBuild(plan: Extract<IndexPlan, { kind: "build" }>) {
-    const source = "file" in plan.input ? ["--from", plan.input.file] : ["--nixpkgs", plan.input.nixpkgs];
+    const source = ["file" in plan.input ? "--from" : "--nixpkgs", sourceOf(plan)];
     this.log(`building the nixpkgs index from ${source[1]} into ${plan.path}`);
     const child = spawn(process.execPath, [this.cli, "index", "build", ...source, "--out", plan.path, "--log-level", "error"], {
       stdio: ["ignore", "ignore", "pipe"],
@@ -206,14 +210,12 @@ export class IndexProvider {
       }
       // Loaded here, once: an index this nixshed cannot read (its files replaced while it runs) is one failure,
       // not a build started again by every call.
-      let index: NixpkgsIndex | undefined;
+      let index: NixpkgsIndex;
       try {
-        index = this.cached(plan);
+        index = NixpkgsIndex.load(plan.path, sourceOf(plan));
       } catch (error) {
-        this.log(`cannot load ${plan.path}: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      if (!index) {
-        this.failure = new NixpkgsError(`the index just built at ${plan.path} is not one this nixshed reads`, "Restart nixshed.");
+        const why = error instanceof Error ? error.message : String(error);
+        this.failure = new NixpkgsError(`the index just built is not one this nixshed reads (${why})`, "Restart nixshed.");
         return;
       }
       this.index = index;

@@ -97,10 +97,11 @@ export function rankAlternatives<T extends Ranked>(
   limit: number,
 ): (T & { fused: number })[] {
   const others = (results: T[]) => results.filter((result) => !isOfNamed(index, asked, index.lookup(result.attr)));
+  const named = asked.named.map((id) => index.record(id));
   // The tool named by its package ("findutils") is the program it installs to those that stand in for it ("alternative to find").
-  const programs = new Set(asked.named.map((id) => normalizeName(index.record(id).mainProgram)).filter(Boolean));
+  const programs = new Set(named.map((record) => normalizeName(record.mainProgram)).filter(Boolean));
   const naming = others(rank(asked.query)).filter((result) => saysNamed(index, asked, result, programs));
-  const { description } = index.record(asked.named[0]!);
+  const { description } = named[0]!;
   const alike = description ? others(rank(`${description.slice(0, MAX_DESCRIPTION_QUERY)} ${asked.rest}`)) : [];
   const weight = (item: T, list: number) => (list === 1 || LIKENESS.test(item.description) ? 1 : ONLY_NAMING);
   return fuseRankings([naming, alike], weight, limit);

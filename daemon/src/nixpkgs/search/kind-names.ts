@@ -31,22 +31,16 @@ const KIND_FORMS: Record<string, readonly string[]> = {
   compiler: ["c", "compiler"],
 };
 
+/** The kinds of tool a language's tools are named after. */
+export const KINDS_NAMED: ReadonlySet<string> = new Set(Object.keys(KIND_FORMS));
+
 /** What a verb asks for: "format go code" is a Go formatter, "lint markdown" a Markdown linter. */
 const KIND_OF_VERB: Record<string, string> = { format: "formatter", lint: "linter", debug: "debugger", compile: "compiler" };
 
 /** Words that say nothing of which language or kind ("rust code formatter", "shell script linter"), besides stopwords. */
 export const FILLER: ReadonlySet<string> = new Set([
   ...PROGRAM_WORDS,
-  "code",
-  "source",
-  "script",
-  "scripts",
-  "file",
-  "files",
-  "manifest",
-  "manifests",
-  "config",
-  "configs",
+  ..."code source script scripts file files manifest manifests config configs".split(" "),
 ]);
 
 /**

@@ -5,7 +5,7 @@ import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
-import { FILLER, kindNames, verbAsKind } from "./kind-names.js";
+import { FILLER, KINDS_NAMED, kindNames, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
 
@@ -50,7 +50,10 @@ export interface ParsedQuery {
   libraryMayBeMeant: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
   conventionKeys: string[];
-  /** Content words that only say a program is wanted (PROGRAM_WORDS), when the query has others. */
+  /**
+   * Content words that cost nothing to miss, when the query has others: those that only say a program is wanted
+   * (PROGRAM_WORDS), a version ("node 22"), and what a language's tool works on ("formatter for xml code").
+   */
   programWords: string[];
 }
 
@@ -65,7 +68,10 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
 const MAX_QUERY_CHARS = 200;
 
 /** A kind of tool asked for in the plural ("rust formatters", "haskell lsps") is asked for as one. */
-const oneKind = (w: string) => (w.endsWith("s") && (TOOL_KINDS.has(w.slice(0, -1)) || w === "compilers") ? w.slice(0, -1) : w);
+const oneKind = (w: string) => {
+  const one = w.slice(0, -1);
+  return w.endsWith("s") && (TOOL_KINDS.has(one) || KINDS_NAMED.has(one)) ? one : w;
+};
 
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);
@@ -114,15 +120,15 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const subjectWords = runtimeAsked ? words : words.filter((w) => !ofSet(w));
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
   const conversions = conversionNames(text);
-  const wholeKeys = new Set([...keysOf(text), ...conversions, ...kindNames(words)]);
+  const kinds = kindNames(words);
+  const wholeKeys = new Set([...keysOf(text), ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
-  const languageTool = kindNames(words).length > 0;
-  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (languageTool && FILLER.has(w)));
+  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (kinds.length > 0 && FILLER.has(w)));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
