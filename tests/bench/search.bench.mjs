@@ -1,6 +1,6 @@
 // nixpkgs search quality and latency on the real catalog: hit@1, hit@5 and MRR (first accepted
-// answer within the top 10) per query kind for each query set, and for the held-out tasks as agents
-// phrase them; then warm nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC,
+// answer within the top 10) per query kind for each query set, for the held-out tasks as agents
+// phrase them and for language tools with the language shortened; then warm nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC,
 // rendering included). Needs `npm run build` first.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -32,6 +32,33 @@ SETS.push({
   queries: SETS[1].queries
     .filter((q) => q.kind === "task")
     .flatMap((q) => PHRASINGS.map((phrasing) => ({ ...q, query: phrasing.replace("{}", q.query), kind: phrasing }))),
+});
+/** How agents shorten a language ("ts linter", "py formatter"): the dev and held-out language tools so asked, beside their rows. */
+const SHORT_FORMS = {
+  python: "py",
+  javascript: "js",
+  typescript: "ts",
+  haskell: "hs",
+  markdown: "md",
+  shell: "sh",
+  bash: "sh",
+  ruby: "rb",
+  kotlin: "kt",
+  terraform: "tf",
+  yaml: "yml",
+};
+SETS.push({
+  name: "language tools shortened",
+  queries: SETS.slice(0, 2)
+    .flatMap((set) => set.queries)
+    .filter((q) => q.kind === "language-tool" && q.query.split(" ").some((word) => SHORT_FORMS[word]))
+    .map((q) => ({
+      ...q,
+      query: q.query
+        .split(" ")
+        .map((word) => SHORT_FORMS[word] ?? word)
+        .join(" "),
+    })),
 });
 const DEPTH = 10;
 

@@ -819,6 +819,18 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "lint kubernetes manifests")[0]).toBe("kube-linter");
   });
 
+  it("reads a language's short form before a kind of tool as the language ('ts linter', 'py formatter'), not a program so named", () => {
+    const small = smallIndex([
+      ["ts", "Task spooler, a batch queue"],
+      ["typelint", "Pluggable linter for TypeScript code"],
+      ["snakefmt", "Uncompromising Python code formatter"],
+      ["pyflow", "Workflow engine for py scripts"],
+    ]);
+    expect(ranked(small, "ts linter")[0]).toBe("typelint");
+    expect(ranked(small, "py formatter")[0]).toBe("snakefmt");
+    expect(ranked(small, "ts")[0]).toBe("ts");
+  });
+
   it("finds the tool named after the two ('go formatter': gofmt, which go installs; 'python lsp': pylsp)", () => {
     const small = smallIndex([
       ["go", "The Go programming language"],

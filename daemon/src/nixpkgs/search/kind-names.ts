@@ -21,7 +21,14 @@ const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   cpp: ["clang"],
   terraform: ["tf"],
   kubernetes: ["kube", "k8s"],
+  yaml: ["yml"],
 };
+/** A short form a language is written as ("ts", "py", "md"), to the first language listed with it; longer forms (clang, sass) are names of their own. */
+const LANGUAGE_OF_SHORT_FORM = new Map(
+  Object.entries(LANGUAGE_FORMS)
+    .flatMap(([language, forms]) => forms.filter((form) => form.length <= 3).map((form) => [form, language] as const))
+    .reverse(),
+);
 /** How each kind of tool is named. */
 const KIND_FORMS: Record<string, readonly string[]> = {
   formatter: ["fmt", "format", "formatter"],
@@ -58,6 +65,11 @@ export function kindNames(words: readonly string[], { withinName = false } = {})
   if (!kinds || KIND_FORMS[language]) return [];
   const languages = [language, ...(LANGUAGE_FORMS[language] ?? [])].map((form) => form.replace(/[^a-z0-9]/g, ""));
   return languages.flatMap((form) => kinds.map((suffix) => form + suffix));
+}
+
+/** The words with each language's short form spelled out ("ts linter": typescript linter; "sh" is shell, bash's too). */
+export function languagesSpelledOut(words: readonly string[]): string[] {
+  return words.map((word) => LANGUAGE_OF_SHORT_FORM.get(word) ?? word);
 }
 
 /** The words with a leading verb read as the kind of tool it asks for, when the query is "<verb> <language> [code]" ("format go code"). */

@@ -5,12 +5,14 @@ import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
-import { FILLER, KINDS_NAMED, kindNames, verbAsKind } from "./kind-names.js";
+import { FILLER, KINDS_NAMED, kindNames, languagesSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
+/** Kinds of tool made for a language: what a word before them names is a language (alternatives are to any tool). */
+const LANGUAGE_TOOL_KINDS = new Set([...TOOL_KINDS].filter((kind) => kind !== "alternative" && kind !== "replacement"));
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
 /** Words asking for a library, which an everyday program is not. */
@@ -107,7 +109,9 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
-  const words = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
+  const asked = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
+  // Before a kind of a language's tool, "ts" is TypeScript ("ts linter"), not moreutils' ts.
+  const words = asked.some((w) => LANGUAGE_TOOL_KINDS.has(w)) ? languagesSpelledOut(asked) : asked;
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
