@@ -52,6 +52,26 @@ describe("the real catalog", () => {
     expect(rate, misses).toBeGreaterThanOrEqual(0.81);
   });
 
+  it("finds a language's tool however an agent shortens or wraps the ask", () => {
+    const cases: [query: string, wanted: string][] = [
+      ["py formatter", "ruff"],
+      ["md linter", "markdownlint-cli2"],
+      ["markdown lint", "markdownlint-cli2"],
+      ["toml fmt", "taplo"],
+      ["ocaml autoformatter", "ocamlformat"],
+      ["which linter should I use for haskell", "haskellPackages.hlint"],
+    ];
+    for (const [query, wanted] of cases) {
+      const top = searchIndex(index, query, { limit: 3, platform: "x86_64-linux" });
+      // Or one of its versions' attributes (ocamlformat_0_26_2).
+      const isWanted = (attr: string) => attr === wanted || attr.startsWith(`${wanted}_`);
+      expect(
+        top.some((result) => [result.attr, ...result.alsoIn].some(isWanted)),
+        `${query}: ${top.map((result) => result.attr).join(" ")}`,
+      ).toBe(true);
+    }
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

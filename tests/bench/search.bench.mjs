@@ -1,6 +1,6 @@
 // nixpkgs search quality and latency on the real catalog: hit@1, hit@5 and MRR (first accepted
 // answer within the top 10) per query kind for each query set, for the held-out tasks as agents
-// phrase them and for language tools with the language shortened; then warm nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC,
+// phrase them and for language tools reworded; then warm nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC,
 // rendering included). Needs `npm run build` first.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
@@ -33,32 +33,27 @@ SETS.push({
     .filter((q) => q.kind === "task")
     .flatMap((q) => PHRASINGS.map((phrasing) => ({ ...q, query: phrasing.replace("{}", q.query), kind: phrasing }))),
 });
-/** How agents shorten a language ("ts linter", "py formatter"): the dev and held-out language tools so asked, beside their rows. */
-const SHORT_FORMS = {
-  python: "py",
-  javascript: "js",
-  typescript: "ts",
-  haskell: "hs",
-  markdown: "md",
-  shell: "sh",
-  bash: "sh",
-  ruby: "rb",
-  kotlin: "kt",
-  terraform: "tf",
-  yaml: "yml",
+/** How agents shorten a language ("ts linter", "py formatter") or a kind ("markdown lint", "go fmt"), or ask around it. */
+const SHORT_LANGUAGES = { python: "py", javascript: "js", typescript: "ts", haskell: "hs", markdown: "md", shell: "sh", bash: "sh" };
+Object.assign(SHORT_LANGUAGES, { ruby: "rb", kotlin: "kt", terraform: "tf", yaml: "yml" });
+const SHORT_KINDS = { formatter: "fmt", linter: "lint" };
+const REWORDINGS = {
+  "language shortened": ([language, kind]) => SHORT_LANGUAGES[language] && `${SHORT_LANGUAGES[language]} ${kind}`,
+  "kind shortened": ([language, kind]) => SHORT_KINDS[kind] && `${language} ${SHORT_KINDS[kind]}`,
+  "which … should I use for": ([language, kind]) => `which ${kind} should I use for ${language}`,
 };
+/** The dev and held-out "<language> <kind>" queries so reworded, to compare with their sets' "language-tool" rows. */
 SETS.push({
-  name: "language tools shortened",
+  name: "language tools reworded",
   queries: SETS.slice(0, 2)
     .flatMap((set) => set.queries)
-    .filter((q) => q.kind === "language-tool" && q.query.split(" ").some((word) => SHORT_FORMS[word]))
-    .map((q) => ({
-      ...q,
-      query: q.query
-        .split(" ")
-        .map((word) => SHORT_FORMS[word] ?? word)
-        .join(" "),
-    })),
+    .filter((q) => q.kind === "language-tool" && /^\S+ (formatter|linter|lsp)$/.test(q.query))
+    .flatMap((q) =>
+      Object.entries(REWORDINGS).flatMap(([kind, reword]) => {
+        const query = reword(q.query.split(" "));
+        return query ? [{ ...q, query, kind }] : [];
+      }),
+    ),
 });
 const DEPTH = 10;
 

@@ -67,9 +67,22 @@ export function kindNames(words: readonly string[], { withinName = false } = {})
   return languages.flatMap((form) => kinds.map((suffix) => form + suffix));
 }
 
-/** The words with each language's short form spelled out ("ts linter": typescript linter; "sh" is shell, bash's too). */
-export function languagesSpelledOut(words: readonly string[]): string[] {
-  return words.map((word) => LANGUAGE_OF_SHORT_FORM.get(word) ?? word);
+/** Kinds of tool as agents shorten them after a language ("markdown lint", "go fmt", "python linting"). */
+const KIND_OF_SHORT_FORM: Record<string, string> = { lint: "linter", linting: "linter", fmt: "formatter" };
+
+/**
+ * The words of a query asking for a language's tool with the language and the kind spelled out ("ts lint": typescript
+ * linter; "sh" is shell, bash's too), or the words as they are when it asks for none: "ts" alone is moreutils' ts, "fmt"
+ * a formatting library, "ts alternative" another ts.
+ */
+export function languageToolSpelledOut(
+  words: readonly string[],
+  { toolKinds, isLanguage }: { toolKinds: ReadonlySet<string>; isLanguage: (word: string) => boolean },
+): string[] {
+  const spelled = words.map((word) => LANGUAGE_OF_SHORT_FORM.get(word) ?? KIND_OF_SHORT_FORM[word] ?? word);
+  const asksForTool =
+    words.some((word) => toolKinds.has(word)) || (spelled.some((word) => toolKinds.has(word)) && spelled.some(isLanguage));
+  return asksForTool ? spelled : [...words];
 }
 
 /** The words with a leading verb read as the kind of tool it asks for, when the query is "<verb> <language> [code]" ("format go code"). */

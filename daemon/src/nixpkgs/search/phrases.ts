@@ -16,7 +16,16 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
     // What linters check code against; a video coding standard is a codec's.
     "(?<!video )coding standards?",
   ],
-  ["formatter", "pretty[ -]?print(?:ers?|s|ing|ed)?", "prettifiers?", "beautifiers?", "code style fixer", "beautify", "prettify"],
+  [
+    "formatter",
+    "auto[ -]?formatters?",
+    "pretty[ -]?print(?:ers?|s|ing|ed)?",
+    "prettifiers?",
+    "beautifiers?",
+    "code style fixer",
+    "beautify",
+    "prettify",
+  ],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
   ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],
   [

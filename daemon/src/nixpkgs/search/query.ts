@@ -5,7 +5,7 @@ import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, reverseConversionNames } from "./conversions.js";
-import { FILLER, KINDS_NAMED, kindNames, languagesSpelledOut, verbAsKind } from "./kind-names.js";
+import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
 
@@ -110,8 +110,10 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const unwanted = notWanted(allWords);
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
   const asked = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
-  // Before a kind of a language's tool, "ts" is TypeScript ("ts linter"), not moreutils' ts.
-  const words = asked.some((w) => LANGUAGE_TOOL_KINDS.has(w)) ? languagesSpelledOut(asked) : asked;
+  // "ts linter" asks for a TypeScript linter, not moreutils' ts; "go fmt" for a Go formatter, unless it is a library's name ("c++ fmt library").
+  const words = asked.some((w) => LIBRARY_WORDS.has(w))
+    ? asked
+    : languageToolSpelledOut(asked, { toolKinds: LANGUAGE_TOOL_KINDS, isLanguage: (w) => languageFamily(w) !== undefined });
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
