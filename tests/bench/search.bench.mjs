@@ -1,7 +1,7 @@
 // nixpkgs search quality and latency on the real catalog: hit@1, hit@5 and MRR (first accepted
-// answer within the top 10) per query kind for each query set, for the held-out tasks as agents
-// phrase them and for language tools reworded; then warm nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC,
-// rendering included). Needs `npm run build` first.
+// answer within the top 10) per query kind for each query set, and for its queries as agents also
+// word them (tasks phrased, language tools reworded, names phrased); then warm nixpkgs_search latency
+// over MCP, as an agent sees it (stdio, JSON-RPC, rendering included). Needs `npm run build` first.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -54,6 +54,15 @@ SETS.push({
         return query ? [{ ...q, query, kind }] : [];
       }),
     ),
+});
+/** The dev and held-out names as agents also ask for them, to compare with their sets' "name" rows. */
+const NAME_PHRASINGS = ["install {}", "{} latest version"];
+SETS.push({
+  name: "names phrased",
+  queries: SETS.slice(0, 2)
+    .flatMap((set) => set.queries)
+    .filter((q) => q.kind === "name")
+    .flatMap((q) => NAME_PHRASINGS.map((phrasing) => ({ ...q, query: phrasing.replace("{}", q.query), kind: phrasing }))),
 });
 const DEPTH = 10;
 

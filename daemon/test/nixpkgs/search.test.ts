@@ -819,6 +819,17 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "lint kubernetes manifests")[0]).toBe("kube-linter");
   });
 
+  it("reads a release asked for with a name as that name's ('jq latest version'), not as words to match", () => {
+    const small = smallIndex([
+      ["jq", "Command-line JSON processor"],
+      ["nss_latest", "Latest security libraries"],
+      ["lastversion", "Find the latest release version of a project"],
+    ]);
+    for (const query of ["jq latest version", "latest jq", "newest jq", "jq stable"]) expect(ranked(small, query), query).toEqual(["jq"]);
+    // Not a release of anything named: the words to match.
+    expect(ranked(small, "find the latest version of a project")[0]).toBe("lastversion");
+  });
+
   it("reads a language's short form before a kind of tool as the language ('ts linter', 'py formatter'), not a program so named", () => {
     const small = smallIndex([
       ["ts", "Task spooler, a batch queue"],

@@ -15,6 +15,8 @@ const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler"
 const LANGUAGE_TOOL_KINDS = new Set([...TOOL_KINDS].filter((kind) => kind !== "alternative" && kind !== "replacement"));
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
+/** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
+const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
@@ -119,22 +121,30 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
   const ecosystems = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
   const namesEcosystem = (w: string) => ecosystems.get(w)!.length > 0;
-  // Only a version beside an ecosystem's word ("node 22", "java 21"): the word names its runtime, not its packages.
-  const isVersion = (w: string) => /^\d+$/.test(w);
+  // Only a release beside an ecosystem's word ("node 22", "java 21", "latest python"): the word names its runtime, not its packages.
+  const isNumber = (w: string) => /^\d+$/.test(w);
+  const releaseNamed = words.some((w) => isNumber(w) || RELEASE_WORDS.has(w));
+  const isRelease = (w: string) => isNumber(w) || RELEASE_WORDS.has(w) || (releaseNamed && w === "version");
   const ofSet = (w: string) => namesEcosystem(w) || familyWords.get(w)! >= 0;
-  const runtimeAsked = words.some(isVersion) && words.some(namesEcosystem) && words.every((w) => namesEcosystem(w) || isVersion(w));
+  const runtimeAsked = releaseNamed && words.some(namesEcosystem) && words.every((w) => namesEcosystem(w) || isRelease(w));
   const subjectWords = runtimeAsked ? words : words.filter((w) => !ofSet(w));
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
   const conversions = conversionNames(text);
   const kinds = kindNames(words);
-  const wholeKeys = new Set([...keysOf(text), ...conversions, ...kinds]);
+  // A name with its release ("jq latest version", "ffmpeg 6") is that name; "find the latest version of a project" is no release.
+  const named = words.filter((w) => !isRelease(w));
+  const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
+  const releaseOfName = runtimeAsked || releaseOf.some((key) => index.exact.find(key) >= 0);
+  const nameOfRelease = releaseOfName && !runtimeAsked ? releaseOf : [];
+  const wholeKeys = new Set([...keysOf(text), ...nameOfRelease, ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
-  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter(meaningful);
+  // Which release of it is asked for says nothing of which package: nss_latest and lastversion are no answer to "latest python".
+  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
-  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isVersion(w) || (kinds.length > 0 && FILLER.has(w)));
+  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)));
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
