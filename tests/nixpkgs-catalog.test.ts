@@ -72,6 +72,15 @@ describe("the real catalog", () => {
     }
   });
 
+  it("answers a task asked of nixpkgs ('… nix package', '… on nixos') as the task, unless packages are its subject", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    for (const task of ["convert markdown to pdf", "pretty print json", "resize images"]) {
+      for (const asked of [`${task} nix package`, `${task} on nixos`, `${task} using nix`, `${task} in nixpkgs`])
+        expect(top(asked), asked).toEqual(top(task));
+    }
+    expect(top("list packages on nixos")).not.toEqual(top("list packages"));
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

@@ -26,6 +26,8 @@ const PHRASINGS = [
   "I would like to {}",
   "nix package to {}",
   "{} for my project",
+  "{} nix package",
+  "{} on nixos",
 ];
 SETS.push({
   name: "tasks phrased",

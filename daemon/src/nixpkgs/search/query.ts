@@ -93,9 +93,15 @@ function notWanted(words: string[]): string[] {
 
 /** A query asking nixpkgs for a package by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn". */
 const ASKING_NIXPKGS = /^(?:an? |the )?(?:nix|nixpkgs) (?:packages?|pkgs?) (?:to|for|that|which)\s+(?=\S)/i;
+/** ...or after it: "pretty print json nix package", "… on nixos", "… using nix". "… in nix" may ask for Nix's own tools ("lint code in nix"). */
+const ASKED_OF_NIXPKGS =
+  /(?<=\S)\s+(?:(?:an? |the )?(?:nix|nixos|nixpkgs) (?:packages?|pkgs?)|(?:on|for|in|under) nixos|(?:using|with|via) (?:nix|nixpkgs)|(?:in|from) nixpkgs)[\s?.!]*$/i;
 
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
-  const text = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
+  const request = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
+  // Unless what is asked is about packages, Nix's own: "list packages on nixos", "search packages in nixpkgs".
+  const rest = request.replace(ASKED_OF_NIXPKGS, "");
+  const text = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
     throw new NixpkgsError(
