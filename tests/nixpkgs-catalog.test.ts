@@ -72,11 +72,11 @@ describe("the real catalog", () => {
     }
   });
 
-  it("answers a task asked of nixpkgs ('… nix package', '… on nixos') as the task, unless packages are its subject", () => {
+  it("answers a task asked with where it is to run ('… nix package', '… on nixos', '… in a script') as the task, unless packages are its subject", () => {
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    const places = ["nix package", "on nixos", "using nix", "in nixpkgs", "in a script", "with a shell command", "from a bash script"];
     for (const task of ["convert markdown to pdf", "pretty print json", "resize images"]) {
-      for (const asked of [`${task} nix package`, `${task} on nixos`, `${task} using nix`, `${task} in nixpkgs`])
-        expect(top(asked), asked).toEqual(top(task));
+      for (const asked of places.map((place) => `${task} ${place}`)) expect(top(asked), asked).toEqual(top(task));
     }
     expect(top("list packages on nixos")).not.toEqual(top("list packages"));
   });

@@ -28,6 +28,7 @@ const PHRASINGS = [
   "{} for my project",
   "{} nix package",
   "{} on nixos",
+  "{} in a script",
 ];
 SETS.push({
   name: "tasks phrased",

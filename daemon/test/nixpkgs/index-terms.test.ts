@@ -23,6 +23,7 @@ const SAMPLE = [
   "Parallelizes jobs; an optimizer and visualization of memory; a task runner, version 14.3.0",
   "Golang, csharp and fsharp as they are also written",
   "How do I do it the best way; what it does; I would like one",
+  "Which one should I use, could you recommend or suggest one that helps one looking for lets",
   "Text\nto speech over a command  line, static_analysis; friendlier and easier than an identifier",
   "Interactively checks Docker containers, self-contained, against a coding standard or a style guide checker; a language service; open ports; zero-configuration, daemon-less",
 ];
@@ -54,7 +55,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 22, fingerprint: "ea81cd7c669a420a" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 23, fingerprint: "4335149b9e887734" });
   });
 });
 
@@ -64,8 +65,8 @@ describe("the index a catalog builds", () => {
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 22,
-        fingerprint: "fc6ff4f4208988e1",
+        version: 23,
+        fingerprint: "3425fed88fb9330b",
       });
     } finally {
       vi.useRealTimers();

@@ -91,6 +91,10 @@ function notWanted(words: string[]): string[] {
   return unwanted;
 }
 
+/** Where the task is to run, which every batch program can: "… in a script", "… with a shell command". "Lint a shell script" is no such place. */
+const FROM_A_SCRIPT =
+  /(?<=\S)\s+(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)[\s?.!]*$/i;
+
 /** A query asking nixpkgs for a package by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn". */
 const ASKING_NIXPKGS = /^(?:an? |the )?(?:nix|nixpkgs) (?:packages?|pkgs?) (?:to|for|that|which)\s+(?=\S)/i;
 /** ...or after it: "pretty print json nix package", "… on nixos", "… using nix". "… in nix" may ask for Nix's own tools ("lint code in nix"). */
@@ -100,7 +104,7 @@ const ASKED_OF_NIXPKGS =
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const request = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
   // Unless what is asked is about packages, Nix's own: "list packages on nixos", "search packages in nixpkgs".
-  const rest = request.replace(ASKED_OF_NIXPKGS, "");
+  const rest = request.replace(ASKED_OF_NIXPKGS, "").replace(FROM_A_SCRIPT, "");
   const text = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
