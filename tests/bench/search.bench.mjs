@@ -1,7 +1,8 @@
 // nixpkgs search quality and latency on the real catalog: hit@1, hit@5 and MRR (first accepted
 // answer within the top 10) per query kind for each query set, and for its queries as agents also
-// word them (tasks phrased, language tools reworded, names phrased); then warm nixpkgs_search latency
-// over MCP, as an agent sees it (stdio, JSON-RPC, rendering included). Needs `npm run build` first.
+// word them (tasks and names phrased, language tools and conversions reworded); then warm
+// nixpkgs_search latency over MCP, as an agent sees it (stdio, JSON-RPC, rendering included).
+// Needs `npm run build` first.
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -66,6 +67,23 @@ SETS.push({
     .flatMap((set) => set.queries)
     .filter((q) => q.kind === "name")
     .flatMap((q) => NAME_PHRASINGS.map((phrasing) => ({ ...q, query: phrasing.replace("{}", q.query), kind: phrasing }))),
+});
+/** The dev and held-out "<format> to <format>" queries as converters' names and arrows write them, to compare with their task rows. */
+const SHORT_FORMATS = { markdown: "md", text: "txt", yaml: "yml", jpeg: "jpg" };
+const CONVERSION_WORDINGS = {
+  a2b: (from, to) => `${from}2${to}`,
+  "a -> b": (from, to) => `${from} -> ${to}`,
+  "formats shortened": (from, to) => `${SHORT_FORMATS[from] ?? from} to ${SHORT_FORMATS[to] ?? to}`,
+};
+SETS.push({
+  name: "conversions reworded",
+  queries: SETS.slice(0, 2)
+    .flatMap((set) => set.queries)
+    .filter((q) => /^(?:convert )?[a-z0-9]+ to [a-z0-9]+$/.test(q.query))
+    .flatMap((q) => {
+      const [from, , to] = q.query.replace(/^convert /, "").split(" ");
+      return Object.entries(CONVERSION_WORDINGS).map(([kind, word]) => ({ ...q, query: word(from, to), kind }));
+    }),
 });
 const DEPTH = 10;
 

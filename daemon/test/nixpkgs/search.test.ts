@@ -724,6 +724,18 @@ describe("a conversion asked for", () => {
     expect(ranked(small, "markdown to pdf")[0]).toBe("mdtopdf");
   });
 
+  it("reads a converter's name no package has ('md2pdf'), an arrow ('markdown -> pdf') and a format's short form ('md to pdf') as the conversion", () => {
+    const converters = smallIndex([
+      ["docconv", "Converter of documents between Markdown, HTML and PDF"],
+      ["md5sum-tools", "Checksums for md files"],
+      ["x2goclient", "Remote desktop client"],
+    ]);
+    for (const query of ["md2pdf", "markdown -> pdf", "md → pdf", "md to pdf", "html2pdf"])
+      expect(ranked(converters, query)[0], query).toBe("docconv");
+    // A name some package starts is that name; a letter is no format.
+    expect(ranked(converters, "x2go")[0]).toBe("x2goclient");
+  });
+
   it("ranks a converter named for the opposite direction last, though it matches every word", () => {
     const both = smallIndex([
       ["markdown2html-converter", "Converts Markdown to HTML"],

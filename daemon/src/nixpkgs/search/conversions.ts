@@ -2,7 +2,7 @@
 // pdf to text", "pdf to text" or "extract text from a pdf" asks for such a name, whatever its
 // description says; these are the names a query of that shape would give one. A converter named
 // the other way round (markdown2html for "html to markdown") matches every word and does the opposite.
-const TO = /\b([a-z0-9]+)\s+(?:files?\s+|documents?\s+)?(?:to|into)\s+(?:an?\s+|the\s+)?([a-z0-9]+)/g;
+const TO = /\b([a-z0-9]+)(?:\s+(?:files?\s+|documents?\s+)?(?:to|into)\s+(?:an?\s+|the\s+)?|\s*(?:->|→|=>)\s*)([a-z0-9]+)/g;
 const FROM = /\b([a-z0-9]+)\s+from\s+(?:an?\s+|the\s+)?([a-z0-9]+)/g;
 /** Shorter or wider forms formats go by in names: a PNG is an image to img2pdf. */
 const SHORT: Record<string, readonly string[]> = {
@@ -17,7 +17,21 @@ const SHORT: Record<string, readonly string[]> = {
   webp: ["img"],
 };
 
+/** Formats as names shorten them, spelled out as descriptions write them: "md to pdf" is "Markdown to PDF". */
+const LONG: Record<string, string> = { md: "markdown", txt: "text", yml: "yaml", jpg: "jpeg" };
+
 type Conversion = readonly [from: string, to: string];
+
+/** A converter's name ("pdf2txt", "md2html") as the conversion it names, or undefined. A letter is no format (x2go, i2c). */
+export function conversionOfName(name: string): string | undefined {
+  const [, from, to] = /^([a-z][a-z0-9]+?)2([a-z][a-z0-9]+)$/i.exec(name.trim()) ?? [];
+  return from && to ? `${from} to ${to}` : undefined;
+}
+
+/** The words of a query asking for a conversion with its formats spelled out; any other query's as they are. */
+export function formatsSpelledOut(query: string, words: readonly string[]): string[] {
+  return conversionsAsked(query).length > 0 ? words.map((word) => LONG[word] ?? word) : [...words];
+}
 
 function conversionsAsked(query: string): Conversion[] {
   const text = query.toLowerCase();
@@ -25,7 +39,7 @@ function conversionsAsked(query: string): Conversion[] {
 }
 
 function namesOf(conversions: Conversion[]): string[] {
-  const forms = (word: string) => [word, ...(SHORT[word] ?? [])];
+  const forms = (word: string) => [word, ...(SHORT[word] ?? []), ...(LONG[word] ? [LONG[word]] : [])];
   return conversions.flatMap(([from, to]) => forms(from).flatMap((a) => forms(to).flatMap((b) => [`${a}2${b}`, `${a}to${b}`])));
 }
 

@@ -4,7 +4,7 @@
 import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
-import { conversionNames, reverseConversionNames } from "./conversions.js";
+import { conversionNames, conversionOfName, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
@@ -105,7 +105,9 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const request = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
   // Unless what is asked is about packages, Nix's own: "list packages on nixos", "search packages in nixpkgs".
   const rest = request.replace(ASKED_OF_NIXPKGS, "").replace(FROM_A_SCRIPT, "");
-  const text = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
+  const said = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
+  // A converter's name no package has ("docx2pdf") asks for what it would do.
+  const text = index.exact.find(normalizeName(said)) < 0 ? (conversionOfName(said) ?? said) : said;
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
     throw new NixpkgsError(
@@ -117,15 +119,15 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // as it is before nothing but a kind of tool ("make alternative").
   const lightMake = (w: string, i: number, all: string[]) =>
     i === 0 && w === "make" && all.length > 1 && !all.slice(1).every((after) => TOOL_KINDS.has(after));
-  const allWords = [...new Set(textWords(text).map(oneKind))].filter((w, i, all) => !lightMake(w, i, all));
+  const allWords = [...new Set(formatsSpelledOut(text, textWords(text)).map(oneKind))].filter((w, i, all) => !lightMake(w, i, all));
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
-  const asked = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
+  const toolAsked = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
   // "ts linter" asks for a TypeScript linter, not moreutils' ts; "go fmt" for a Go formatter, unless it is a library's name ("c++ fmt library").
-  const words = asked.some((w) => LIBRARY_WORDS.has(w))
-    ? asked
-    : languageToolSpelledOut(asked, { toolKinds: LANGUAGE_TOOL_KINDS, isLanguage: (w) => languageFamily(w) !== undefined });
+  const words = toolAsked.some((w) => LIBRARY_WORDS.has(w))
+    ? toolAsked
+    : languageToolSpelledOut(toolAsked, { toolKinds: LANGUAGE_TOOL_KINDS, isLanguage: (w) => languageFamily(w) !== undefined });
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
