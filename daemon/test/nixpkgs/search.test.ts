@@ -831,6 +831,17 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "lint kubernetes manifests")[0]).toBe("kube-linter");
   });
 
+  it("takes a language's packages about a subject that is an ecosystem too ('python library for postgres'), not that ecosystem's", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["python313Packages.psycopg", "PostgreSQL database adapter for Python"],
+      ["python313Packages.yaml-tools", "YAML library for Python"],
+      ["postgresql17Packages.plpython", "Extension to write functions in Python"],
+    ]);
+    expect(ranked(small, "python library for postgres")[0]).toBe("python313Packages.psycopg");
+    expect(ranked(small, "postgres extension for python")[0]).toBe("postgresql17Packages.plpython");
+  });
+
   it("reads a release asked for with a name as that name's ('jq latest version'), not as words to match", () => {
     const small = smallIndex([
       ["jq", "Command-line JSON processor"],

@@ -82,6 +82,9 @@ export const ECOSYSTEM_WORDS: Record<string, string[]> = {
   postgresql: ["postgresqlPackages"],
 };
 
+/** Ecosystems that are as often a subject of another's packages ("python library for postgres", "python latex parser") as where to look. */
+export const SUBJECT_ECOSYSTEM_WORDS: ReadonlySet<string> = new Set(["postgres", "postgresql", "tex", "latex", "typst", "gnome", "kde"]);
+
 /** Families an agent rarely means unless it names them; their members rank below everything else. */
 const NICHE_FAMILIES = new Set([
   "rPackages",

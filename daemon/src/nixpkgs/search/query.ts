@@ -3,7 +3,7 @@
 // ("without docker"), and the names a converter or a language's tool would have.
 import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
-import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, withoutInstallable } from "../index/package-sets.js";
+import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, SUBJECT_ECOSYSTEM_WORDS, withoutInstallable } from "../index/package-sets.js";
 import { conversionNames, conversionOfName, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
@@ -131,7 +131,12 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
-  const ecosystems = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
+  // Beside an ecosystem that is a subject too, the first named is where to look, the other what about:
+  // "python library for postgres" is Python's, "postgres extension for python" PostgreSQL's.
+  const familiesOf = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
+  const ecosystemsNamed = words.filter((w) => familiesOf.get(w)!.length > 0);
+  const onlyFirst = ecosystemsNamed.length > 1 && ecosystemsNamed.some((w) => SUBJECT_ECOSYSTEM_WORDS.has(w));
+  const ecosystems = new Map(words.map((w) => [w, onlyFirst && w !== ecosystemsNamed[0] ? [] : familiesOf.get(w)!]));
   const namesEcosystem = (w: string) => ecosystems.get(w)!.length > 0;
   // Only a release beside an ecosystem's word ("node 22", "java 21", "latest python"): the word names its runtime, not its packages.
   const isNumber = (w: string) => /^\d+$/.test(w);
