@@ -60,6 +60,8 @@ describe("the real catalog", () => {
       ["toml fmt", "taplo"],
       ["ocaml autoformatter", "ocamlformat"],
       ["which linter should I use for haskell", "haskellPackages.hlint"],
+      ["typescript linter", "eslint"],
+      ["js/ts formatter", "prettier"],
     ];
     for (const [query, wanted] of cases) {
       const top = searchIndex(index, query, { limit: 3, platform: "x86_64-linux" });

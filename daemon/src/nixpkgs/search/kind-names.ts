@@ -2,12 +2,13 @@
 // elixir-ls, clang-format, rustc, tsc. "<language> <kind of tool>" asks for such a name whatever the tool's
 // description says ("Stricter gofmt" says neither go nor formatter); these are the names it gives.
 import { PROGRAM_WORDS, textTerms } from "./text.js";
+import { languageFamily } from "./tool-languages.js";
 
 /** How languages are shortened in tool names. Not Rust's "rs": no Rust tool is named so, and rslint is a JavaScript linter. */
 const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   python: ["py"],
-  javascript: ["js"],
-  typescript: ["ts"],
+  javascript: ["js", "es"],
+  typescript: ["ts", "es"],
   haskell: ["hs"],
   markdown: ["md"],
   shell: ["sh"],
@@ -72,17 +73,19 @@ const KIND_OF_SHORT_FORM: Record<string, string> = { lint: "linter", linting: "l
 
 /**
  * The words of a query asking for a language's tool with the language and the kind spelled out ("ts lint": typescript
- * linter; "sh" is shell, bash's too), or the words as they are when it asks for none: "ts" alone is moreutils' ts, "fmt"
- * a formatting library, "ts alternative" another ts.
+ * linter; "sh" is shell, bash's too) and a language family named once ("js/ts formatter", "c/c++ lsp" ask for one
+ * tool); or the words as they are when it asks for none: "ts" alone is moreutils' ts, "fmt" a formatting library,
+ * "ts alternative" another ts.
  */
-export function languageToolSpelledOut(
-  words: readonly string[],
-  { toolKinds, isLanguage }: { toolKinds: ReadonlySet<string>; isLanguage: (word: string) => boolean },
-): string[] {
+export function languageToolSpelledOut(words: readonly string[], toolKinds: ReadonlySet<string>): string[] {
   const spelled = words.map((word) => LANGUAGE_OF_SHORT_FORM.get(word) ?? KIND_OF_SHORT_FORM[word] ?? word);
+  const isLanguage = (word: string) => languageFamily(word) !== undefined;
   const asksForTool =
     words.some((word) => toolKinds.has(word)) || (spelled.some((word) => toolKinds.has(word)) && spelled.some(isLanguage));
-  return asksForTool ? spelled : [...words];
+  if (!asksForTool) return [...words];
+  const firstOfFamily = (word: string, i: number) =>
+    !isLanguage(word) || spelled.findIndex((other) => languageFamily(other) === languageFamily(word)) === i;
+  return spelled.filter(firstOfFamily);
 }
 
 /** The words with a leading verb read as the kind of tool it asks for, when the query is "<verb> <language> [code]" ("format go code"). */

@@ -125,9 +125,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
   const toolAsked = verbAsKind(allWords.filter((w) => !unwanted.includes(w) && !NEGATIONS.has(w)));
   // "ts linter" asks for a TypeScript linter, not moreutils' ts; "go fmt" for a Go formatter, unless it is a library's name ("c++ fmt library").
-  const words = toolAsked.some((w) => LIBRARY_WORDS.has(w))
-    ? toolAsked
-    : languageToolSpelledOut(toolAsked, { toolKinds: LANGUAGE_TOOL_KINDS, isLanguage: (w) => languageFamily(w) !== undefined });
+  const words = toolAsked.some((w) => LIBRARY_WORDS.has(w)) ? toolAsked : languageToolSpelledOut(toolAsked, LANGUAGE_TOOL_KINDS);
   // Ecosystem words: "python", or a set's own name ("python3Packages pandas").
   const namesSet = (w: string) => SET_SUFFIXES.some((suffix) => w.includes(suffix.toLowerCase()));
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
