@@ -842,6 +842,17 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "postgres extension for python")[0]).toBe("postgresql17Packages.plpython");
   });
 
+  it("ranks a package that calls itself a library and no program below the tools when a language's tool is asked for", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["python313Packages.aprof", "Python profiler library"],
+      ["python313Packages.callprof", "Call stack profiler for Python programs"],
+    ]);
+    expect(ranked(small, "python profiler")[0]).toBe("python313Packages.callprof");
+    // Asked for, a library is what is meant.
+    expect(ranked(small, "python profiling library")[0]).toBe("python313Packages.aprof");
+  });
+
   it("reads a release asked for with a name as that name's ('jq latest version'), not as words to match", () => {
     const small = smallIndex([
       ["jq", "Command-line JSON processor"],

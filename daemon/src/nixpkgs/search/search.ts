@@ -79,6 +79,8 @@ const WEIGHT = {
   unnamedLanguageLibrary: 0.5,
   /** Factor of a package that calls itself a command-line program and not a library, when a library is asked for. */
   programForLibrary: 0.5,
+  /** Factor of a package that calls itself a library and no program, when a language's tool is asked for. */
+  libraryForTool: 0.5,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -331,6 +333,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
   const programOnly = asksForLibrary ? programsOnly(index) : undefined;
+  const libraryOnly = subjectOfTool.length > 0 && !asksForLibrary ? librariesOnly(index) : undefined;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
@@ -360,7 +363,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
       // language's own library is asked for by its language ("python png library").
       const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
-      const program = programOnly?.(id) ? WEIGHT.programForLibrary : 1;
+      const program = programOnly?.(id) ? WEIGHT.programForLibrary : libraryOnly?.(id) ? WEIGHT.libraryForTool : 1;
       const kind =
         (queryFactor.get(id) ?? 1) *
         system *
@@ -430,15 +433,33 @@ function toolsForOtherLanguages(index: NixpkgsIndex, asked: readonly string[]): 
   return others;
 }
 
+/** Whether a package's description says any of these words. */
+function describesItselfAs(index: NixpkgsIndex, words: readonly string[]): (id: number) => boolean {
+  const terms = words.map((word) => index.descriptions.find(stem(word))).filter((term) => term >= 0);
+  return (id) => terms.some((term) => index.descriptions.lists(term, id));
+}
+
 /**
  * Whether a package calls itself a command-line program and not a library: no answer when a library is asked
  * for (httpie, "Command line HTTP client", for "python http client library"); qrencode, "C library and
  * command line tool", is both.
  */
 function programsOnly(index: NixpkgsIndex): (id: number) => boolean {
-  const [program, library] = [index.descriptions.find(stem("cli")), index.descriptions.find(stem("library"))];
-  const says = (term: number, id: number) => term >= 0 && index.descriptions.lists(term, id);
-  return (id) => says(program, id) && !says(library, id);
+  const [program, library] = [describesItselfAs(index, ["cli"]), describesItselfAs(index, ["library"])];
+  return (id) => program(id) && !library(id);
+}
+
+/**
+ * Whether a package calls itself a library and no program of any kind: less likely the answer when a language's
+ * tool is asked for ("python profiler": yappi, "Python profiler that supports multithreading…", rather than osprofiler,
+ * "OpenStack Library to profile request between all involved services").
+ */
+function librariesOnly(index: NixpkgsIndex): (id: number) => boolean {
+  const [library, program] = [
+    describesItselfAs(index, ["library"]),
+    describesItselfAs(index, ["cli", "tool", "program", "utility", "command"]),
+  ];
+  return (id) => library(id) && !program(id);
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */
