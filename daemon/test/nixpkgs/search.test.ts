@@ -853,6 +853,18 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "python profiling library")[0]).toBe("python313Packages.aprof");
   });
 
+  it("ranks a niche set's members that are not also at top level below the tools when a language's tool is asked for", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["ormolu", "A formatter for Haskell source code"],
+      ["haskellPackages.prettyprinter", "A modern, extensible pretty-printer"],
+      ["haskellPackages.prettyprint-extras", "Pretty-printing for Haskell"],
+    ]);
+    expect(ranked(small, "haskell formatter")[0]).toBe("ormolu");
+    // Named, the set's own packages are what is meant.
+    expect(ranked(small, "haskell pretty printing library")[0]).toMatch(/^haskellPackages\.prettyprint/);
+  });
+
   it("reads a release asked for with a name as that name's ('jq latest version'), not as words to match", () => {
     const small = smallIndex([
       ["jq", "Command-line JSON processor"],

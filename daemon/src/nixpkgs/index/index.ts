@@ -3,7 +3,7 @@
 import { Dictionary, type DictionarySections } from "./dictionary.js";
 import { readIndexFile, type IndexFile, type IndexHeader } from "./file.js";
 import { DETAIL_FIELDS, FLAG } from "./build.js";
-import { familyFactor, familyOf, splitAttr } from "./package-sets.js";
+import { familyFactor, familyOf, isNicheFamily, splitAttr } from "./package-sets.js";
 
 export type PackageRecord = Record<"attr" | (typeof DETAIL_FIELDS)[number], string>;
 
@@ -22,6 +22,8 @@ export class NixpkgsIndex {
   readonly groupNext: Uint32Array;
   /** Per family, the part of `factor` that says how rarely its members are meant unnamed. */
   readonly familyFactors: Float32Array;
+  /** Per family, whether agents rarely mean its members unless they name it (package-sets.ts). */
+  readonly nicheFamilies: Uint8Array;
   readonly exact: Dictionary;
   readonly names: Dictionary;
   readonly namesReversed: Dictionary;
@@ -74,6 +76,7 @@ export class NixpkgsIndex {
     this.context = dictionary("context");
     this.toolLanguages = dictionary("toolLanguage");
     this.familyFactors = Float32Array.from(this.header.families, familyFactor);
+    this.nicheFamilies = Uint8Array.from(this.header.families, (family) => (isNicheFamily(family) ? 1 : 0));
   }
 
   /** The package's details; the most recently shown are kept, so a search like the last one reads nothing from disk. */

@@ -107,10 +107,15 @@ const NICHE_FAMILIES = new Set([
 /** Families of families: kernels, Android SDK parts and editor extensions, one family per publisher. */
 const NICHE_PREFIXES = ["linuxKernel", "androidenv", "vscode-extensions"];
 
+/** Whether agents rarely mean this family's members unless they name it. */
+export function isNicheFamily(family: string): boolean {
+  return NICHE_FAMILIES.has(family) || NICHE_PREFIXES.some((prefix) => family.startsWith(prefix));
+}
+
 /** How likely an agent means a member of this family when it does not name it: a score factor. */
 export function familyFactor(family: string): number {
   if (family === "") return 1;
-  if (NICHE_FAMILIES.has(family) || NICHE_PREFIXES.some((prefix) => family.startsWith(prefix))) return 0.3;
+  if (isNicheFamily(family)) return 0.3;
   if (family === "pythonPackages" || family === "perlPackages") return 0.7;
   return 0.5;
 }

@@ -81,6 +81,12 @@ const WEIGHT = {
   programForLibrary: 0.5,
   /** Factor of a package that calls itself a library and no program, when a language's tool is asked for. */
   libraryForTool: 0.5,
+  /**
+   * Factor of a niche set's member that is not also at top level, when a language's tool is asked for: 'haskell
+   * formatter' is ormolu, not one of Haskell's many pretty-printing libraries. R's tools are the exception
+   * (rPackages.languageserver).
+   */
+  unexposedForTool: 0.4,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -333,7 +339,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
   const programOnly = asksForLibrary ? programsOnly(index) : undefined;
-  const libraryOnly = subjectOfTool.length > 0 && !asksForLibrary ? librariesOnly(index) : undefined;
+  const toolAsked = subjectOfTool.length > 0 && !asksForLibrary;
+  const libraryOnly = toolAsked ? librariesOnly(index) : undefined;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
@@ -364,10 +371,16 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       // language's own library is asked for by its language ("python png library").
       const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
       const program = programOnly?.(id) ? WEIGHT.programForLibrary : libraryOnly?.(id) ? WEIGHT.libraryForTool : 1;
+      // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter).
+      const unexposed =
+        toolAsked && index.nicheFamilies[index.family[id]!] === 1 && index.family[index.groupRep[id]!] !== topLevel
+          ? WEIGHT.unexposedForTool
+          : 1;
       const kind =
         (queryFactor.get(id) ?? 1) *
         system *
         program *
+        unexposed *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       // Matching none of what counts is no answer (and would list its group once per member).
