@@ -52,7 +52,7 @@ describe("the real catalog", () => {
     expect(rate, misses).toBeGreaterThanOrEqual(0.81);
   });
 
-  it("finds a language's tool however an agent shortens or wraps the ask", () => {
+  it("finds a language's tool however an agent shortens or wraps the ask, not its libraries or a package named for the kind", () => {
     const cases: [query: string, wanted: string][] = [
       ["py formatter", "ruff"],
       ["md linter", "markdownlint-cli2"],
@@ -71,6 +71,13 @@ describe("the real catalog", () => {
         top.some((result) => [result.attr, ...result.alsoIn].some(isWanted)),
         `${query}: ${top.map((result) => result.attr).join(" ")}`,
       ).toBe(true);
+    }
+    // Not a package named for the kind alone (formatter, an elementary OS app; ocamlPackages.lsp, a library).
+    for (const [query, first] of [
+      ["haskell formatter", "ormolu"],
+      ["ocaml lsp", "ocamlPackages.ocaml-lsp"],
+    ]) {
+      expect(searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr, query).toBe(first);
     }
   });
 

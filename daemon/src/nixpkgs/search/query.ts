@@ -40,7 +40,7 @@ export interface ParsedQuery {
   subjectOfTool: string[];
   /** The language families the subject names ("c++ lsp": c), whose tools are meant rather than another language's. */
   languagesAsked: string[];
-  /** Those whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"). */
+  /** Names whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"); a package named formatter is no Haskell formatter. */
   subjectNotMeant: string[];
   /** Names of tools the query does not want ("without docker"). */
   unwanted: string[];
@@ -172,7 +172,11 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     familyIds: new Set(runtimeAsked ? [] : [...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
     languagesAsked: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
-    subjectNotMeant: words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool,
+    // "haskell formatter" is no elementary OS app named formatter, "ocaml lsp" no library named lsp.
+    subjectNotMeant: [
+      ...(words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool),
+      ...words.filter((w) => subjectOfTool.length > 0 && LANGUAGE_TOOL_KINDS.has(w)),
+    ],
     unwanted,
     compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(text),
