@@ -73,10 +73,11 @@ describe("the real catalog", () => {
       ).toBe(true);
     }
     // Not a package named for the kind alone (formatter, an elementary OS app; ocamlPackages.lsp, a library).
-    for (const [query, first] of [
+    const firsts: [query: string, first: string][] = [
       ["haskell formatter", "ormolu"],
       ["ocaml lsp", "ocamlPackages.ocaml-lsp"],
-    ]) {
+    ];
+    for (const [query, first] of firsts) {
       expect(searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr, query).toBe(first);
     }
   });
