@@ -865,6 +865,16 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "haskell pretty printing library")[0]).toMatch(/^haskellPackages\.prettyprint/);
   });
 
+  it("takes no letter a name runs into digits for a word of it ('c debugger' is no c64-debugger)", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["c64-debugger", "Commodore 64 code and memory debugger"],
+      ["nemiver", "Standalone C/C++ debugger"],
+    ]);
+    expect(ranked(small, "c debugger")[0]).toBe("nemiver");
+    expect(ranked(small, "c64")[0]).toBe("c64-debugger");
+  });
+
   it("reads a release asked for with a name as that name's ('jq latest version'), not as words to match", () => {
     const small = smallIndex([
       ["jq", "Command-line JSON processor"],

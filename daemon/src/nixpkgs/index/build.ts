@@ -114,9 +114,10 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     for (const name of [leaf, pname, entry.mainProgram]) {
       if (!name) continue;
       post(names, squashName(name), id);
-      for (const word of nameWords(name)) post(names, word, id);
       // Phrases in names too: typescript-language-server is found by "lsp", as its description would be.
-      for (const word of textWords(nameWords(name).join(" "))) post(names, word, id);
+      const words = [...nameWords(name), ...textWords(nameWords(name).join(" "))];
+      const noise = lettersBesideDigits(name);
+      for (const word of words) if (!noise.has(word)) post(names, word, id);
     }
     // Its other programs each as one word of its names, unsplit: "uuid" starts uuidgen (util-linux), "pdf" pdfinfo
     // (poppler-utils), but pg_dump's "dump" is no name of postgresql.
@@ -274,4 +275,13 @@ export function writeIndex(path: string, bytes: Buffer): void {
     rmSync(temporary, { force: true });
     throw error;
   }
+}
+
+/** Single letters a name runs into digits ("c64-debugger", "k9s", "x264"): no word of it, as "c" or "r" would be. */
+function lettersBesideDigits(name: string): Set<string> {
+  const parts = name
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter((part) => /[0-9]/.test(part));
+  return new Set(parts.flatMap((part) => part.match(/[a-z]+/g) ?? []).filter((letters) => letters.length === 1));
 }
