@@ -45,6 +45,7 @@ const CATALOG = {
   crystal: { pname: "crystal", version: "1.17.1", meta: { description: "Compiled language with Ruby like syntax" } },
   crystal_1_14: { pname: "crystal", version: "1.14.1", meta: { description: "Compiled language with Ruby like syntax" } },
   ruff: { pname: "ruff", version: "0.13.1", meta: { description: "Extremely fast Python linter and code formatter" } },
+  pdm: { pname: "pdm", version: "2.25.9", meta: { description: "Package manager for Python" } },
   libpcap: { pname: "libpcap", version: "1.10.5", meta: { description: "Packet Capture Library", platforms: ["x86_64-linux"] } },
   "python313Packages.requests": { pname: "requests", version: "2.32.5", meta: { description: "HTTP library for Python" } },
   "python312Packages.requests": { pname: "requests", version: "2.32.5", meta: { description: "HTTP library for Python" } },
@@ -55,7 +56,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 24, fingerprint: "4335149b9e887734" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 25, fingerprint: "4335149b9e887734" });
   });
 });
 
@@ -65,8 +66,8 @@ describe("the index a catalog builds", () => {
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 24,
-        fingerprint: "b4f1dd29e6c806ed",
+        version: 25,
+        fingerprint: "35adcab75bc662ed",
       });
     } finally {
       vi.useRealTimers();

@@ -943,6 +943,13 @@ describe("a language's tool asked for by kind", () => {
     // "for YAML files" says whose formatter it is, though the description names Python too.
     expect(ranked(small, "yaml formatter")[0]).toBe("yamlfix");
     expect(ranked(small, "python formatter")[0]).toBe("ruff");
+    // So does a package manager's.
+    const managers = smallIndex([
+      ...WIDGETS,
+      ["jspm", "Fast package manager for JavaScript"],
+      ["pypm", "Package and dependency manager for Python projects", "pypm", "0.5"],
+    ]);
+    expect(ranked(managers, "fast python package manager")[0]).toBe("pypm");
   });
 
   it("finds a compiler named so: 'rust compiler' is rustc, before another compiler for Rust", () => {

@@ -26,7 +26,19 @@ const LANGUAGES: readonly (readonly string[])[] = [
 /** Each way of writing a language, to the first of its family. */
 const FAMILY_OF = new Map(LANGUAGES.flatMap((family) => family.map((name) => [name, family[0]!] as const)));
 /** The kinds of tool that are a language's, as text words (phrases.ts: "language server" is lsp, "pretty printer" formatter). */
-const TOOL_WORDS = new Set(["formatter", "formatters", "linter", "linters", "lsp", "debugger", "debuggers", "profiler", "profilers"]);
+const TOOL_WORDS = new Set([
+  "formatter",
+  "formatters",
+  "linter",
+  "linters",
+  "lsp",
+  "debugger",
+  "debuggers",
+  "profiler",
+  "profilers",
+  "manager",
+  "managers",
+]);
 /** Words between a language and its tool: "Haskell source code formatter", "Shell script linter". */
 const BETWEEN = new Set(["code", "source", "script", "scripts", "file", "files"]);
 
