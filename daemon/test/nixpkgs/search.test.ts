@@ -326,6 +326,9 @@ describe("several versions of one package", () => {
     ]);
     expect(found("build system")).toEqual([["dune_3", ["dune_1"]]]);
     expect(found("crystal_1_14")[0]![0]).toBe("crystal_1_14");
+    // A version asked for in words shows that version.
+    expect(found("crystal 1.14")[0]![0]).toBe("crystal_1_14");
+    expect(found("dune 1")[0]).toEqual(["dune_1", ["dune_3"]]);
   });
 
   it("show the one named after the package, unless another member matched far better", () => {

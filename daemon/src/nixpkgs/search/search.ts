@@ -12,7 +12,7 @@ import { splitAttr } from "../index/package-sets.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { parseQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
-import { normalizeName, stem, TOOL_NOUNS } from "./text.js";
+import { normalizeName, squashName, stem, TOOL_NOUNS } from "./text.js";
 
 export interface SearchOptions {
   limit?: number;
@@ -251,6 +251,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   let wholeFound = false;
   const severalWords = /\s/.test(text);
   const topLevel = index.header.families.indexOf("");
+  // A version's own attribute that the query spells ("nodejs 20": nodejs_20) is what its group shows.
+  const versionsNamed: number[] = [];
   for (const key of wholeKeys) {
     const term = index.exact.find(key);
     if (term < 0) continue;
@@ -261,6 +263,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       const libraryMeant = familyIds.has(index.family[id]!) && subjectOfTool.length === 0;
       if (severalWords && index.family[id] !== topLevel && !libraryMeant) continue;
       markWhole(id);
+      const leaf = splitAttr(index.attr(id)).leaf;
+      if (/[0-9]/.test(key) && squashName(leaf) === key) versionsNamed.push(id);
     }
   }
   // Such a name within a longer one: "markdown linter" is markdownlint-cli.
@@ -410,6 +414,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   // default version), unless another member matched far better: "jupyter notebook" is jupyter, grouped with python312.
   const shownFor = (rep: number) => {
     if (pathId >= 0 && index.groupRep[pathId] === rep) return pathId;
+    const version = versionsNamed.find((id) => index.groupRep[id] === rep);
+    if (version !== undefined) return version;
     return repScore[rep]! * WEIGHT.representative >= best[rep]! ? rep : shown[rep]!;
   };
   const showing = top.map(({ id: rep }) => shownFor(rep));
