@@ -251,7 +251,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   let wholeFound = false;
   const severalWords = /\s/.test(text);
   const topLevel = index.header.families.indexOf("");
-  // A version's own attribute that the query spells ("nodejs 20": nodejs_20) is what its group shows.
+  // A version's own attribute that the query spells in words ("nodejs 20": nodejs_20) is what its group shows.
   const versionsNamed: number[] = [];
   for (const key of wholeKeys) {
     const term = index.exact.find(key);
@@ -264,7 +264,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       if (severalWords && index.family[id] !== topLevel && !libraryMeant) continue;
       markWhole(id);
       const leaf = splitAttr(index.attr(id)).leaf;
-      if (/[0-9]/.test(key) && squashName(leaf) === key) versionsNamed.push(id);
+      if (severalWords && /[0-9]/.test(key) && squashName(leaf) === key) versionsNamed.push(id);
     }
   }
   // Such a name within a longer one: "markdown linter" is markdownlint-cli.
