@@ -30,6 +30,7 @@ const PHRASINGS = [
   "{} nix package",
   "{} on nixos",
   "{} in a script",
+  "command to {}",
 ];
 SETS.push({
   name: "tasks phrased",

@@ -95,8 +95,9 @@ function notWanted(words: string[]): string[] {
 const FROM_A_SCRIPT =
   /(?<=\S)\s+(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)[\s?.!]*$/i;
 
-/** A query asking nixpkgs for a package by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn". */
-const ASKING_NIXPKGS = /^(?:an? |the )?(?:nix|nixpkgs) (?:packages?|pkgs?) (?:to|for|that|which)\s+(?=\S)/i;
+/** A query asking for a package or a command by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn", "shell command to merge pdfs". */
+const ASKING_NIXPKGS =
+  /^(?:an? |the )?(?:(?:nix|nixpkgs) (?:packages?|pkgs?)|(?:(?:shell|unix|linux|terminal) )?commands?) (?:to|for|that|which)\s+(?=\S)/i;
 /** ...or after it: "pretty print json nix package", "… on nixos", "… using nix". "… in nix" may ask for Nix's own tools ("lint code in nix"). */
 const ASKED_OF_NIXPKGS =
   /(?<=\S)\s+(?:(?:an? |the )?(?:nix|nixos|nixpkgs) (?:packages?|pkgs?)|(?:on|for|in|under) nixos|(?:using|with|via) (?:nix|nixpkgs)|(?:in|from) nixpkgs)[\s?.!]*$/i;
