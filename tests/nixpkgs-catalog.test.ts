@@ -84,7 +84,17 @@ describe("the real catalog", () => {
 
   it("answers a task asked with where it is to run ('… nix package', '… on nixos', '… in a script') as the task, unless packages are its subject", () => {
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
-    const places = ["nix package", "on nixos", "using nix", "in nixpkgs", "in a script", "with a shell command", "from a bash script"];
+    const places = [
+      "nix package",
+      "on nixos",
+      "using nix",
+      "in nixpkgs",
+      "in a script",
+      "with a shell command",
+      "from a bash script",
+      "on ubuntu",
+      "on my mac",
+    ];
     for (const task of ["convert markdown to pdf", "pretty print json", "resize images"]) {
       for (const asked of [...places.map((place) => `${task} ${place}`), `command to ${task}`])
         expect(top(asked), asked).toEqual(top(task));

@@ -520,6 +520,12 @@ describe("the words of asking", () => {
     }
   });
 
+  it("say how good a tool is asked to be, as every package says of itself: 'a fast, simple tool to compress images'", () => {
+    const tools = smallIndex([...WIDGETS, ["speedy", "Fast and simple tool to copy files"], ["imgsquash", "Compresses PNG images"]]);
+    expect(ranked(tools, "fast simple tool to compress images")[0]).toBe("imgsquash");
+    expect(ranked(tools, "a modern, lightweight, open source tool to compress images")[0]).toBe("imgsquash");
+  });
+
   it("say nothing of a package: 'how do I', 'best way to'", () => {
     expect(ranked(small, "how do I merge pdf files")[0]).toBe("pdfmerge");
     expect(ranked(small, "best way to merge pdf files")[0]).toBe("pdfmerge");

@@ -91,9 +91,12 @@ function notWanted(words: string[]): string[] {
   return unwanted;
 }
 
-/** Where the task is to run, which every batch program can: "… in a script", "… with a shell command". "Lint a shell script" is no such place. */
-const FROM_A_SCRIPT =
-  /(?<=\S)\s+(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)[\s?.!]*$/i;
+/**
+ * Where the task is to run, which every batch program can: "… in a script", "… with a shell command", "… on ubuntu",
+ * "… on my mac". "Lint a shell script" is no such place.
+ */
+const WHERE_IT_RUNS =
+  /(?<=\S)\s+(?:(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)|(?:on|in|for|under) (?:an? |the |my )?(?:ubuntu|debian|fedora|linux|macos|mac|osx|windows|wsl|unix)(?: (?:machines?|box|servers?|systems?|laptop|hosts?))?)[\s?.!]*$/i;
 
 /** A query asking for a package or a command by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn", "shell command to merge pdfs". */
 const ASKING_NIXPKGS =
@@ -105,7 +108,7 @@ const ASKED_OF_NIXPKGS =
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const request = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
   // Unless what is asked is about packages, Nix's own: "list packages on nixos", "search packages in nixpkgs".
-  const rest = request.replace(ASKED_OF_NIXPKGS, "").replace(FROM_A_SCRIPT, "");
+  const rest = request.replace(ASKED_OF_NIXPKGS, "").replace(WHERE_IT_RUNS, "");
   const said = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
   // A converter's name no package has ("docx2pdf") asks for what it would do.
   const text = index.exact.find(normalizeName(said)) < 0 ? (conversionOfName(said) ?? said) : said;

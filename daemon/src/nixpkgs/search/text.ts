@@ -14,12 +14,14 @@ const STOPWORDS = new Set(
 );
 
 /**
- * Words that say only that a program is wanted, or what for ("cli tool to …", "a program that …", "… on linux",
- * "… for my project"): every package is one, so a package's own use of them ranks it, but a query's other
- * words are covered without them.
+ * Words that say only that a program is wanted, what for or how good ("cli tool to …", "a program that …", "… on linux",
+ * "… for my project", "a fast, simple, open source tool to …"): every package is one, or says so of itself, so a
+ * package's own use of them ranks it, but a query's other words are covered without them.
  */
 export const PROGRAM_WORDS: ReadonlySet<string> = new Set(
-  "cli tool tools program programs utility utilities app application software linux project projects repo repository codebase".split(" "),
+  "cli tool tools program programs utility utilities app application software linux project projects repo repository codebase simple modern lightweight fast opensource small minimal easy".split(
+    " ",
+  ),
 );
 
 /** Lower-case words of a name, split at separators, camelCase and letter/digit boundaries. */
