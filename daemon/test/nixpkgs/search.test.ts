@@ -526,6 +526,17 @@ describe("the words of asking", () => {
     expect(ranked(tools, "a modern, lightweight, open source tool to compress images")[0]).toBe("imgsquash");
   });
 
+  it("take a name to install or use as that name ('install ripgrep'), and install as a word otherwise ('install fonts')", () => {
+    const installs = smallIndex([
+      ...WIDGETS,
+      ["ripgrep", "Recursively searches directories for a regex pattern"],
+      ["install-helper", "Install software and ripgrep-like tools"],
+      ["fontinst", "Install fonts"],
+    ]);
+    for (const query of ["install ripgrep", "add ripgrep", "use the ripgrep"]) expect(ranked(installs, query)[0], query).toBe("ripgrep");
+    expect(ranked(installs, "install fonts")[0]).toBe("fontinst");
+  });
+
   it("say nothing of a package: 'how do I', 'best way to'", () => {
     expect(ranked(small, "how do I merge pdf files")[0]).toBe("pdfmerge");
     expect(ranked(small, "best way to merge pdf files")[0]).toBe("pdfmerge");

@@ -98,6 +98,15 @@ function notWanted(words: string[]): string[] {
 const WHERE_IT_RUNS =
   /(?<=\S)\s+(?:(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)|(?:on|in|for|under) (?:an? |the |my )?(?:ubuntu|debian|fedora|linux|macos|mac|osx|windows|wsl|unix)(?: (?:machines?|box|servers?|systems?|laptop|hosts?))?)[\s?.!]*$/i;
 
+/** Verbs of getting a package, before its name: "install ripgrep", "add jq". */
+const GETTING = /^(?:install|add|get|use|run|try|download)\s+(?:the\s+)?(?=\S)/i;
+
+/** The name a query asks to install ("install ripgrep"), when what follows the verb is one; "install fonts" is no name. */
+function nameToInstall(query: string, isName: (name: string) => boolean): string | undefined {
+  const name = query.replace(GETTING, "").trim();
+  return name !== query.trim() && isName(name) ? name : undefined;
+}
+
 /** A query asking for a package or a command by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn", "shell command to merge pdfs". */
 const ASKING_NIXPKGS =
   /^(?:an? |the )?(?:(?:nix|nixpkgs) (?:packages?|pkgs?)|(?:(?:shell|unix|linux|terminal) )?commands?) (?:to|for|that|which)\s+(?=\S)/i;
@@ -111,7 +120,8 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const rest = request.replace(ASKED_OF_NIXPKGS, "").replace(WHERE_IT_RUNS, "");
   const said = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
   // A converter's name no package has ("docx2pdf") asks for what it would do.
-  const text = index.exact.find(normalizeName(said)) < 0 ? (conversionOfName(said) ?? said) : said;
+  const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
+  const text = isName(said) ? said : (conversionOfName(said) ?? nameToInstall(said, isName) ?? said);
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
     throw new NixpkgsError(
