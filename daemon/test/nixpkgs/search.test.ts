@@ -634,6 +634,8 @@ describe("an alternative asked for", () => {
   it("is found by what the named tool's description says, and not among what is built on the named tool", () => {
     // Neither opentofu nor screen names the tool; the add-ons that do (terraform-docs, tmuxp) are no alternative.
     expect(ranked(tools, "terraform alternative")[0]).toBe("opentofu");
+    // Asked with what it is for ("… for my project"), after the word of asking for another.
+    expect(ranked(tools, "terraform alternative for my project")[0]).toBe("opentofu");
     // A fork is asked for as one: "fork of terraform", "terraform fork"; so is "<tool> but …".
     expect(ranked(tools, "find but simpler")[0]).toBe("fd");
     // Named by its package, the tool is its program to the packages standing in for it: fd is "alternative to find".

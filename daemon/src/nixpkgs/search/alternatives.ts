@@ -47,20 +47,23 @@ export function alternativesAsked(index: NixpkgsIndex, query: string): Alternati
   // "make-like": "like" after the name, as one word with it (a word no query has stands for it).
   const words = textWords(query.replace(/\b-like\b/gi, ` ${LIKE_AFTER}`));
   for (const [i, word] of words.entries()) {
-    let at = -1;
-    if (i > 0 && (word === LIKE_AFTER || (AFTER_NAME.has(word) && !LINKS.has(words[i + 1] ?? "")))) at = i - 1;
-    // "curl but friendlier": what the query opens with, it wants otherwise.
-    else if (i === 1 && word === "but") at = 0;
-    else if (BEFORE_NAME.has(word) && !(word === "like" && words[i + 1] === "to")) {
-      at = i + 1;
-      while (LINKS.has(words[at] ?? "")) at++;
+    const before = i > 0 && (word === LIKE_AFTER || AFTER_NAME.has(word)) ? i - 1 : -1;
+    let after = -1;
+    if (BEFORE_NAME.has(word) && !(word === "like" && words[i + 1] === "to")) {
+      after = i + 1;
+      while (LINKS.has(words[after] ?? "")) after++;
     }
-    const name = words[at];
-    if (!name) continue;
-    const named = namedPackages(index, name);
-    if (named.length === 0) continue;
-    const rest = words.filter((_, j) => j !== i && j !== at && !(j > i && j < at)).join(" ");
-    return { query, named, name, rest, namedToo: OF_ITS_KIND.has(word) || word === LIKE_AFTER };
+    // "alternative to find" names find after it; "terraform alternative for my project" terraform before it.
+    // "curl but friendlier": what the query opens with, it wants otherwise.
+    const places = LINKS.has(words[i + 1] ?? "") ? [after, before] : before >= 0 ? [before] : [after];
+    if (i === 1 && word === "but") places.push(0);
+    for (const at of places) {
+      const name = words[at];
+      const named = name ? namedPackages(index, name) : [];
+      if (named.length === 0) continue;
+      const rest = words.filter((_, j) => j !== i && j !== at && !(j > i && j < at)).join(" ");
+      return { query, named, name: name!, rest, namedToo: OF_ITS_KIND.has(word) || word === LIKE_AFTER };
+    }
   }
   return undefined;
 }
