@@ -631,11 +631,24 @@ describe("an alternative asked for", () => {
     ["python313Packages.yapf", "Yet another Python formatter", "yapf"],
   ]);
 
+  it("is not found by the description of a package the named tool is only one program of (procps is more than top)", () => {
+    const procps = smallIndex([
+      ...WIDGETS,
+      ["procps", "Utilities that give information about processes using the /proc filesystem"],
+      ["procfs-info", "Information about processes using the /proc filesystem, in one table"],
+      ["htopish", "Interactive process viewer, a top alternative"],
+    ]);
+    expect(ranked(procps, "top alternative")).toEqual(["htopish"]);
+  });
+
   it("is found by what the named tool's description says, and not among what is built on the named tool", () => {
     // Neither opentofu nor screen names the tool; the add-ons that do (terraform-docs, tmuxp) are no alternative.
     expect(ranked(tools, "terraform alternative")[0]).toBe("opentofu");
     // Asked with what it is for ("… for my project"), after the word of asking for another.
     expect(ranked(tools, "terraform alternative for my project")[0]).toBe("opentofu");
+    // Or as an equivalent, or a better one.
+    expect(ranked(tools, "find equivalent")[0]).toBe("fd");
+    expect(ranked(tools, "better find")[0]).toBe("fd");
     // A fork is asked for as one: "fork of terraform", "terraform fork"; so is "<tool> but …".
     expect(ranked(tools, "find but simpler")[0]).toBe("fd");
     // Named by its package, the tool is its program to the packages standing in for it: fd is "alternative to find".

@@ -4,7 +4,7 @@
 // named tool's own says (opentofu, like terraform, is "Tool for building, changing, and versioning
 // infrastructure"). What is built on the named tool (prettier-d-slim, coc-prettier, mtr-gui) is in
 // neither, nor is the tool itself unless the query asks for one like it ("schedule jobs like cron").
-import type { NixpkgsIndex } from "../index/index.js";
+import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, splitAttr } from "../index/package-sets.js";
 import { nameWords, normalizeName, textWords } from "./text.js";
 
@@ -13,13 +13,36 @@ import { nameWords, normalizeName, textWords } from "./text.js";
  * ask for its kind, the tool itself included ("schedule jobs like cron"), but "would like to" for nothing; a
  * clone is also what a git repository has ("clone a git repository"), so only "vim clone" asks for one.
  */
-const AFTER_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "clone", "clones", "fork", "forks"]);
-const BEFORE_NAME = new Set(["alternative", "alternatives", "replacement", "replacements", "like", "similar", "fork", "forks"]);
+const AFTER_NAME = new Set([
+  "alternative",
+  "alternatives",
+  "replacement",
+  "replacements",
+  "clone",
+  "clones",
+  "fork",
+  "forks",
+  "equivalent",
+  "equivalents",
+]);
+const BEFORE_NAME = new Set([
+  "alternative",
+  "alternatives",
+  "replacement",
+  "replacements",
+  "like",
+  "similar",
+  "fork",
+  "forks",
+  "equivalent",
+  "equivalents",
+  "better",
+]);
 const OF_ITS_KIND = new Set(["like", "similar"]);
 const LIKE_AFTER = "postlike";
 /** Sets whose packages are often command-line tools (black, pip, webpack). */
 const TOOL_FAMILIES = [...ECOSYSTEM_WORDS.python!, ...ECOSYSTEM_WORDS.node!];
-const LINKS = new Set(["to", "for", "of", "the", "a"]);
+const LINKS = new Set(["to", "for", "of", "the", "a", "an"]);
 /** How far down one list a rank still counts against a rank in the other (reciprocal rank fusion's k). */
 const FUSION_K = 3;
 /** What a package that names the tool, but not as one it stands in for, counts (tuned on the bench queries). */
@@ -105,7 +128,10 @@ export function rankAlternatives<T extends Ranked>(
   const programs = new Set(named.map((record) => normalizeName(record.mainProgram)).filter(Boolean));
   const naming = others(rank(asked.query)).filter((result) => saysNamed(index, asked, result, programs));
   const { description } = named[0]!;
-  const alike = description ? others(rank(`${description.slice(0, MAX_DESCRIPTION_QUERY)} ${asked.rest}`)) : [];
+  // A package's description says what its own program does, not another it installs: coreutils' "GNU Core Utilities" is no ls.
+  const ownName = (record: PackageRecord) =>
+    [splitAttr(record.attr).leaf, record.pname, record.mainProgram].some((name) => normalizeName(name) === normalizeName(asked.name));
+  const alike = description && named.some(ownName) ? others(rank(`${description.slice(0, MAX_DESCRIPTION_QUERY)} ${asked.rest}`)) : [];
   const weight = (item: T, list: number) => (list === 1 || LIKENESS.test(item.description) ? 1 : ONLY_NAMING);
   return fuseRankings([naming, alike], weight, limit);
 }
