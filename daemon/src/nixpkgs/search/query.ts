@@ -4,7 +4,8 @@
 import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, SUBJECT_ECOSYSTEM_WORDS, withoutInstallable } from "../index/package-sets.js";
-import { conversionNames, conversionOfName, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
+import { whatIsAsked } from "./asking.js";
+import { conversionNames, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
@@ -91,37 +92,8 @@ function notWanted(words: string[]): string[] {
   return unwanted;
 }
 
-/**
- * Where the task is to run, which every batch program can: "… in a script", "… with a shell command", "… on ubuntu",
- * "… on my mac". "Lint a shell script" is no such place.
- */
-const WHERE_IT_RUNS =
-  /(?<=\S)\s+(?:(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)|(?:on|in|for|under) (?:an? |the |my )?(?:ubuntu|debian|fedora|linux|macos|mac|osx|windows|wsl|unix)(?: (?:machines?|box|servers?|systems?|laptop|hosts?))?)[\s?.!]*$/i;
-
-/** Verbs of getting a package, before its name: "install ripgrep", "add jq". */
-const GETTING = /^(?:install|add|get|use|run|try|download)\s+(?:the\s+)?(?=\S)/i;
-
-/** The name a query asks to install ("install ripgrep"), when what follows the verb is one; "install fonts" is no name. */
-function nameToInstall(query: string, isName: (name: string) => boolean): string | undefined {
-  const name = query.replace(GETTING, "").trim();
-  return name !== query.trim() && isName(name) ? name : undefined;
-}
-
-/** A query asking for a package or a command by what it does: "nix package to merge pdfs", "a nixpkgs package for vpn", "shell command to merge pdfs". */
-const ASKING_NIXPKGS =
-  /^(?:an? |the )?(?:(?:nix|nixpkgs) (?:packages?|pkgs?)|(?:(?:shell|unix|linux|terminal) )?commands?) (?:to|for|that|which)\s+(?=\S)/i;
-/** ...or after it: "pretty print json nix package", "… on nixos", "… using nix". "… in nix" may ask for Nix's own tools ("lint code in nix"). */
-const ASKED_OF_NIXPKGS =
-  /(?<=\S)\s+(?:(?:an? |the )?(?:nix|nixos|nixpkgs) (?:packages?|pkgs?)|(?:on|for|in|under) nixos|(?:using|with|via) (?:nix|nixpkgs)|(?:in|from) nixpkgs)[\s?.!]*$/i;
-
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
-  const request = withoutInstallable(query).replace(ASKING_NIXPKGS, "");
-  // Unless what is asked is about packages, Nix's own: "list packages on nixos", "search packages in nixpkgs".
-  const rest = request.replace(ASKED_OF_NIXPKGS, "").replace(WHERE_IT_RUNS, "");
-  const said = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
-  // A converter's name no package has ("docx2pdf") asks for what it would do.
-  const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const text = isName(said) ? said : (conversionOfName(said) ?? nameToInstall(said, isName) ?? said);
+  const text = whatIsAsked(withoutInstallable(query), (name) => index.exact.find(normalizeName(name)) >= 0);
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   if (text.length > MAX_QUERY_CHARS) {
     throw new NixpkgsError(
