@@ -157,6 +157,11 @@ describe("ranked search", () => {
   it("caps the limit and rejects empty queries and unknown platforms", () => {
     expect(searchIndex(index, "grep", { limit: 1 })).toHaveLength(1);
     expect(() => searchIndex(index, "  ")).toThrow(NixpkgsError);
+    // A query longer than a few words is refused as it came, before any of it is read (its wrapping words included).
+    expect(() => searchIndex(index, "grep ".repeat(200_000))).toThrow(
+      expect.objectContaining({ message: "query is 1000000 characters long", hint: expect.stringMatching(/at most 200/) }),
+    );
+    expect(() => searchIndex(index, `nix package to ${"grep ".repeat(38)}`)).toThrow(/query is 205 characters long/);
     expect(() => searchIndex(index, "jq", { platform: "not a platform" })).toThrow(/not a Nix system/);
     expect(attrs("jq", { platform: "riscv64-netbsd" })).toEqual(["jq"]);
   });

@@ -9,35 +9,14 @@ import { ECOSYSTEM_WORDS, splitAttr } from "../index/package-sets.js";
 import { nameWords, normalizeName, textWords } from "./text.js";
 
 /**
- * Words after which, or before which, a query names the tool it wants another of. "like" and "similar"
- * ask for its kind, the tool itself included ("schedule jobs like cron"), but "would like to" for nothing; a
- * clone is also what a git repository has ("clone a git repository"), so only "vim clone" asks for one.
+ * Words after which, or before which, a query names the tool it wants another of ("find equivalent", "better
+ * find"). "like" and "similar" ask for its kind, the tool itself included ("schedule jobs like cron"), but "would
+ * like to" for nothing; a clone is also what a git repository has ("clone a git repository"), so only "vim clone"
+ * asks for one.
  */
-const AFTER_NAME = new Set([
-  "alternative",
-  "alternatives",
-  "replacement",
-  "replacements",
-  "clone",
-  "clones",
-  "fork",
-  "forks",
-  "equivalent",
-  "equivalents",
-]);
-const BEFORE_NAME = new Set([
-  "alternative",
-  "alternatives",
-  "replacement",
-  "replacements",
-  "like",
-  "similar",
-  "fork",
-  "forks",
-  "equivalent",
-  "equivalents",
-  "better",
-]);
+const STANDING_IN = ["alternative", "alternatives", "replacement", "replacements", "fork", "forks", "equivalent", "equivalents"];
+const AFTER_NAME = new Set([...STANDING_IN, "clone", "clones"]);
+const BEFORE_NAME = new Set([...STANDING_IN, "like", "similar", "better"]);
 const OF_ITS_KIND = new Set(["like", "similar"]);
 const LIKE_AFTER = "postlike";
 /** Sets whose packages are often command-line tools (black, pip, webpack). */

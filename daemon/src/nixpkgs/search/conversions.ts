@@ -20,7 +20,7 @@ const SHORT: Record<string, readonly string[]> = {
 /** Formats as names shorten them, spelled out as descriptions write them: "md to pdf" is "Markdown to PDF". */
 const LONG: Record<string, string> = { md: "markdown", txt: "text", yml: "yaml", jpg: "jpeg" };
 
-type Conversion = readonly [from: string, to: string];
+export type Conversion = readonly [from: string, to: string];
 
 /** A converter's name ("pdf2txt", "md2html") as the conversion it names, or undefined. A letter is no format (x2go, i2c). */
 export function conversionOfName(name: string): string | undefined {
@@ -28,27 +28,28 @@ export function conversionOfName(name: string): string | undefined {
   return from && to ? `${from} to ${to}` : undefined;
 }
 
-/** The words of a query asking for a conversion with its formats spelled out; any other query's as they are. */
-export function formatsSpelledOut(query: string, words: readonly string[]): string[] {
-  return conversionsAsked(query).length > 0 ? words.map((word) => LONG[word] ?? word) : [...words];
+/** The words of a query asking for conversions with their formats spelled out; any other query's as they are. */
+export function formatsSpelledOut(conversions: readonly Conversion[], words: readonly string[]): string[] {
+  return conversions.length > 0 ? words.map((word) => LONG[word] ?? word) : [...words];
 }
 
-function conversionsAsked(query: string): Conversion[] {
+/** The conversions a query asks for, from and to ("convert pdf to text", "text from a pdf", "md -> pdf"): read once per query. */
+export function conversionsAsked(query: string): Conversion[] {
   const text = query.toLowerCase();
   return [...[...text.matchAll(TO)].map((m) => [m[1]!, m[2]!] as const), ...[...text.matchAll(FROM)].map((m) => [m[2]!, m[1]!] as const)];
 }
 
-function namesOf(conversions: Conversion[]): string[] {
+function namesOf(conversions: readonly Conversion[]): string[] {
   const forms = (word: string) => [word, ...(SHORT[word] ?? []), ...(LONG[word] ? [LONG[word]] : [])];
   return conversions.flatMap(([from, to]) => forms(from).flatMap((a) => forms(to).flatMap((b) => [`${a}2${b}`, `${a}to${b}`])));
 }
 
 /** Names of a converter that does what the query asks. */
-export function conversionNames(query: string): string[] {
-  return namesOf(conversionsAsked(query));
+export function conversionNames(conversions: readonly Conversion[]): string[] {
+  return namesOf(conversions);
 }
 
 /** Names (squashed: no separators) of a converter that does the opposite. */
-export function reverseConversionNames(query: string): string[] {
-  return namesOf(conversionsAsked(query).map(([from, to]) => [to, from] as const));
+export function reverseConversionNames(conversions: readonly Conversion[]): string[] {
+  return namesOf(conversions.map(([from, to]) => [to, from] as const));
 }

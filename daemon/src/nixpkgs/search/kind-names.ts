@@ -25,11 +25,10 @@ const LANGUAGE_FORMS: Record<string, readonly string[]> = {
   yaml: ["yml"],
 };
 /** A short form a language is written as ("ts", "py", "md"), to the first language listed with it; longer forms (clang, sass) are names of their own. */
-const LANGUAGE_OF_SHORT_FORM = new Map(
-  Object.entries(LANGUAGE_FORMS)
-    .flatMap(([language, forms]) => forms.filter((form) => form.length <= 3).map((form) => [form, language] as const))
-    .reverse(),
-);
+const LANGUAGE_OF_SHORT_FORM = new Map<string, string>();
+for (const [language, forms] of Object.entries(LANGUAGE_FORMS)) {
+  for (const form of forms) if (form.length <= 3 && !LANGUAGE_OF_SHORT_FORM.has(form)) LANGUAGE_OF_SHORT_FORM.set(form, language);
+}
 /** How each kind of tool is named. */
 const KIND_FORMS: Record<string, readonly string[]> = {
   formatter: ["fmt", "format", "formatter"],

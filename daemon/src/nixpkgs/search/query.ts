@@ -5,7 +5,7 @@ import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, SUBJECT_ECOSYSTEM_WORDS, withoutInstallable } from "../index/package-sets.js";
 import { whatIsAsked } from "./asking.js";
-import { conversionNames, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
+import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
@@ -72,6 +72,16 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
 /** What a query can be: a name or a few words; a longer one would only be echoed back. */
 const MAX_QUERY_CHARS = 200;
 
+/** Refuses a query longer than that, before any of it is read: a megabyte of words would hold the server for a second. */
+export function refuseLongQuery(query: string): void {
+  if (query.length > MAX_QUERY_CHARS) {
+    throw new NixpkgsError(
+      `query is ${query.length} characters long`,
+      `Pass a package name or a few words of what it does (at most ${MAX_QUERY_CHARS}).`,
+    );
+  }
+}
+
 /** A kind of tool asked for in the plural ("rust formatters", "haskell lsps") is asked for as one. */
 const oneKind = (w: string) => {
   const one = w.slice(0, -1);
@@ -93,19 +103,17 @@ function notWanted(words: string[]): string[] {
 }
 
 export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
-  const text = whatIsAsked(withoutInstallable(query), (name) => index.exact.find(normalizeName(name)) >= 0);
+  const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
+  const text = whatIsAsked(withoutInstallable(query), isName);
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
-  if (text.length > MAX_QUERY_CHARS) {
-    throw new NixpkgsError(
-      `query is ${text.length} characters long`,
-      `Pass a package name or a few words of what it does (at most ${MAX_QUERY_CHARS}).`,
-    );
-  }
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
   // as it is before nothing but a kind of tool ("make alternative").
   const lightMake = (w: string, i: number, all: string[]) =>
     i === 0 && w === "make" && all.length > 1 && !all.slice(1).every((after) => TOOL_KINDS.has(after));
-  const allWords = [...new Set(formatsSpelledOut(text, textWords(text)).map(oneKind))].filter((w, i, all) => !lightMake(w, i, all));
+  const conversionsNamed = conversionsAsked(text);
+  const allWords = [...new Set(formatsSpelledOut(conversionsNamed, textWords(text)).map(oneKind))].filter(
+    (w, i, all) => !lightMake(w, i, all),
+  );
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
@@ -130,13 +138,13 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   const runtimeAsked = releaseNamed && words.some(namesEcosystem) && words.every((w) => namesEcosystem(w) || isRelease(w));
   const subjectWords = runtimeAsked ? words : words.filter((w) => !ofSet(w));
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
-  const conversions = conversionNames(text);
+  const conversions = conversionNames(conversionsNamed);
   const kinds = kindNames(words);
   // A name with its release ("jq latest version", "ffmpeg 6") is that name; "find the latest version of a project" is no release.
   const named = words.filter((w) => !isRelease(w));
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
-  const releaseOfName = runtimeAsked || releaseOf.some((key) => index.exact.find(key) >= 0);
-  const nameOfRelease = releaseOfName && !runtimeAsked ? releaseOf : [];
+  const nameOfRelease = !runtimeAsked && releaseOf.some(isName) ? releaseOf : [];
+  const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
   const wholeKeys = new Set([...keysOf(text), ...nameOfRelease, ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
@@ -165,7 +173,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     ],
     unwanted,
     compounds: compoundsOf(index, allWords, contentWords),
-    reversedKeys: reverseConversionNames(text),
+    reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],

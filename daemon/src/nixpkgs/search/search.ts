@@ -10,7 +10,7 @@ import type { Dictionary } from "../index/dictionary.js";
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { splitAttr } from "../index/package-sets.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
-import { parseQuery } from "./query.js";
+import { parseQuery, refuseLongQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS } from "./text.js";
 
@@ -197,6 +197,7 @@ function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
 }
 
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
+  refuseLongQuery(query);
   const asked = alternativesAsked(index, query);
   if (!asked) return rankQuery(index, query, options);
   // Another tool than the one named: see alternatives.ts.
@@ -263,8 +264,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       const libraryMeant = familyIds.has(index.family[id]!) && subjectOfTool.length === 0;
       if (severalWords && index.family[id] !== topLevel && !libraryMeant) continue;
       markWhole(id);
-      const leaf = splitAttr(index.attr(id)).leaf;
-      if (severalWords && /[0-9]/.test(key) && squashName(leaf) === key) versionsNamed.push(id);
+      if (severalWords && /[0-9]/.test(key) && squashName(splitAttr(index.attr(id)).leaf) === key) versionsNamed.push(id);
     }
   }
   // Such a name within a longer one: "markdown linter" is markdownlint-cli.
