@@ -3,6 +3,7 @@
 // server in open(2), a link to /dev/zero never end, a sparse file of gigabytes fill the memory.
 import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
 import { isAbsent } from "./absence.js";
+import { openedWithin, type Within } from "./descriptor-path.js";
 
 /** Most bytes read of one such file: far more than any manifest or metadata file holds. */
 const MAX_BYTES = 16 * 1024 * 1024;
@@ -23,14 +24,16 @@ export class UnreadableFile extends Error {
 export interface SmallFileOptions {
   /** Only the first bytes, however large the file. */
   head?: number;
+  /** Where the file must really lie once open (descriptor-path.ts). */
+  within?: Within;
 }
 
 /**
  * The text of the regular file at `path` (through symlinks): all of it, or its first `head` bytes;
- * undefined when there is none. A FIFO, device or socket, or a file over MAX_BYTES, is an
+ * undefined when there is none. A FIFO, device or socket, a file over MAX_BYTES, or one opened outside `within`, is an
  * UnreadableFile; other errors (permission denied, a symlink loop) are thrown as they are.
  */
-export function readSmallText(path: string, { head }: SmallFileOptions = {}): string | undefined {
+export function readSmallText(path: string, { head, within }: SmallFileOptions = {}): string | undefined {
   let fd: number;
   try {
     fd = openSync(path, FLAGS);
@@ -41,6 +44,7 @@ export function readSmallText(path: string, { head }: SmallFileOptions = {}): st
     throw error;
   }
   try {
+    if (!openedWithin(fd, within)) throw new UnreadableFile(path, "leads outside where it must lie");
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new UnreadableFile(path, "not a regular file");
     if (head === undefined && stats.size > MAX_BYTES) throw new UnreadableFile(path, `over ${MAX_BYTES} bytes`);

@@ -5,6 +5,7 @@
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
 import { isBinaryFile } from "./binary-file.js";
+import { openedWithin, type Within } from "./descriptor-path.js";
 
 const CHUNK = 65536;
 const NOTHING = Buffer.alloc(0);
@@ -19,6 +20,8 @@ export interface TextFile {
 
 /** What was found instead of a regular file, for the caller to refuse in its own words. */
 export type NotRegular = "directory" | "special";
+/** A file opened outside where it must lie (`within`). */
+export type Outside = "outside";
 
 export interface PageRequest {
   /** 1-based, inclusive; defaults to 1 and the end of the file. */
@@ -51,12 +54,18 @@ export type Page =
 
 /**
  * `real` is a realpath the caller has checked: O_NOFOLLOW refuses a symlink swapped in at its end
- * since (ELOOP), and O_NONBLOCK keeps a FIFO planted there from hanging the open.
+ * since (ELOOP), `within` one swapped in above it, and O_NONBLOCK keeps a FIFO planted there from hanging the open.
  */
-export async function openTextFile(real: string): Promise<TextFile | NotRegular> {
+export async function openTextFile(real: string): Promise<TextFile | NotRegular>;
+export async function openTextFile(real: string, within: Within): Promise<TextFile | NotRegular | Outside>;
+export async function openTextFile(real: string, within?: Within): Promise<TextFile | NotRegular | Outside> {
   const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   let directory: boolean;
   try {
+    if (!openedWithin(handle.fd, within)) {
+      await handle.close();
+      return "outside";
+    }
     const stats = await handle.stat();
     if (stats.isFile()) {
       const head = Buffer.allocUnsafe(Math.min(CHUNK, stats.size));
@@ -73,8 +82,8 @@ export async function openTextFile(real: string): Promise<TextFile | NotRegular>
 }
 
 /** Opens, pages and closes `real` (see openTextFile). */
-export async function readTextPage(real: string, request: PageRequest): Promise<Page | NotRegular> {
-  const file = await openTextFile(real);
+export async function readTextPage(real: string, request: PageRequest, within: Within): Promise<Page | NotRegular | Outside> {
+  const file = await openTextFile(real, within);
   if (typeof file === "string") return file;
   try {
     return await readPage(file, request);

@@ -16,6 +16,7 @@
 // Without /proc (macOS) the same walk runs over real path strings: each step is still checked
 // no-follow, but a swap between steps is not excluded.
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, openSync, readlinkSync } from "node:fs";
+import { FD_DIR } from "../files/descriptor-path.js";
 import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { isAbsent } from "../files/absence.js";
@@ -32,8 +33,6 @@ const MAX_HOPS = 40;
 const JAIL_PROJECT = "/project";
 
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
-/** Linux's view of this process's descriptors; a child started with its cwd there (rg, git) starts in the held directory, as it inherits them until exec. */
-export const FD_DIR = existsSync("/proc/self/fd") ? "/proc/self/fd" : undefined;
 
 export interface Root {
   /** The path as configured or offered (may run through symlinks). */

@@ -10,7 +10,8 @@
 import { closeSync, constants, fstatSync, openSync, readlinkSync, lstatSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { isAbsolute, join, relative } from "node:path";
-import { FD_DIR, openDirectory } from "./confine.js";
+import { FD_DIR } from "../files/descriptor-path.js";
+import { openDirectory } from "./confine.js";
 
 /** The ignore files rg reads in every directory it walks and in those above it. */
 const IGNORE_FILES = new Set([".gitignore", ".ignore", ".rgignore"]);

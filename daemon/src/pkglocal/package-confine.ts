@@ -4,6 +4,7 @@
 // stays where packages live (`within`: the project, its environment, the Nix store): an entry whose
 // realpath leads elsewhere, through an editable install's .pth or a symlink, bounds nothing.
 import { isAbsolute, join, normalize } from "node:path";
+import type { Within } from "../files/descriptor-path.js";
 import { isInside } from "../files/path-inside.js";
 import { PkgLocalError } from "./errors.js";
 import { realpathOf } from "./quiet-fs.js";
@@ -34,6 +35,15 @@ export function describedWithin(pkg: PackageRecord): boolean {
   if (info === undefined) return true;
   const real = realpathOf(pkg.language === "node" ? info : join(pkg.root, info));
   return real !== undefined && isWithin(real, pkg.within ?? []);
+}
+
+/**
+ * Where a file read from the package must really lie once open: a directory swapped for a symlink after
+ * resolveInPackage leads elsewhere. Taken before the path is resolved, so a swap in between cannot move the bounds.
+ */
+export function withinPackage(pkg: PackageRecord): Within {
+  const bounds = packageBounds(pkg);
+  return (real) => isWithin(real, bounds);
 }
 
 export function isWithin(path: string, bounds: string[]): boolean {

@@ -1,9 +1,9 @@
 // read_package's two answers: a package at a glance (version, README and entry heads, its file
 // tree) or one of its files, paged; every path confined to the package.
 import { normalize } from "node:path";
-import { readTextPage, type NotRegular, type Page } from "../files/text-page.js";
+import { readTextPage, type NotRegular, type Outside, type Page } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
-import { DISTRIBUTION_INFO, resolveInPackage } from "./package-confine.js";
+import { DISTRIBUTION_INFO, resolveInPackage, withinPackage } from "./package-confine.js";
 import { isDirectory } from "./quiet-fs.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
 import { packageTree, type PackageTree } from "./package-tree.js";
@@ -43,10 +43,11 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
   if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
     throw new PkgLocalError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
+  const within = withinPackage(pkg);
   const real = resolveInPackage(pkg, request.path);
-  let page: Page | NotRegular;
+  let page: Page | NotRegular | Outside;
   try {
-    page = await readTextPage(real, request);
+    page = await readTextPage(real, request, within);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EACCES") throw new PkgLocalError(`${request.path}: permission denied`);
@@ -55,6 +56,8 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
   // A directory is listed before it would be read (packageDirectory); one only now is a race.
   if (page === "directory") throw new PkgLocalError(`${request.path}: is a directory`, "read_package with it as path lists its files");
   if (page === "special") throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
+  if (page === "outside")
+    throw new PkgLocalError(`${request.path}: leads outside ${pkg.name}@${pkg.version}`, "only the package's own files can be read");
   const start = request.startLine ?? 1;
   if (!page.binary && page.totalLines !== undefined && start > Math.max(page.totalLines, 1)) {
     throw new PkgLocalError(`${request.path}: start_line ${start} is past the end (${page.totalLines} lines)`);

@@ -2,6 +2,7 @@
 // RECORD of installed files, top_level.txt, direct_url.json and the .pth files of editable installs.
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import type { Within } from "../../files/descriptor-path.js";
 import { readPlantedText } from "../../files/small-file.js";
 import { InvalidJson, readJsonFile } from "../../files/json-file.js";
 
@@ -44,8 +45,8 @@ function parseHeaders(text: string): CoreMetadata {
 }
 
 /** The body of METADATA: the long description, usually the README. */
-export function readMetadataBody(file: string): string {
-  const text = readPlantedText(file) ?? "";
+export function readMetadataBody(file: string, within?: Within): string {
+  const text = readPlantedText(file, { within }) ?? "";
   const blank = text.search(/\r?\n\r?\n/);
   return blank < 0 ? "" : text.slice(blank).trimStart();
 }
