@@ -102,6 +102,22 @@ describe("the real catalog", () => {
     expect(top("list packages on nixos")).not.toEqual(top("list packages"));
   });
 
+  it("answers '<tool> for <use>' with the tool's kind made for that use, and with the tool itself when it says that use", () => {
+    const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
+    const cases: [query: string, wanted: string[]][] = [
+      ["jq for yaml", ["yq", "yq-go"]],
+      ["grep for pdf", ["pdfgrep"]],
+      ["git for large files", ["git-lfs"]],
+      ["rsync for cloud storage", ["rclone"]],
+      // Their own descriptions say the use ("Tool for managing secrets", "… convert and stream audio and video"), or
+      // other packages' words of it do (tmux's session managers).
+      ["vault for secrets", ["vault", "vault-bin"]],
+      ["ffmpeg for video conversion", ["ffmpeg"]],
+      ["tmux for remote sessions", ["tmux"]],
+    ];
+    for (const [query, wanted] of cases) expect(wanted, query).toContain(first(query));
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

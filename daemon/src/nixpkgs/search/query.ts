@@ -45,6 +45,8 @@ export interface ParsedQuery {
   subjectNotMeant: string[];
   /** Names of tools the query does not want ("without docker"). */
   unwanted: string[];
+  /** In "<tool> for <use>" ("jq for yaml"): the tool, meant only if its words or others' words of it say the use too ("vault for secrets"). */
+  toolForUse?: { name: string; use: string[] };
   /** Per content word, the words it makes with a neighbour ("digital ocean": digitalocean). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
@@ -172,6 +174,7 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
       ...words.filter((w) => subjectOfTool.length > 0 && LANGUAGE_TOOL_KINDS.has(w)),
     ],
     unwanted,
+    toolForUse: toolForUse(words, contentWords, isName),
     compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
@@ -180,6 +183,21 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     // A library is for programs: "library for building cli apps" asks for one by them.
     programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
   };
+}
+
+/**
+ * "<tool> for <use>" ("jq for yaml", "grep for pdfs", "rsync for cloud storage") asks for the tool's kind made for
+ * another use (yq, pdfgrep, rclone): the tool named and its use, or none.
+ */
+function toolForUse(
+  words: readonly string[],
+  contentWords: readonly string[],
+  isName: (name: string) => boolean,
+): ParsedQuery["toolForUse"] {
+  const [name, link, ...rest] = words;
+  if (link !== "for" || !name || FILLER.has(name) || LIBRARY_PART_WORDS.has(name) || !isName(name)) return undefined;
+  const use = rest.filter((w) => contentWords.includes(w));
+  return use.length > 0 ? { name, use } : undefined;
 }
 
 /** Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), per word. */

@@ -67,6 +67,8 @@ const WEIGHT = {
   common: 4,
   /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
   subject: 0.25,
+  /** Factor of the tool a "<tool> for <use>" query names when its description does not say that use ("jq for yaml": jq). */
+  otherUse: 0.25,
   /** Factor of a package the query says it does not want ("without docker"): shown only when nothing else matches. */
   unwanted: 0.01,
   /** The representative shows for its group unless another member scores over this many times as much. */
@@ -224,6 +226,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     languagesAsked,
     subjectNotMeant,
     unwanted,
+    toolForUse,
     compounds,
     reversedKeys,
     conventionKeys,
@@ -340,6 +343,17 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
   const termsOf = (names: string[]) => names.map((name) => index.exact.find(name)).filter((term) => term >= 0);
   weigh(named(termsOf(subjectNotMeant)), WEIGHT.subject);
   weigh(named(termsOf(unwanted)), WEIGHT.unwanted);
+  // "jq for yaml" is yq, not jq; but "vault for secrets" is vault, whose description says secrets.
+  if (toolForUse) {
+    // The use's rarest word says it ("large files": large); a common one (files) any tool's words say.
+    const use = [toolForUse.use.reduce((rarest, w) => (wordWeight(index, w) > wordWeight(index, rarest) ? w : rarest))];
+    const [own, others] = [describesItselfAs(index, use), othersSayOf(index, use)];
+    const saysUse = (id: number) => own(id) || others(id);
+    weigh(
+      [...named(termsOf([normalizeName(toolForUse.name)]))].filter((id) => !saysUse(id)),
+      WEIGHT.otherUse,
+    );
+  }
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
   const programOnly = asksForLibrary ? programsOnly(index) : undefined;
@@ -456,6 +470,12 @@ function toolsForOtherLanguages(index: NixpkgsIndex, asked: readonly string[]): 
 function describesItselfAs(index: NixpkgsIndex, words: readonly string[]): (id: number) => boolean {
   const terms = words.map((word) => index.descriptions.find(stem(word))).filter((term) => term >= 0);
   return (id) => terms.some((term) => index.descriptions.lists(term, id));
+}
+
+/** Whether other packages' words of a package (index.context: mentions and nixpkgs's folder) say any of these words. */
+function othersSayOf(index: NixpkgsIndex, words: readonly string[]): (id: number) => boolean {
+  const terms = words.map((word) => index.context.find(stem(word))).filter((term) => term >= 0);
+  return (id) => terms.some((term) => index.context.lists(term, id));
 }
 
 /**
