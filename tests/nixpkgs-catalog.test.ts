@@ -118,6 +118,20 @@ describe("the real catalog", () => {
     for (const [query, wanted] of cases) expect(wanted, query).toContain(first(query));
   });
 
+  it("answers an interface asked for a tool ('git tui', 'gui for git') with interfaces, not the tool itself unless it is one", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("git tui")).toContain("lazygit");
+    const named: [query: string, tool: string][] = [
+      ["git tui", "git"],
+      ["gui for git", "git"],
+      ["terminal ui for kubernetes", "kubernetes"],
+      ["tui for systemd", "systemd"],
+    ];
+    for (const [query, tool] of named) expect(top(query)[0], query).not.toBe(tool);
+    // It says it is one: "Simple terminal UI for git commands".
+    expect(top("lazygit tui")[0]).toBe("lazygit");
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

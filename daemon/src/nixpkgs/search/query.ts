@@ -16,6 +16,8 @@ const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler"
 const LANGUAGE_TOOL_KINDS = new Set([...TOOL_KINDS].filter((kind) => kind !== "alternative" && kind !== "replacement"));
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
+/** Words asking for an interface to a tool ("git tui", "gui for postgres"), which the tool named rarely is itself. */
+const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
@@ -47,6 +49,8 @@ export interface ParsedQuery {
   unwanted: string[];
   /** In "<tool> for <use>" ("jq for yaml"): the tool, meant only if its words or others' words of it say the use too ("vault for secrets"). */
   toolForUse?: { name: string; use: string[] };
+  /** Names of tools the query asks an interface to ("terminal ui for kubernetes": kubernetes), meant only if they say they are one. */
+  interfaceTo: string[];
   /** Per content word, the words it makes with a neighbour ("digital ocean": digitalocean). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
@@ -175,6 +179,9 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
     ],
     unwanted,
     toolForUse: toolForUse(words, contentWords, isName),
+    interfaceTo: words.some((w) => INTERFACE_WORDS.has(w))
+      ? words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName)
+      : [],
     compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,

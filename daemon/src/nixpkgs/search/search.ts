@@ -227,6 +227,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     subjectNotMeant,
     unwanted,
     toolForUse,
+    interfaceTo,
     compounds,
     reversedKeys,
     conventionKeys,
@@ -354,6 +355,12 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
       WEIGHT.otherUse,
     );
   }
+  // "git tui" is lazygit, not git; "lazygit tui" still lazygit, a "terminal UI for git commands".
+  const isInterface = describesItselfAs(index, ["tui", "gui", "ui", "interface", "frontend", "graphical"]);
+  weigh(
+    [...named(termsOf(interfaceTo))].filter((id) => !isInterface(id)),
+    WEIGHT.subject,
+  );
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
   const programOnly = asksForLibrary ? programsOnly(index) : undefined;
