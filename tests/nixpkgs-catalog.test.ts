@@ -132,6 +132,17 @@ describe("the real catalog", () => {
     expect(top("lazygit tui")[0]).toBe("lazygit");
   });
 
+  it("answers an alternative to a tool nixpkgs lacks by that tool's name, not with every package that calls itself an alternative", () => {
+    // fd ("Simple, fast and user-friendly alternative to find"), sd and go-task led "photoshop alternative".
+    for (const query of ["photoshop alternative", "excel alternative", "visio alternative"]) {
+      const top = searchIndex(index, query, { limit: 5, platform: "x86_64-linux" }).map((result) => result.attr);
+      expect(
+        top.filter((attr) => ["fd", "sd", "go-task"].includes(attr)),
+        query,
+      ).toEqual([]);
+    }
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

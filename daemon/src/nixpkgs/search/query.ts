@@ -16,6 +16,11 @@ const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler"
 const LANGUAGE_TOOL_KINDS = new Set([...TOOL_KINDS].filter((kind) => kind !== "alternative" && kind !== "replacement"));
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
+/**
+ * Words asking for another tool than one named: where the tool is no package ("photoshop alternative"), they
+ * cost nothing to miss, or every package that calls itself an alternative to anything (fd, sd) would match.
+ */
+const STANDING_IN_WORDS = new Set(["alternative", "alternatives", "replacement", "replacements", "equivalent", "equivalents"]);
 /** Words asking for an interface to a tool ("git tui", "gui for postgres"), which the tool named rarely is itself. */
 const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
@@ -108,7 +113,8 @@ function notWanted(words: string[]): string[] {
   return unwanted;
 }
 
-export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
+/** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
+export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
   const text = whatIsAsked(withoutInstallable(query), isName);
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
@@ -159,7 +165,9 @@ export function parseQuery(index: NixpkgsIndex, query: string): ParsedQuery {
   // Which release of it is asked for says nothing of which package: nss_latest and lastversion are no answer to "latest python".
   const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
-  const programWords = contentWords.filter((w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)));
+  const programWords = contentWords.filter(
+    (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
+  );
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];

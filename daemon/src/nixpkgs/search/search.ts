@@ -201,7 +201,7 @@ function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   refuseLongQuery(query);
   const asked = alternativesAsked(index, query);
-  if (!asked) return rankQuery(index, query, options);
+  if (!asked) return rankQuery(index, query, options, false);
   // Another tool than the one named: see alternatives.ts.
   const wide = { ...options, limit: MAX_LIMIT };
   return rankAlternatives(index, asked, (text) => rankQuery(index, text, wide), clampLimit(options.limit)).map(({ fused, ...result }) => ({
@@ -213,7 +213,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_LIMIT);
 
 /** The packages that best match what the query says, in order. */
-function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): SearchResult[] {
+function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, alternativesNamed = true): SearchResult[] {
   const limit = clampLimit(options.limit);
   const {
     text,
@@ -234,7 +234,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions): 
     asksForLibrary,
     libraryMayBeMeant,
     programWords,
-  } = parseQuery(index, query);
+  } = parseQuery(index, query, alternativesNamed);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
     throw new NixpkgsError(`'${platform}' is not a Nix system`, `Use one such as x86_64-linux or aarch64-darwin, or "any".`);
