@@ -143,6 +143,12 @@ describe("the real catalog", () => {
     }
   });
 
+  it("reads two words that make a program's name as that name: 'hex dump' in a sentence is util-linux's hexdump", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 5, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("hex dump a binary file")).toContain("util-linux");
+    expect(top("openstack client")[0]).toBe("openstackclient-full");
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

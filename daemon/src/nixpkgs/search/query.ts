@@ -221,7 +221,7 @@ function compoundsOf(index: NixpkgsIndex, words: readonly string[], contentWords
   for (let i = 0; i + 1 < words.length; i++) {
     if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
     const joined = stem(words[i]! + words[i + 1]!);
-    if (index.descriptions.find(joined) < 0) continue;
+    if (index.descriptions.find(joined) < 0 && index.names.find(words[i]! + words[i + 1]!) < 0) continue;
     for (const w of [words[i]!, words[i + 1]!]) compounds.set(w, [...(compounds.get(w) ?? []), joined]);
   }
   return compounds;

@@ -561,6 +561,13 @@ function scoreWord(
   // A bare number ("the first 10 seconds") is no part of a name, where numbers are versions (coq_8_10);
   // a name that is one (2048) is matched whole.
   const forms = /^\d+$/.test(word) ? [] : [word, ...(stemmed.length >= 3 ? [stemmed] : []), ...(toolVerb ? [toolVerb] : [])];
+  // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name.
+  for (const compound of compounds) {
+    const term = index.names.find(compound);
+    if (term < 0) continue;
+    for (const id of index.names.postings(term))
+      offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, compound.length / index.nameLength[id]!)));
+  }
   for (const form of new Set(forms)) {
     const nameTerm = form === toolVerb ? -1 : index.names.find(form);
     if (nameTerm >= 0) {
