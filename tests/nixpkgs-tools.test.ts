@@ -121,10 +121,11 @@ describe("nixpkgs_search over an index of an evaluated nixpkgs", () => {
     });
   });
 
-  it("names the closest packages when a misspelt name matches nothing, and refuses a query that is no name or few words", async () => {
+  it("answers a misspelt name that matches nothing with the closest names' packages, and refuses a query that is no name or few words", async () => {
     const typo = await server.call("nixpkgs_search", { query: "ripgrpe" });
-    expect(textOf(typo)).toBe("No nixpkgs package matches 'ripgrpe'; did you mean ripgrep?");
-    expect(typo.structuredContent).toMatchObject({ results: [], suggestions: ["ripgrep"] });
+    // The closest names' packages are the results, as the agent would search for them next.
+    expect(textOf(typo)).toMatch(/^No nixpkgs package matches 'ripgrpe'; the closest names:\nripgrep \S+: Utility/);
+    expect(typo.structuredContent).toMatchObject({ results: [{ attr: "ripgrep" }], suggestions: ["ripgrep"] });
     const long = await server.call("nixpkgs_search", { query: "x".repeat(100_000) });
     expect(long.isError).toBe(true);
     expect(textOf(long)).toBe("query is 100000 characters long; pass a package name or a few words of what it does (at most 200).");

@@ -92,10 +92,11 @@ export default async function bench() {
   const index = join(mkdtempSync(join(tmpdir(), "nixshed-bench-search-")), "nixpkgs.idx");
   execFileSync(process.execPath, [CLI, "index", "build", "--from", CATALOG, "--out", index], { stdio: "ignore" });
   const { NixpkgsIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/index/index.js")).href);
-  const { searchIndex } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/search/search.js")).href);
+  // What the tool answers: for a misspelt name that matches nothing, its closest names' packages.
+  const { answerSearch } = await import(pathToFileURL(join(REPO, "daemon/dist/nixpkgs/search/nothing-found.js")).href);
   const loaded = NixpkgsIndex.load(index);
   const rankOf = ({ query, expect }) => {
-    const results = searchIndex(loaded, query, { limit: DEPTH, platform: "x86_64-linux" });
+    const { results } = answerSearch(loaded, query, { limit: DEPTH, platform: "x86_64-linux" });
     const at = results.findIndex((r) => expect.includes(r.attr) || r.alsoIn.some((attr) => expect.includes(attr)));
     return at < 0 ? Infinity : at + 1;
   };

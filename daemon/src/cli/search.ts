@@ -1,9 +1,9 @@
 import { discover } from "../discovery/discover.js";
 import { NixpkgsError } from "../nixpkgs/errors.js";
 import { indexSources, IndexProvider, planIndex } from "../nixpkgs/index/provider.js";
-import { nothingFound } from "../nixpkgs/search/nothing-found.js";
+import { answerSearch } from "../nixpkgs/search/nothing-found.js";
 import { renderResults } from "../nixpkgs/search/render.js";
-import { MAX_LIMIT, searchIndex } from "../nixpkgs/search/search.js";
+import { MAX_LIMIT } from "../nixpkgs/search/search.js";
 import { hostSystem } from "../nixpkgs/system.js";
 import { commonHelp, EXIT, loadFromFlags, UsageError, type Command } from "./command.js";
 
@@ -49,10 +49,9 @@ ${commonHelp}`,
         includeUnfree: values["include-unfree"] === true,
         platform: (values.platform as string | undefined) ?? hostSystem(),
       };
-      const results = searchIndex(index, query, options);
-      const instead: { hidden?: string[]; suggestions?: string[] } = results.length === 0 ? nothingFound(index, query, options) : {};
+      const { results, suggestions, hidden } = answerSearch(index, query, options);
       process.stdout.write(
-        values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, instead.suggestions, instead.hidden)}\n`,
+        values.json ? `${JSON.stringify(results, null, 2)}\n` : `${renderResults(query, results, suggestions, hidden)}\n`,
       );
       return EXIT.ok;
     } catch (error) {

@@ -8,7 +8,7 @@ import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
 import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
 import { plainPname } from "../../src/nixpkgs/index/package-sets.js";
 import { kindNames } from "../../src/nixpkgs/search/kind-names.js";
-import { nothingFound } from "../../src/nixpkgs/search/nothing-found.js";
+import { answerSearch, nothingFound } from "../../src/nixpkgs/search/nothing-found.js";
 import { searchIndex } from "../../src/nixpkgs/search/search.js";
 import { CHANNEL_CATALOG, NIX_ENV_CATALOG } from "./catalog-fixture.js";
 
@@ -140,6 +140,14 @@ describe("ranked search", () => {
     expect(firstHidden("proprietary-grep")).toBe("proprietary-grep (unfree: pass include_unfree)");
     expect(firstHidden("mac-only-tool")).toBe('mac-only-tool (not for x86_64-linux: pass platform "any")');
     expect(nothingFound(index, "ripgrp", asked)).toMatchObject({ suggestions: expect.arrayContaining(["ripgrep"]) });
+  });
+
+  it("answers a misspelt name with the packages of the closest names, and a name that matches as it is", () => {
+    const asked = { platform: "x86_64-linux" };
+    const typo = answerSearch(index, "ripgrp", asked);
+    expect(typo.results[0]?.attr).toBe("ripgrep");
+    expect(typo.suggestions).toContain("ripgrep");
+    expect(answerSearch(index, "ripgrep", asked)).toEqual({ results: searchIndex(index, "ripgrep", asked) });
   });
 
   it("returns every documented field", () => {

@@ -1,10 +1,11 @@
 // What a search that finds nothing says instead, for the tool and `nixshed search` alike: the
 // packages it hid that match (broken, unfree, another platform's), each with why and the switch
-// that shows it, so "nothing" is not read as "nixpkgs has no such package"; else the closest names.
+// that shows it, so "nothing" is not read as "nixpkgs has no such package"; else the closest names,
+// whose packages stand as the results.
 // The switches are nixpkgs_search's arguments (and `nixshed search`'s flags, dashed).
 import type { NixpkgsIndex } from "../index/index.js";
 import { closeToQuery } from "./close-names.js";
-import { searchIndex, type SearchOptions } from "./search.js";
+import { resultOf, searchIndex, type SearchOptions, type SearchResult } from "./search.js";
 
 /** How many hidden matches are named. */
 const NAMED = 3;
@@ -26,4 +27,28 @@ function hiddenMatches(index: NixpkgsIndex, query: string, options: SearchOption
 export function nothingFound(index: NixpkgsIndex, query: string, options: SearchOptions): { hidden: string[] } | { suggestions: string[] } {
   const hidden = hiddenMatches(index, query, options);
   return hidden.length > 0 ? { hidden } : { suggestions: closeToQuery(index, query) };
+}
+
+export interface SearchAnswer {
+  results: SearchResult[];
+  /** Nothing matched: the closest names, whose packages are the results ("imagemagik": imagemagick). */
+  suggestions?: string[];
+  /** Nothing matched as asked: the broken, unfree or other platforms' packages that do. */
+  hidden?: string[];
+}
+
+/**
+ * A search as the tool, `nixshed search` and the bench answer it: the packages that match; for none, what it hid,
+ * or the packages of the names closest to a misspelt one, as an agent would search for them next.
+ */
+export function answerSearch(index: NixpkgsIndex, query: string, options: SearchOptions): SearchAnswer {
+  const results = searchIndex(index, query, options);
+  if (results.length > 0) return { results };
+  const instead = nothingFound(index, query, options);
+  if ("hidden" in instead) return { results, hidden: instead.hidden };
+  // A set's member as named ("python3Packages.requests") is found through its alias.
+  const closest = instead.suggestions
+    .map((name) => (index.lookup(name) >= 0 ? index.lookup(name) : index.lookupInFamily(name)))
+    .filter((id) => id >= 0);
+  return { results: closest.slice(0, options.limit ?? 10).map((id) => resultOf(index, id, 0)), suggestions: instead.suggestions };
 }

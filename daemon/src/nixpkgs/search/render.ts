@@ -1,7 +1,7 @@
 // The compact text form of search results, shared by the tool and `nixshed search`.
 import type { SearchResult } from "./search.js";
 
-/** The results, or for none the matches it hid (`hidden`, nothing-found.ts) or the closest names (`suggestions`). */
+/** The results, or for none the matches it hid (`hidden`, nothing-found.ts); for a misspelt name, its closest names' packages (`suggestions`). */
 export function renderResults(
   query: string,
   results: Omit<SearchResult, "score">[],
@@ -14,7 +14,8 @@ export function renderResults(
   if (results.length === 0) {
     return `No nixpkgs package matches '${query}'${suggestions.length > 0 ? `; did you mean ${suggestions.join(", ")}?` : "."}`;
   }
-  return results
+  const heading = suggestions.length > 0 ? `No nixpkgs package matches '${query}'; the closest names:\n` : "";
+  return `${heading}${results
     .map((result) => {
       const notes = [
         result.mainProgram && result.mainProgram !== result.pname ? `program ${result.mainProgram}` : "",
@@ -24,5 +25,5 @@ export function renderResults(
       ].filter(Boolean);
       return `${result.attr} ${result.version}: ${result.description || "(no description)"}${notes.length ? ` [${notes.join("; ")}]` : ""}`;
     })
-    .join("\n");
+    .join("\n")}`;
 }

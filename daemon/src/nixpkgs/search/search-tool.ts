@@ -2,9 +2,9 @@
 import { z } from "zod";
 import { defineTool } from "../../mcp/tool.js";
 import type { IndexProvider } from "../index/provider.js";
-import { nothingFound } from "./nothing-found.js";
+import { answerSearch } from "./nothing-found.js";
 import { renderResults } from "./render.js";
-import { MAX_LIMIT, searchIndex } from "./search.js";
+import { MAX_LIMIT } from "./search.js";
 import { hostSystem } from "../system.js";
 
 export function searchTool(provider: IndexProvider) {
@@ -34,7 +34,7 @@ export function searchTool(provider: IndexProvider) {
           alsoIn: z.array(z.string()),
         }),
       ),
-      suggestions: z.array(z.string()).optional().describe("When nothing matches: the closest names"),
+      suggestions: z.array(z.string()).optional().describe("When nothing matches: the closest names, whose packages are the results"),
       hidden: z
         .array(z.string())
         .optional()
@@ -49,8 +49,8 @@ export function searchTool(provider: IndexProvider) {
         includeUnfree: args.include_unfree,
         platform: args.platform ?? hostSystem(),
       };
-      const results = searchIndex(index, args.query, options).map(({ score: _score, ...result }) => result);
-      return { query: args.query, results, ...(results.length === 0 ? nothingFound(index, args.query, options) : {}) };
+      const { results, ...instead } = answerSearch(index, args.query, options);
+      return { query: args.query, results: results.map(({ score: _score, ...result }) => result), ...instead };
     },
     render: (result) => renderResults(result.query, result.results, result.suggestions, result.hidden),
   });

@@ -444,15 +444,17 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     best[rep] = 0;
     repScore[rep] = 0;
   }
-  return top.map(({ score }, i) => {
-    const id = showing[i]!;
-    return {
-      ...index.record(id),
-      flags: index.flagNames(id),
-      alsoIn: index.groupMembers(id).map((member) => index.attr(member)),
-      score: Math.round(score * 10) / 10,
-    };
-  });
+  return top.map(({ score }, i) => resultOf(index, showing[i]!, score));
+}
+
+/** A package as a search result, with its score. */
+export function resultOf(index: NixpkgsIndex, id: number, score: number): SearchResult {
+  return {
+    ...index.record(id),
+    flags: index.flagNames(id),
+    alsoIn: index.groupMembers(id).map((member) => index.attr(member)),
+    score: Math.round(score * 10) / 10,
+  };
 }
 
 /** The tools whose descriptions say they are for other languages than those asked, and for none of those. */
