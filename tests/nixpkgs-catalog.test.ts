@@ -109,11 +109,14 @@ describe("the real catalog", () => {
       ["grep for pdf", ["pdfgrep"]],
       ["git for large files", ["git-lfs"]],
       ["rsync for cloud storage", ["rclone"]],
+      ["curl for grpc", ["grpcurl"]],
       // Their own descriptions say the use ("Tool for managing secrets", "… convert and stream audio and video"), or
       // other packages' words of it do (tmux's session managers).
       ["vault for secrets", ["vault", "vault-bin"]],
       ["ffmpeg for video conversion", ["ffmpeg"]],
       ["tmux for remote sessions", ["tmux"]],
+      // Or a word related to it: pandoc's "documentation formats" for docx.
+      ["pandoc for docx", ["pandoc"]],
     ];
     for (const [query, wanted] of cases) expect(wanted, query).toContain(first(query));
   });

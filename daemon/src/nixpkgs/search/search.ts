@@ -67,8 +67,8 @@ const WEIGHT = {
   common: 4,
   /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
   subject: 0.25,
-  /** Factor of the tool a "<tool> for <use>" query names when its description does not say that use ("jq for yaml": jq). */
-  otherUse: 0.25,
+  /** Factor of the tool a "<tool> for <use>" query names when nothing says it has that use ("jq for yaml": jq); low enough to outweigh an everyday tool's factor. */
+  otherUse: 0.1,
   /** Factor of a package the query says it does not want ("without docker"): shown only when nothing else matches. */
   unwanted: 0.01,
   /** The representative shows for its group unless another member scores over this many times as much. */
@@ -346,8 +346,9 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   weigh(named(termsOf(unwanted)), WEIGHT.unwanted);
   // "jq for yaml" is yq, not jq; but "vault for secrets" is vault, whose description says secrets.
   if (toolForUse) {
-    // The use's rarest word says it ("large files": large); a common one (files) any tool's words say.
-    const use = [toolForUse.use.reduce((rarest, w) => (wordWeight(index, w) > wordWeight(index, rarest) ? w : rarest))];
+    // The use's rarest word, or a word related to it, says it ("large files": large; docx: document); a common one (files) any tool's words say.
+    const rarest = toolForUse.use.reduce((rarest, w) => (wordWeight(index, w) > wordWeight(index, rarest) ? w : rarest));
+    const use = [rarest, ...relatedStems(stem(rarest))];
     const [own, others] = [describesItselfAs(index, use), othersSayOf(index, use)];
     const saysUse = (id: number) => own(id) || others(id);
     weigh(
