@@ -72,6 +72,10 @@ describe("the real catalog", () => {
         `${query}: ${top.map((result) => result.attr).join(" ")}`,
       ).toBe(true);
     }
+    // A tool asked for in so many words is no library of the language's set (haskellPackages.build, "Build Systems à la Carte").
+    expect(searchIndex(index, "haskell build tool", { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr)).toContain(
+      "stack",
+    );
     // Not a package named for the kind alone (formatter, an elementary OS app; ocamlPackages.lsp, a library).
     const firsts: [query: string, first: string][] = [
       ["haskell formatter", "ormolu"],

@@ -25,6 +25,8 @@ const STANDING_IN_WORDS = new Set(["alternative", "alternatives", "replacement",
 const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
+/** Words asking for a program, which a library is not. */
+const PROGRAM_NOUNS = new Set(["tool", "tools", "cli", "program", "programs", "utility", "utilities", "app", "application"]);
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
@@ -62,6 +64,8 @@ export interface ParsedQuery {
   reversedKeys: string[];
   /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
   asksForLibrary: boolean;
+  /** Whether it asks for a program in so many words ("haskell build tool", "cli to …"). */
+  asksForProgram: boolean;
   /** Whether it may mean one, asking for what a library provides too ("x11 headers"). */
   libraryMayBeMeant: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
@@ -193,6 +197,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     compounds: compoundsOf(index, allWords, contentWords),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
+    asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
     // A library is for programs: "library for building cli apps" asks for one by them.

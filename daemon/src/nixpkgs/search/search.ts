@@ -232,6 +232,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     reversedKeys,
     conventionKeys,
     asksForLibrary,
+    asksForProgram,
     libraryMayBeMeant,
     programWords,
   } = parseQuery(index, query, alternativesNamed);
@@ -365,7 +366,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
   const programOnly = asksForLibrary ? programsOnly(index) : undefined;
-  const toolAsked = subjectOfTool.length > 0 && !asksForLibrary;
+  const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
   const libraryOnly = toolAsked ? librariesOnly(index) : undefined;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
