@@ -81,12 +81,12 @@ const WEIGHT = {
   unnamedLanguageLibrary: 0.5,
   /** Factor of a package that calls itself a command-line program and not a library, when a library is asked for. */
   programForLibrary: 0.5,
-  /** Factor of a package that calls itself a library and no program, when a language's tool is asked for. */
+  /** Factor of a package that calls itself a library and no program, when a language's tool, or a tool in so many words, is asked for. */
   libraryForTool: 0.5,
   /**
-   * Factor of a niche set's member that is not also at top level, when a language's tool is asked for: 'haskell
-   * formatter' is ormolu, not one of Haskell's many pretty-printing libraries. R's tools are the exception
-   * (rPackages.languageserver).
+   * Factor of a niche set's member that is not also at top level, when a tool is asked for: 'haskell formatter' is
+   * ormolu, not one of Haskell's many pretty-printing libraries; 'haskell build tool' stack, not haskellPackages.build.
+   * R's tools are the exception (rPackages.languageserver).
    */
   unexposedForTool: 0.4,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
