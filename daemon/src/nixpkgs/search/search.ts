@@ -365,9 +365,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   );
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
-  const programOnly = asksForLibrary ? programsOnly(index) : undefined;
+  const { programOnly, libraryOnly } = selfDescriptions(index);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
-  const libraryOnly = toolAsked ? librariesOnly(index) : undefined;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   for (const id of touched.drain()) {
@@ -397,7 +396,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
       // language's own library is asked for by its language ("python png library").
       const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
-      const program = programOnly?.(id) ? WEIGHT.programForLibrary : libraryOnly?.(id) ? WEIGHT.libraryForTool : 1;
+      const program =
+        asksForLibrary && programOnly[id] === 1 ? WEIGHT.programForLibrary : toolAsked && libraryOnly[id] === 1 ? WEIGHT.libraryForTool : 1;
       // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter).
       const unexposed =
         toolAsked && index.nicheFamilies[index.family[id]!] === 1 && index.family[index.groupRep[id]!] !== topLevel
@@ -489,27 +489,47 @@ function othersSayOf(index: NixpkgsIndex, words: readonly string[]): (id: number
   return (id) => terms.some((term) => index.context.lists(term, id));
 }
 
-/**
- * Whether a package calls itself a command-line program and not a library: no answer when a library is asked
- * for (httpie, "Command line HTTP client", for "python http client library"); qrencode, "C library and
- * command line tool", is both.
- */
-function programsOnly(index: NixpkgsIndex): (id: number) => boolean {
-  const [program, library] = [describesItselfAs(index, ["cli"]), describesItselfAs(index, ["library"])];
-  return (id) => program(id) && !library(id);
+/** Per package, 1 where its description says one of these words: one pass over their postings. */
+function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
+  const says = new Uint8Array(index.size);
+  for (const word of words) {
+    const term = index.descriptions.find(stem(word));
+    if (term >= 0) for (const id of index.descriptions.postings(term)) says[id] = 1;
+  }
+  return says;
 }
 
-/**
- * Whether a package calls itself a library and no program of any kind: less likely the answer when a language's
- * tool is asked for ("python profiler": yappi, "Python profiler that supports multithreading…", rather than osprofiler,
- * "OpenStack Library to profile request between all involved services").
- */
-function librariesOnly(index: NixpkgsIndex): (id: number) => boolean {
-  const [library, program] = [
-    describesItselfAs(index, ["library"]),
-    describesItselfAs(index, ["cli", "tool", "program", "utility", "command"]),
-  ];
-  return (id) => library(id) && !program(id);
+interface SelfDescribed {
+  /**
+   * Calls itself a command-line program and not a library: no answer when a library is asked for (httpie,
+   * "Command line HTTP client", for "python http client library"); qrencode, "C library and command line tool", is both.
+   */
+  programOnly: Uint8Array;
+  /**
+   * Calls itself a library and no program of any kind: less likely the answer when a tool is asked for ("python
+   * profiler": yappi, "Python profiler that supports multithreading…", rather than osprofiler, "OpenStack Library
+   * to profile request between all involved services").
+   */
+  libraryOnly: Uint8Array;
+}
+const selfDescribed = new WeakMap<NixpkgsIndex, SelfDescribed>();
+
+/** What packages call themselves, read once per index: a search then looks each candidate up, not its postings. */
+function selfDescriptions(index: NixpkgsIndex): SelfDescribed {
+  let known = selfDescribed.get(index);
+  if (!known) {
+    const [cli, library, program] = [
+      sayingAny(index, ["cli"]),
+      sayingAny(index, ["library"]),
+      sayingAny(index, ["cli", "tool", "program", "utility", "command"]),
+    ];
+    known = {
+      programOnly: cli.map((says, id) => says & (library[id]! ^ 1)),
+      libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
+    };
+    selfDescribed.set(index, known);
+  }
+  return known;
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */
