@@ -1,9 +1,12 @@
 // The files of a package worth reading, by language: Python's .py/.pyi and distribution metadata,
 // Node's .js/.mjs/.cjs/.ts/.d.ts and package.json; caches and build junk are skipped. Counted in
 // full up to a walk limit, listed up to a cap, breadth first so the top of the package comes first.
+import { closeSync, constants, type Dirent, lstatSync, openSync, readdirSync } from "node:fs";
 import { basename, join } from "node:path";
+import { unlessAbsent } from "../files/absence.js";
+import { FD_DIR, openedWithin, type Within } from "../files/descriptor-path.js";
 import { DISTRIBUTION_INFO, isWithin, packageBounds } from "./package-confine.js";
-import { isDirectory, listEntries, realpathOf, sizeOf } from "./quiet-fs.js";
+import { isDirectory, realpathOf, sizeOf } from "./quiet-fs.js";
 import type { Language, PackageRecord } from "./types.js";
 
 export interface PackageTree {
@@ -60,6 +63,26 @@ function kindOf(language: Language, name: string, inMetadataDir: boolean): strin
   return match ? match[1] : undefined;
 }
 
+const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK;
+
+/**
+ * Lists a directory the walk checked through a descriptor that must still lie `within` the package once open
+ * (descriptor-path.ts): one swapped for a symlink since lists nothing. `list` gets its entries and their sizes,
+ * read through the same descriptor, and returns whether the walk goes on; so does this. A directory gone is empty.
+ */
+function listWithin(dir: string, within: Within, list: (entries: Dirent[], sizeOf: (name: string) => number) => boolean): boolean {
+  const fd = unlessAbsent(() => openSync(dir, DIRECTORY_FLAGS), undefined);
+  if (fd === undefined) return true;
+  try {
+    if (!openedWithin(fd, within)) return true;
+    const at = FD_DIR ? `${FD_DIR}/${fd}` : dir;
+    const entries = unlessAbsent(() => readdirSync(at, { withFileTypes: true }), []);
+    return list(entries, (name) => unlessAbsent(() => lstatSync(`${at}/${name}`).size, 0));
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The package's files, or (`under`: a directory of it, as its tree names it) those below that directory. */
 export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string): PackageTree {
   const tree: PackageTree = { files: [], counts: {}, total: 0, other: 0, incomplete: false };
@@ -72,7 +95,8 @@ export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string
         : [{ shown: "", real: pkg.root }];
   const queue: { shown: string; real: string; metadata: boolean }[] = [];
   let visited = 0;
-  const consider = (shown: string, real: string, name: string, metadata: boolean) => {
+  const within: Within = (real) => isWithin(real, bounds);
+  const consider = (shown: string, name: string, metadata: boolean, bytes: () => number) => {
     const kind = kindOf(pkg.language, name, metadata);
     if (!kind) {
       tree.other++;
@@ -80,34 +104,38 @@ export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string
     }
     tree.counts[kind] = (tree.counts[kind] ?? 0) + 1;
     tree.total++;
-    if (tree.files.length < maxFiles) tree.files.push({ path: shown, bytes: sizeOf(real) });
+    if (tree.files.length < maxFiles) tree.files.push({ path: shown, bytes: bytes() });
   };
   for (const start of starts) {
     const real = realpathOf(start.real);
     if (!real || !isWithin(real, bounds)) continue;
     const metadata = DISTRIBUTION_INFO.test(start.shown);
     if (isDirectory(real)) queue.push({ shown: start.shown, real, metadata });
-    else consider(start.shown, real, basename(start.shown), false);
+    else consider(start.shown, basename(start.shown), false, () => sizeOf(real));
   }
   for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
-    for (const entry of listEntries(dir.real) ?? []) {
-      if (++visited > MAX_VISITED) {
-        tree.incomplete = true;
-        return tree;
-      }
-      const shown = dir.shown ? `${dir.shown}/${entry.name}` : entry.name;
-      const real = join(dir.real, entry.name);
-      if (entry.isDirectory()) {
-        if (!JUNK.has(entry.name) && !(pkg.language === "python" && PYTHON_JUNK.has(entry.name))) {
-          queue.push({ shown, real, metadata: dir.metadata || DISTRIBUTION_INFO.test(entry.name) });
+    const listed = listWithin(dir.real, within, (entries, sizeOfEntry) => {
+      for (const entry of entries) {
+        if (++visited > MAX_VISITED) return false;
+        const shown = dir.shown ? `${dir.shown}/${entry.name}` : entry.name;
+        const real = join(dir.real, entry.name);
+        if (entry.isDirectory()) {
+          if (!JUNK.has(entry.name) && !(pkg.language === "python" && PYTHON_JUNK.has(entry.name))) {
+            queue.push({ shown, real, metadata: dir.metadata || DISTRIBUTION_INFO.test(entry.name) });
+          }
+        } else if (entry.isFile()) {
+          consider(shown, entry.name, dir.metadata, () => sizeOfEntry(entry.name));
+        } else if (entry.isSymbolicLink()) {
+          // Listed only when it stays inside the package, as read_package would allow it.
+          const target = realpathOf(real);
+          if (target && isWithin(target, bounds) && !isDirectory(target)) consider(shown, entry.name, dir.metadata, () => sizeOf(target));
         }
-      } else if (entry.isFile()) {
-        consider(shown, real, entry.name, dir.metadata);
-      } else if (entry.isSymbolicLink()) {
-        // Listed only when it stays inside the package, as read_package would allow it.
-        const target = realpathOf(real);
-        if (target && isWithin(target, bounds) && !isDirectory(target)) consider(shown, target, entry.name, dir.metadata);
       }
+      return true;
+    });
+    if (!listed) {
+      tree.incomplete = true;
+      return tree;
     }
   }
   tree.files.sort((a, b) => a.path.localeCompare(b.path));
