@@ -854,6 +854,8 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(haskell, "format haskell code")[0]).toBe("ormolu");
     // Only leading: after a subject, "format" is a noun.
     expect(kindNames(["image", "format"])).toEqual([]);
+    // Two kinds at once ask for either: "yaml linter and formatter" is yamllint or yamlfmt.
+    expect(kindNames(["yaml", "linter", "and", "formatter"])).toEqual(expect.arrayContaining(["yamllint", "yamlfmt"]));
   });
 
   it("finds it however the two are worded: 'rust code formatter', 'formatter for rust', 'shell script linter'", () => {

@@ -59,6 +59,10 @@ export function kindNames(words: readonly string[], { withinName = false } = {})
   const said = words
     .filter((word) => !FILLER.has(word) && textTerms(word).length > 0)
     .map((word, i) => (i === 0 && KIND_OF_VERB[word]) || word);
+  // Two kinds at once ("protobuf linter and formatter") ask for either.
+  if (said.length === 3 && KIND_FORMS[said[1]!] && KIND_FORMS[said[2]!]) {
+    return [...kindNames([said[0]!, said[1]!], { withinName }), ...kindNames([said[0]!, said[2]!], { withinName })];
+  }
   if (said.length !== 2) return [];
   const [language, kind] = KIND_FORMS[said[1]!] ? (said as [string, string]) : ([said[1], said[0]] as [string, string]);
   const kinds = KIND_FORMS[kind]?.filter((suffix) => !withinName || suffix.length >= 3);
