@@ -156,6 +156,12 @@ describe("the real catalog", () => {
     expect(top("openstack client")[0]).toBe("openstackclient-full");
   });
 
+  it("matches a word's stem as a name only where it is the same word: 'stripe' is not binutils' strip", () => {
+    const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
+    expect(first("stripe cli")).toBe("stripe-cli");
+    expect(first("pipe viewer")).toBe("pipe-viewer");
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

@@ -584,7 +584,10 @@ function scoreWord(
   const toolVerb = TOOL_NOUNS.get(stemmed);
   // A bare number ("the first 10 seconds") is no part of a name, where numbers are versions (coq_8_10);
   // a name that is one (2048) is matched whole.
-  const forms = /^\d+$/.test(word) ? [] : [word, ...(stemmed.length >= 3 ? [stemmed] : []), ...(toolVerb ? [toolVerb] : [])];
+  // Not a stem that only drops a final "e": that is another word, often a name ("stripe": strip, "pipe": pip, "note": not),
+  // and the word itself starts every name its stem would.
+  const nameStem = stemmed.length >= 3 && !(word.endsWith("e") && stemmed === word.slice(0, -1)) ? [stemmed] : [];
+  const forms = /^\d+$/.test(word) ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
   // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name.
   for (const compound of compounds) {
     const term = index.names.find(compound);
