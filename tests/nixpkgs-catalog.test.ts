@@ -162,6 +162,11 @@ describe("the real catalog", () => {
     expect(first("pipe viewer")).toBe("pipe-viewer");
   });
 
+  it("answers a task that names no language and no library without a niche set's libraries ('generate uuid')", () => {
+    const top = searchIndex(index, "generate uuid", { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top.filter((attr) => /^(akkuPackages|haskellPackages|chickenPackages_5|sbclPackages)\./.test(attr))).toEqual([]);
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

@@ -84,9 +84,10 @@ const WEIGHT = {
   /** Factor of a package that calls itself a library and no program, when a language's tool, or a tool in so many words, is asked for. */
   libraryForTool: 0.5,
   /**
-   * Factor of a niche set's member that is not also at top level, when a tool is asked for: 'haskell formatter' is
-   * ormolu, not one of Haskell's many pretty-printing libraries; 'haskell build tool' stack, not haskellPackages.build.
-   * R's tools are the exception (rPackages.languageserver).
+   * Factor of a niche set's member that is not also at top level, when a tool is asked for, or a task with no
+   * language named and no library: 'haskell formatter' is ormolu, not one of Haskell's many pretty-printing
+   * libraries; 'haskell build tool' stack, not haskellPackages.build; 'generate uuid' no akkuPackages.uuid. R's tools
+   * are the exception (rPackages.languageserver).
    */
   unexposedForTool: 0.4,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
@@ -398,9 +399,11 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
       const program =
         asksForLibrary && programOnly[id] === 1 ? WEIGHT.programForLibrary : toolAsked && libraryOnly[id] === 1 ? WEIGHT.libraryForTool : 1;
-      // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter).
+      // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter),
+      // meant when a tool is not, or when their language is named or a library asked for, or by name.
+      const libraryNotMeant = toolAsked || (ecosystemWeight === 0 && !libraryMayBeMeant && whole[id]! === 0);
       const unexposed =
-        toolAsked && index.nicheFamilies[index.family[id]!] === 1 && index.family[index.groupRep[id]!] !== topLevel
+        libraryNotMeant && index.nicheFamilies[index.family[id]!] === 1 && index.family[index.groupRep[id]!] !== topLevel
           ? WEIGHT.unexposedForTool
           : 1;
       const kind =
