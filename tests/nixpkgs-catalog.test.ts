@@ -167,6 +167,12 @@ describe("the real catalog", () => {
     expect(top.filter((attr) => /^(akkuPackages|haskellPackages|chickenPackages_5|sbclPackages)\./.test(attr))).toEqual([]);
   });
 
+  it("answers 'watch a directory for changes' with a watcher, not with a tool whose description says files (rclone)", () => {
+    const top = searchIndex(index, "watch a directory for changes", { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top).not.toContain("rclone");
+    expect(top).toContain("watchman");
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

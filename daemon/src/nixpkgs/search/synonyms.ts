@@ -77,7 +77,7 @@ const RELATED: Record<string, string[]> = {
   repo: ["repository"],
   repository: ["repo"],
   github: ["git", "forge"],
-  watch: ["file", "change", "rerun"],
+  watch: ["change", "rerun"],
   fuzzy: ["finder", "interactive"],
   hex: ["binary", "dump"],
   count: ["lines", "statistics", "code"],
