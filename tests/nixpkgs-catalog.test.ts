@@ -173,6 +173,13 @@ describe("the real catalog", () => {
     expect(top).toContain("watchman");
   });
 
+  it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
+    // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("extract text from a word document")[0]).toBe("antiword");
+    expect(top("network latency monitor")).toContain("smokeping");
+  });
+
   it("answers a library asked for with libraries, not the everyday programs that are also written in its language", () => {
     // qrencode ("C library and command line tool…") and qpdf ("C++ library and set of programs…") are everyday tools.
     for (const query of ["c json library", "c++ json library"]) {

@@ -46,7 +46,7 @@ const WEIGHT = {
   /** How much of a query word a related word or another package's word covers. */
   relatedShare: 1,
   /** ...unless the related word is one of the query's own words too ("system monitor": system), already counted for itself. */
-  relatedQueryWordShare: 0.5,
+  relatedQueryWordShare: 0.25,
   contextShare: 0.5,
   typicalWordWeight: 7,
   /**
