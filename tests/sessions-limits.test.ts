@@ -170,9 +170,17 @@ describe("no process left behind", () => {
 });
 
 /** The daemon serving the project (its command line names the project). */
+/**
+ * The daemon serving `project`: the process started with `--project <project>`. Not the first whose arguments name
+ * the project: a jail's bwrap binds it too, and once pids wrap around (32768 here, soon reached in a full test run)
+ * a jail can sit below its daemon in /proc, and the signal went to the jail instead.
+ */
 function daemonOf(project: string): number {
   for (const entry of readdirSync("/proc")) {
-    if (/^\d+$/.test(entry) && read(`/proc/${entry}/cmdline`).split("\0").includes(project)) return Number(entry);
+    if (!/^\d+$/.test(entry)) continue;
+    const args = read(`/proc/${entry}/cmdline`).split("\0");
+    const at = args.indexOf("--project");
+    if (at >= 0 && args[at + 1] === project) return Number(entry);
   }
   throw new Error(`no daemon serving ${project}`);
 }
