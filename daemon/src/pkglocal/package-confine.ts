@@ -37,22 +37,29 @@ export function describedWithin(pkg: PackageRecord): boolean {
   return real !== undefined && isWithin(real, pkg.within ?? []);
 }
 
-/**
- * Where a file read from the package must really lie once open: a directory swapped for a symlink after
- * resolveInPackage leads elsewhere. Taken before the path is resolved, so a swap in between cannot move the bounds.
- */
-export function withinPackage(pkg: PackageRecord): Within {
-  const bounds = packageBounds(pkg);
-  return (real) => isWithin(real, bounds);
+/** Bounds as a check of where an open file really lies (descriptor-path.ts). */
+export const withinBounds =
+  (bounds: string[]): Within =>
+  (real) =>
+    isWithin(real, bounds);
+
+/** A path that leads out of the package, found before or after it is opened. */
+export function leadsOutside(pkg: PackageRecord, path: string): PkgLocalError {
+  return new PkgLocalError(`${path}: leads outside ${pkg.name}@${pkg.version}`, "only the package's own files can be read");
 }
 
 export function isWithin(path: string, bounds: string[]): boolean {
   return bounds.some((bound) => isInside(path, bound));
 }
 
-/** The real path of `path` (relative to the package root), refused unless it stays in the package. */
-export function resolveInPackage(pkg: PackageRecord, path: string): string {
+/**
+ * The real path of `path` (relative to the package root), refused unless it stays in the package, and `within`: where
+ * the file must still lie once open, as a directory on the way swapped for a symlink since leads elsewhere. The
+ * bounds are taken once, before the path is resolved, so a swap in between cannot move them.
+ */
+export function resolveInPackage(pkg: PackageRecord, path: string): { real: string; within: Within } {
   const label = `${pkg.name}@${pkg.version}`;
+  const bounds = packageBounds(pkg);
   if (isAbsolute(path))
     throw new PkgLocalError(`${path}: give a path relative to the package`, `read_package {package: "${pkg.name}"} lists its files`);
   const joined = join(pkg.root, normalize(path));
@@ -63,8 +70,6 @@ export function resolveInPackage(pkg: PackageRecord, path: string): string {
   if (!real) {
     throw new PkgLocalError(`${path}: no such file in ${label}`, `read_package {package: "${pkg.name}"} lists its files`);
   }
-  if (!isWithin(real, packageBounds(pkg))) {
-    throw new PkgLocalError(`${path}: leads outside ${label}`, "only the package's own files can be read");
-  }
-  return real;
+  if (!isWithin(real, bounds)) throw leadsOutside(pkg, path);
+  return { real, within: withinBounds(bounds) };
 }

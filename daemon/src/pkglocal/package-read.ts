@@ -3,7 +3,7 @@
 import { normalize } from "node:path";
 import { readTextPage, type NotRegular, type Outside, type Page } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
-import { DISTRIBUTION_INFO, resolveInPackage, withinPackage } from "./package-confine.js";
+import { DISTRIBUTION_INFO, leadsOutside, resolveInPackage } from "./package-confine.js";
 import { isDirectory } from "./quiet-fs.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
 import { packageTree, type PackageTree } from "./package-tree.js";
@@ -36,15 +36,14 @@ export interface FileRequest {
 export function packageDirectory(pkg: PackageRecord, path: string, maxFiles: number): PackageTree | undefined {
   const under = normalize(path).replace(/\/+$/, "");
   if (under === "." || under === "") return packageTree(pkg, maxFiles);
-  return isDirectory(resolveInPackage(pkg, under)) ? packageTree(pkg, maxFiles, under) : undefined;
+  return isDirectory(resolveInPackage(pkg, under).real) ? packageTree(pkg, maxFiles, under) : undefined;
 }
 
 export async function readPackageFile(pkg: PackageRecord, request: FileRequest): Promise<Page> {
   if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
     throw new PkgLocalError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
-  const within = withinPackage(pkg);
-  const real = resolveInPackage(pkg, request.path);
+  const { real, within } = resolveInPackage(pkg, request.path);
   let page: Page | NotRegular | Outside;
   try {
     page = await readTextPage(real, request, within);
@@ -56,8 +55,7 @@ export async function readPackageFile(pkg: PackageRecord, request: FileRequest):
   // A directory is listed before it would be read (packageDirectory); one only now is a race.
   if (page === "directory") throw new PkgLocalError(`${request.path}: is a directory`, "read_package with it as path lists its files");
   if (page === "special") throw new PkgLocalError(`${request.path}: not a regular file`, "only regular files can be read");
-  if (page === "outside")
-    throw new PkgLocalError(`${request.path}: leads outside ${pkg.name}@${pkg.version}`, "only the package's own files can be read");
+  if (page === "outside") throw leadsOutside(pkg, request.path);
   const start = request.startLine ?? 1;
   if (!page.binary && page.totalLines !== undefined && start > Math.max(page.totalLines, 1)) {
     throw new PkgLocalError(`${request.path}: start_line ${start} is past the end (${page.totalLines} lines)`);

@@ -2,7 +2,7 @@ import { isAbsent } from "../files/absence.js";
 import { readTextPage } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
 import { readPackageJson } from "./node/package-json.js";
-import { resolveInPackage, withinPackage } from "./package-confine.js";
+import { resolveInPackage } from "./package-confine.js";
 import { README } from "./package-tree.js";
 import { readMetadataBody } from "./python/metadata.js";
 import { listNames } from "./quiet-fs.js";
@@ -22,8 +22,10 @@ const EXCERPT_BYTES = 4096;
 export async function readmeExcerpt(pkg: PackageRecord): Promise<Excerpt | undefined> {
   const distInfo = pkg.members?.find((member) => member.endsWith(".dist-info"));
   if (distInfo) {
-    const within = withinPackage(pkg);
-    const body = unlessUnreadable(() => readMetadataBody(resolveInPackage(pkg, `${distInfo}/METADATA`), within));
+    const body = unlessUnreadable(() => {
+      const { real, within } = resolveInPackage(pkg, `${distInfo}/METADATA`);
+      return readMetadataBody(real, within);
+    });
     if (body) return cut(`${distInfo}/METADATA`, body);
   }
   const readme = listNames(pkg.root).find((name) => README.test(name));
@@ -47,10 +49,9 @@ function cut(path: string, text: string): Excerpt {
 }
 
 async function excerpt(pkg: PackageRecord, path: string, lines: number): Promise<Excerpt | undefined> {
-  const within = withinPackage(pkg);
-  const real = unlessUnreadable(() => resolveInPackage(pkg, path));
-  if (real === undefined) return undefined;
-  const page = await readTextPage(real, { endLine: lines, maxBytes: EXCERPT_BYTES }, within).catch((error: unknown) => {
+  const resolved = unlessUnreadable(() => resolveInPackage(pkg, path));
+  if (resolved === undefined) return undefined;
+  const page = await readTextPage(resolved.real, { endLine: lines, maxBytes: EXCERPT_BYTES }, resolved.within).catch((error: unknown) => {
     if (isAbsent(error)) return undefined;
     throw error;
   });

@@ -5,7 +5,7 @@ import { closeSync, constants, type Dirent, lstatSync, openSync, readdirSync } f
 import { basename, join } from "node:path";
 import { unlessAbsent } from "../files/absence.js";
 import { FD_DIR, openedWithin, type Within } from "../files/descriptor-path.js";
-import { DISTRIBUTION_INFO, isWithin, packageBounds } from "./package-confine.js";
+import { DISTRIBUTION_INFO, isWithin, packageBounds, withinBounds } from "./package-confine.js";
 import { isDirectory, realpathOf, sizeOf } from "./quiet-fs.js";
 import type { Language, PackageRecord } from "./types.js";
 
@@ -95,7 +95,7 @@ export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string
         : [{ shown: "", real: pkg.root }];
   const queue: { shown: string; real: string; metadata: boolean }[] = [];
   let visited = 0;
-  const within: Within = (real) => isWithin(real, bounds);
+  const within = withinBounds(bounds);
   const consider = (shown: string, name: string, metadata: boolean, bytes: () => number) => {
     const kind = kindOf(pkg.language, name, metadata);
     if (!kind) {
