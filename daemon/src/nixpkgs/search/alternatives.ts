@@ -14,7 +14,7 @@ import { nameWords, normalizeName, textWords } from "./text.js";
  * like to" for nothing; a clone is also what a git repository has ("clone a git repository"), so only "vim clone"
  * asks for one.
  */
-const STANDING_IN = ["alternative", "alternatives", "replacement", "replacements", "fork", "forks", "equivalent", "equivalents"];
+export const STANDING_IN = ["alternative", "alternatives", "replacement", "replacements", "fork", "forks", "equivalent", "equivalents"];
 const AFTER_NAME = new Set([...STANDING_IN, "clone", "clones"]);
 const BEFORE_NAME = new Set([...STANDING_IN, "like", "similar", "better"]);
 const OF_ITS_KIND = new Set(["like", "similar"]);

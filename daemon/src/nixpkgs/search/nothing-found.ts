@@ -5,7 +5,7 @@
 // The switches are nixpkgs_search's arguments (and `nixshed search`'s flags, dashed).
 import type { NixpkgsIndex } from "../index/index.js";
 import { closeToQuery } from "./close-names.js";
-import { resultOf, searchIndex, type SearchOptions, type SearchResult } from "./search.js";
+import { clampLimit, resultOf, searchIndex, type SearchOptions, type SearchResult } from "./search.js";
 
 /** How many hidden matches are named. */
 const NAMED = 3;
@@ -48,7 +48,10 @@ export function answerSearch(index: NixpkgsIndex, query: string, options: Search
   if ("hidden" in instead) return { results, hidden: instead.hidden };
   // A set's member as named ("python3Packages.requests") is found through its alias.
   const closest = instead.suggestions
-    .map((name) => (index.lookup(name) >= 0 ? index.lookup(name) : index.lookupInFamily(name)))
+    .map((name) => {
+      const id = index.lookup(name);
+      return id >= 0 ? id : index.lookupInFamily(name);
+    })
     .filter((id) => id >= 0);
-  return { results: closest.slice(0, options.limit ?? 10).map((id) => resultOf(index, id, 0)), suggestions: instead.suggestions };
+  return { results: closest.slice(0, clampLimit(options.limit)).map((id) => resultOf(index, id, 0)), suggestions: instead.suggestions };
 }

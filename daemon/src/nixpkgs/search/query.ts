@@ -4,10 +4,11 @@
 import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, SUBJECT_ECOSYSTEM_WORDS, withoutInstallable } from "../index/package-sets.js";
+import { STANDING_IN } from "./alternatives.js";
 import { whatIsAsked } from "./asking.js";
 import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
-import { normalizeName, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
+import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { languageFamily } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
@@ -17,16 +18,14 @@ const LANGUAGE_TOOL_KINDS = new Set([...TOOL_KINDS].filter((kind) => kind !== "a
 /** Kinds of tool a language's own toolchain often is: go fmt, zig fmt, terraform fmt, dart format, mix format; go tool pprof. */
 const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
 /**
- * Words asking for another tool than one named: where the tool is no package ("photoshop alternative"), they
- * cost nothing to miss, or every package that calls itself an alternative to anything (fd, sd) would match.
+ * Words asking for another tool than one named (alternatives.ts): where the tool is no package ("photoshop
+ * alternative"), they cost nothing to miss, or every package that calls itself an alternative to anything (fd, sd) would match.
  */
-const STANDING_IN_WORDS = new Set(["alternative", "alternatives", "replacement", "replacements", "equivalent", "equivalents"]);
+const STANDING_IN_WORDS: ReadonlySet<string> = new Set(STANDING_IN);
 /** Words asking for an interface to a tool ("git tui", "gui for postgres"), which the tool named rarely is itself. */
 const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
-/** Words asking for a program, which a library is not. */
-const PROGRAM_NOUNS = new Set(["tool", "tools", "cli", "program", "programs", "utility", "utilities", "app", "application"]);
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
@@ -58,7 +57,7 @@ export interface ParsedQuery {
   toolForUse?: { name: string; use: string[] };
   /** Names of tools the query asks an interface to ("terminal ui for kubernetes": kubernetes), meant only if they say they are one. */
   interfaceTo: string[];
-  /** Per content word, the words it makes with a neighbour ("digital ocean": digitalocean). */
+  /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
@@ -217,7 +216,7 @@ function toolForUse(
   const [name, link, ...rest] = words;
   if (link !== "for" || !name || FILLER.has(name) || LIBRARY_PART_WORDS.has(name) || !isName(name)) return undefined;
   const use = rest.filter((w) => contentWords.includes(w));
-  return use.length > 0 ? { name, use } : undefined;
+  return use.length > 0 ? { name: normalizeName(name), use } : undefined;
 }
 
 /** Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), per word. */
@@ -225,8 +224,8 @@ function compoundsOf(index: NixpkgsIndex, words: readonly string[], contentWords
   const compounds = new Map<string, string[]>();
   for (let i = 0; i + 1 < words.length; i++) {
     if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
-    const joined = stem(words[i]! + words[i + 1]!);
-    if (index.descriptions.find(joined) < 0 && index.names.find(words[i]! + words[i + 1]!) < 0) continue;
+    const joined = words[i]! + words[i + 1]!;
+    if (index.descriptions.find(stem(joined)) < 0 && index.names.find(joined) < 0) continue;
     for (const w of [words[i]!, words[i + 1]!]) compounds.set(w, [...(compounds.get(w) ?? []), joined]);
   }
   return compounds;

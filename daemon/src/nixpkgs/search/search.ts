@@ -153,6 +153,18 @@ interface Scratch {
   descriptionShare: Float32Array;
   /** Per package, what a match in its description counts for its length (WEIGHT.descriptionLength). */
   lengthFactor: Float32Array;
+  /**
+   * Per package, 1 where it calls itself a command-line program and not a library: no answer when a library is asked
+   * for (httpie, "Command line HTTP client", for "python http client library"); qrencode, "C library and command
+   * line tool", is both.
+   */
+  programOnly: Uint8Array;
+  /**
+   * Per package, 1 where it calls itself a library and no program of any kind: less likely the answer when a tool is
+   * asked for ("python profiler": yappi, "Python profiler that supports multithreading…", rather than osprofiler,
+   * "OpenStack Library to profile request between all involved services").
+   */
+  libraryOnly: Uint8Array;
 }
 const scratches = new WeakMap<NixpkgsIndex, Scratch>();
 
@@ -179,6 +191,7 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       share: new Float32Array(n),
       descriptionShare: new Float32Array(n),
       lengthFactor: descriptionLengthFactors(index),
+      ...selfDescriptions(index),
     };
     scratches.set(index, scratch);
   }
@@ -211,7 +224,7 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   }));
 }
 
-const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_LIMIT);
+export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_LIMIT);
 
 /** The packages that best match what the query says, in order. */
 function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, alternativesNamed = true): SearchResult[] {
@@ -354,19 +367,21 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const [own, others] = [describesItselfAs(index, use), othersSayOf(index, use)];
     const saysUse = (id: number) => own(id) || others(id);
     weigh(
-      [...named(termsOf([normalizeName(toolForUse.name)]))].filter((id) => !saysUse(id)),
+      [...named(termsOf([toolForUse.name]))].filter((id) => !saysUse(id)),
       WEIGHT.otherUse,
     );
   }
   // "git tui" is lazygit, not git; "lazygit tui" still lazygit, a "terminal UI for git commands".
-  const isInterface = describesItselfAs(index, ["tui", "gui", "ui", "interface", "frontend", "graphical"]);
-  weigh(
-    [...named(termsOf(interfaceTo))].filter((id) => !isInterface(id)),
-    WEIGHT.subject,
-  );
+  if (interfaceTo.length > 0) {
+    const isInterface = describesItselfAs(index, ["tui", "gui", "ui", "interface", "frontend", "graphical"]);
+    weigh(
+      [...named(termsOf(interfaceTo))].filter((id) => !isInterface(id)),
+      WEIGHT.subject,
+    );
+  }
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
   weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
-  const { programOnly, libraryOnly } = selfDescriptions(index);
+  const { programOnly, libraryOnly } = scratch;
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
@@ -502,37 +517,17 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
   return says;
 }
 
-interface SelfDescribed {
-  /**
-   * Calls itself a command-line program and not a library: no answer when a library is asked for (httpie,
-   * "Command line HTTP client", for "python http client library"); qrencode, "C library and command line tool", is both.
-   */
-  programOnly: Uint8Array;
-  /**
-   * Calls itself a library and no program of any kind: less likely the answer when a tool is asked for ("python
-   * profiler": yappi, "Python profiler that supports multithreading…", rather than osprofiler, "OpenStack Library
-   * to profile request between all involved services").
-   */
-  libraryOnly: Uint8Array;
-}
-const selfDescribed = new WeakMap<NixpkgsIndex, SelfDescribed>();
-
-/** What packages call themselves, read once per index: a search then looks each candidate up, not its postings. */
-function selfDescriptions(index: NixpkgsIndex): SelfDescribed {
-  let known = selfDescribed.get(index);
-  if (!known) {
-    const [cli, library, program] = [
-      sayingAny(index, ["cli"]),
-      sayingAny(index, ["library"]),
-      sayingAny(index, ["cli", "tool", "program", "utility", "command"]),
-    ];
-    known = {
-      programOnly: cli.map((says, id) => says & (library[id]! ^ 1)),
-      libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
-    };
-    selfDescribed.set(index, known);
-  }
-  return known;
+/** What packages call themselves (Scratch's programOnly and libraryOnly), read once per index. */
+function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly"> {
+  const [cli, library, program] = [
+    sayingAny(index, ["cli"]),
+    sayingAny(index, ["library"]),
+    sayingAny(index, ["cli", "tool", "program", "utility", "command"]),
+  ];
+  return {
+    programOnly: cli.map((says, id) => says & (library[id]! ^ 1)),
+    libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
+  };
 }
 
 /** How much a word says: its description rarity, the most for words no description uses. */
@@ -567,7 +562,7 @@ function scoreWord(
   queryStems: ReadonlySet<string>,
   /** When given, only these packages are scored. */
   candidates: ((id: number) => boolean) | undefined,
-  /** Words the query's words make together ("digital ocean": digitalocean), matched as related words are. */
+  /** Words the query's words make together, matched by their stems as related words are ("digital ocean": digitalocean), and as names ("hex dump": hexdump). */
   compounds: readonly string[],
   add: (id: number, score: number, share: number) => void,
 ): void {
@@ -591,12 +586,16 @@ function scoreWord(
   // and the word itself starts every name its stem would.
   const nameStem = stemmed.length >= 3 && !(word.endsWith("e") && stemmed === word.slice(0, -1)) ? [stemmed] : [];
   const forms = /^\d+$/.test(word) ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
-  // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name.
+  // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name; a top-level
+  // one only, as for a whole name: "command runner" is a task, not python313Packages.command-runner.
+  const topLevel = index.header.families.indexOf("");
   for (const compound of compounds) {
     const term = index.names.find(compound);
     if (term < 0) continue;
-    for (const id of index.names.postings(term))
+    for (const id of index.names.postings(term)) {
+      if (index.family[id] !== topLevel) continue;
       offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, compound.length / index.nameLength[id]!)));
+    }
   }
   for (const form of new Set(forms)) {
     const nameTerm = form === toolVerb ? -1 : index.names.find(form);
@@ -646,7 +645,7 @@ function scoreWord(
       if (!ADJECTIVE_TAIL.test(descriptions.term(term).slice(stemmed.length))) credit(term, WEIGHT.descriptionPrefix);
     }
   }
-  for (const related of [...relatedStems(stemmed), ...compounds]) {
+  for (const related of [...relatedStems(stemmed), ...compounds.map(stem)]) {
     const term = descriptions.find(related);
     const covers = queryStems.has(related) ? WEIGHT.relatedQueryWordShare : WEIGHT.relatedShare;
     if (term >= 0) credit(term, WEIGHT.descriptionStem * WEIGHT.related, covers);

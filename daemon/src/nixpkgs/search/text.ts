@@ -23,6 +23,8 @@ export const PROGRAM_WORDS: ReadonlySet<string> = new Set(
     " ",
   ),
 );
+/** Those of them that name a program ("haskell build tool", "a cli to …"), which no library is. */
+export const PROGRAM_NOUNS: ReadonlySet<string> = new Set("cli tool tools program programs utility utilities app application".split(" "));
 
 /** Lower-case words of a name, split at separators, camelCase and letter/digit boundaries. */
 export function nameWords(name: string): string[] {
