@@ -156,6 +156,15 @@ describe("the real catalog", () => {
     expect(top("openstack client")[0]).toBe("openstackclient-full");
   });
 
+  it("reads a program's own file as that program ('run a makefile' is make), unless another tool for it is asked", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("run a makefile")).toContain("gnumake");
+    expect(top("taskfile.yml runner")[0]).toBe("go-task");
+    expect(top("run recipes defined in a justfile")[0]).toBe("just");
+    expect(top("makefile alternative")[0]).not.toBe("gnumake");
+    expect(top("dockerfile linter")[0]).toBe("hadolint");
+  });
+
   it("matches a word's stem as a name only where it is the same word: 'stripe' is not binutils' strip", () => {
     const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
     expect(first("stripe cli")).toBe("stripe-cli");

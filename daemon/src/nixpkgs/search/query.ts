@@ -57,7 +57,7 @@ export interface ParsedQuery {
   toolForUse?: { name: string; use: string[] };
   /** Names of tools the query asks an interface to ("terminal ui for kubernetes": kubernetes), meant only if they say they are one. */
   interfaceTo: string[];
-  /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump). */
+  /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump), or the program whose file it is (makefile: make). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
@@ -193,7 +193,12 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     interfaceTo: words.some((w) => INTERFACE_WORDS.has(w))
       ? words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName)
       : [],
-    compounds: compoundsOf(index, allWords, contentWords),
+    compounds: compoundsOf(
+      index,
+      allWords,
+      contentWords,
+      words.some((w) => TOOL_KINDS.has(w)),
+    ),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
@@ -220,8 +225,20 @@ function toolForUse(
 }
 
 /** Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), per word. */
-function compoundsOf(index: NixpkgsIndex, words: readonly string[], contentWords: readonly string[]): Map<string, string[]> {
+function compoundsOf(
+  index: NixpkgsIndex,
+  words: readonly string[],
+  contentWords: readonly string[],
+  toolKindAsked: boolean,
+): Map<string, string[]> {
   const compounds = new Map<string, string[]>();
+  // A program's own file ("makefile", "justfile", "taskfile") is read by that program (make, just, task), unless
+  // another kind of tool for it is asked ("makefile alternative", "dockerfile formatter").
+  for (const w of toolKindAsked ? [] : contentWords) {
+    const program = w.endsWith("file") ? w.slice(0, -"file".length) : "";
+    const term = program.length >= 3 ? index.exact.find(program) : -1;
+    if (term >= 0 && index.topLevelCount(index.exact, term) > 0) compounds.set(w, [program]);
+  }
   for (let i = 0; i + 1 < words.length; i++) {
     if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
     const joined = words[i]! + words[i + 1]!;
