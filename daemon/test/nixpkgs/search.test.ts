@@ -321,6 +321,15 @@ describe("what a package is made of", () => {
     ]);
     expect(ranked(small, "rust lsp")[0]).toBe("analyzer");
   });
+
+  it("is not what it is for however the language is qualified: a viewer 'written in portable C' is no C viewer", () => {
+    const small = smallIndex([
+      ["docview", "Document viewer written in portable C"],
+      ["graphview", "Viewer of call graphs of C programs"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "c viewer")).toEqual(["graphview", "docview"]);
+  });
 });
 
 describe("several versions of one package", () => {

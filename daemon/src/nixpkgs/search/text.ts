@@ -70,7 +70,8 @@ const VERSION_NUMBER = /\bversion\s+v?[0-9][\w.]*/gi;
 /** "Zero-configuration", "non-containerized", "daemon-less": what a package does without. */
 const LACKS = /\b(?:non|zero|no)-[a-z]+|\b[a-z]+-less\b/gi;
 
-const IMPLEMENTED_IN = /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:pure |modern |safe )?[\w#+]+/gi;
+const IMPLEMENTED_IN =
+  /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:(?:pure|modern|safe|portable|posix|ansi|plain|standard|native|idiomatic) )*[\w#+]+/gi;
 
 /**
  * The terms of what a description says a package does. "Written in Rust" says what it is made of,
