@@ -104,6 +104,19 @@ describe("ranked search", () => {
     expect(attrs("rust language server")[0]).toBe("ferris-ls");
   });
 
+  it("meets a phrase however it is spelt: 'regex' is a regular expression, 'orm' an object-relational mapper, C++17 C++", () => {
+    const small = smallIndex([
+      ["re2", "Regular expression library"],
+      ["sqlalchemy", "Python SQL toolkit and Object Relational Mapper"],
+      ["cli11", "Command line parser for C++11"],
+      ["clap", "Command line parser for Rust"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "regex library")).toEqual(["re2"]);
+    expect(ranked(small, "orm")).toEqual(["sqlalchemy"]);
+    expect(ranked(small, "c++ command line parser")[0]).toBe("cli11");
+  });
+
   it("takes '<language> <tool kind>' as asking for the tool, not a library of the language spelled so", () => {
     expect(attrs("haskell lsp")[0]).toBe("haskell-language-server");
   });

@@ -47,6 +47,10 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["javascript", "js"],
   ["go", "golang"],
   ["c#", "csharp"],
+  // A standard of the language is the language: "Command line parser for C++11".
+  ["c++", "c\\+\\+(?:0x|98|03|11|14|17|20|23)"],
+  ["regex", "regular expressions?", "regexps?", "regexes"],
+  ["orm", "object[ -]relational mapp(?:ers?|ing)"],
   ["f#", "fsharp"],
   ["database", "db"],
   ["pdf", "portable document format"],
