@@ -117,6 +117,16 @@ describe("ranked search", () => {
     expect(ranked(small, "c++ command line parser")[0]).toBe("cli11");
   });
 
+  it("takes a name's usual other spelling as that name: golang is go", () => {
+    const small = smallIndex([
+      ["go", "Go Programming language"],
+      ["yq-go", "Portable command-line YAML processor"],
+      ["go-task", "Task runner written in Go"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "golang")[0]).toBe("go");
+  });
+
   it("takes '<language> <tool kind>' as asking for the tool, not a library of the language spelled so", () => {
     expect(attrs("haskell lsp")[0]).toBe("haskell-language-server");
   });

@@ -9,6 +9,7 @@ import { whatIsAsked } from "./asking.js";
 import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
+import { joinPhrases } from "./phrases.js";
 import { languageFamily } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
@@ -160,7 +161,9 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
   const nameOfRelease = !runtimeAsked && releaseOf.some(isName) ? releaseOf : [];
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
-  const wholeKeys = new Set([...keysOf(text), ...nameOfRelease, ...conversions, ...kinds]);
+  // A name's usual other spelling is that name: golang is go, k8s kubernetes.
+  const respelt = joinPhrases(text) !== text.toLowerCase() ? keysOf(joinPhrases(text)) : [];
+  const wholeKeys = new Set([...keysOf(text), ...respelt, ...nameOfRelease, ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
