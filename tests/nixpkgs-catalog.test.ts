@@ -165,6 +165,12 @@ describe("the real catalog", () => {
     expect(top("dockerfile linter")[0]).toBe("hadolint");
   });
 
+  it("reads a kind of drive as a disk, and multiple as multi ('check ssd health', 'download with multiple connections')", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 5, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("check ssd health")[0]).toBe("smartmontools");
+    expect(top("download file with multiple connections")).toContain("aria2");
+  });
+
   it("matches a word's stem as a name only where it is the same word: 'stripe' is not binutils' strip", () => {
     const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
     expect(first("stripe cli")).toBe("stripe-cli");
