@@ -171,6 +171,11 @@ describe("the real catalog", () => {
     expect(top("download file with multiple connections")).toContain("aria2");
   });
 
+  it("still matches the words a phrase's short form stands for: 'infrastructure as code' (iac) is infrastructure", () => {
+    const top = searchIndex(index, "infrastructure as code", { limit: 10, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top).toContain("terraform");
+  });
+
   it("matches a word's stem as a name only where it is the same word: 'stripe' is not binutils' strip", () => {
     const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
     expect(first("stripe cli")).toBe("stripe-cli");

@@ -205,6 +205,8 @@ const RELATED: Record<string, string[]> = {
   bucket: ["storage", "s3"],
   serverless: ["lambda", "function"],
   deploy: ["deployment"],
+  // The short form a phrase becomes (phrases.ts) still means the words it stood for.
+  iac: ["infrastructure", "provision"],
   keyring: ["password", "secret", "keychain"],
   token: ["secret", "credential"],
   automation: ["task"],
