@@ -117,14 +117,17 @@ describe("ranked search", () => {
     expect(ranked(small, "c++ command line parser")[0]).toBe("cli11");
   });
 
-  it("takes a name's usual other spelling as that name: golang is go", () => {
+  it("takes a name's usual other spelling as that name (golang is go), but not a phrase's short form (version control is no vcs)", () => {
     const small = smallIndex([
       ["go", "Go Programming language"],
       ["yq-go", "Portable command-line YAML processor"],
       ["go-task", "Task runner written in Go"],
+      ["vcs", "Generates contact sheets from video files"],
+      ["git", "Distributed version control system"],
       ...WIDGETS,
     ]);
     expect(ranked(small, "golang")[0]).toBe("go");
+    expect(ranked(small, "version control system")[0]).toBe("git");
   });
 
   it("takes '<language> <tool kind>' as asking for the tool, not a library of the language spelled so", () => {

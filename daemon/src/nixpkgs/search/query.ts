@@ -84,6 +84,12 @@ function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
   return [...new Set([...usual, ...bySetName])].filter((id) => id >= 0);
 }
 
+/** Whether a top-level package has this name (attribute, pname or program). */
+function isTopLevelName(index: NixpkgsIndex, name: string): boolean {
+  const term = index.exact.find(name);
+  return term >= 0 && index.topLevelCount(index.exact, term) > 0;
+}
+
 /** What a query can be: a name or a few words; a longer one would only be echoed back. */
 const MAX_QUERY_CHARS = 200;
 
@@ -161,8 +167,12 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
   const nameOfRelease = !runtimeAsked && releaseOf.some(isName) ? releaseOf : [];
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
-  // A name's usual other spelling is that name: golang is go, k8s kubernetes.
-  const respelt = joinPhrases(text) !== text.toLowerCase() ? keysOf(joinPhrases(text)) : [];
+  // A name's usual other spelling is that name: golang is go, k8s kubernetes. Not a phrase's short form
+  // ("version control system" is no vcs, a video tool), nor a name only a set's member has (db is no octavePackages.database).
+  const respelt =
+    !/\s/.test(text) && joinPhrases(text) !== text.toLowerCase()
+      ? keysOf(joinPhrases(text)).filter((key) => isTopLevelName(index, key))
+      : [];
   const wholeKeys = new Set([...keysOf(text), ...respelt, ...nameOfRelease, ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
@@ -239,8 +249,7 @@ function compoundsOf(
   // another kind of tool for it is asked ("makefile alternative", "dockerfile formatter").
   for (const w of toolKindAsked ? [] : contentWords) {
     const program = w.endsWith("file") ? w.slice(0, -"file".length) : "";
-    const term = program.length >= 3 ? index.exact.find(program) : -1;
-    if (term >= 0 && index.topLevelCount(index.exact, term) > 0) compounds.set(w, [program]);
+    if (program.length >= 3 && isTopLevelName(index, program)) compounds.set(w, [program]);
   }
   for (let i = 0; i + 1 < words.length; i++) {
     if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
