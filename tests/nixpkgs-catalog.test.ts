@@ -163,6 +163,7 @@ describe("the real catalog", () => {
     expect(top("run recipes defined in a justfile")[0]).toBe("just");
     expect(top("makefile alternative")[0]).not.toBe("gnumake");
     expect(top("dockerfile linter")[0]).toBe("hadolint");
+    expect(top("manage dotfile symlinks")).not.toContain("graphviz");
   });
 
   it("reads a kind of drive as a disk, and multiple as multi ('check ssd health', 'download with multiple connections')", () => {

@@ -246,10 +246,11 @@ function compoundsOf(
 ): Map<string, string[]> {
   const compounds = new Map<string, string[]>();
   // A program's own file ("makefile", "justfile", "taskfile") is read by that program (make, just, task), unless
-  // another kind of tool for it is asked ("makefile alternative", "dockerfile formatter").
+  // another kind of tool for it is asked ("makefile alternative", "dockerfile formatter"). Not a short word's
+  // file: a dotfile is no graphviz's dot, a keyfile no KeY.
   for (const w of toolKindAsked ? [] : contentWords) {
     const program = w.endsWith("file") ? w.slice(0, -"file".length) : "";
-    if (program.length >= 3 && isTopLevelName(index, program)) compounds.set(w, [program]);
+    if (program.length >= 4 && isTopLevelName(index, program)) compounds.set(w, [program]);
   }
   for (let i = 0; i + 1 < words.length; i++) {
     if (!contentWords.includes(words[i]!) || !contentWords.includes(words[i + 1]!)) continue;
