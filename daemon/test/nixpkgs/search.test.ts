@@ -1120,6 +1120,12 @@ describe("a tool the query does not want", () => {
     expect(ranked(small, "build container images without docker")[0]).toBe("buildah");
     expect(ranked(small, "run tasks instead of make")[0]).toBe("just");
   });
+
+  it("is all a negation names, up to the next clause: 'without the docker daemon' wants no daemon either", () => {
+    const small = smallIndex([...WIDGETS, ["dockerd", "Daemon that runs containers"], ["runc", "Runs containers"]]);
+    expect(ranked(small, "run containers without the docker daemon")[0]).toBe("runc");
+    expect(ranked(small, "run containers as a daemon without docker")[0]).toBe("dockerd");
+  });
 });
 
 describe("open ports, and ports that are no portable", () => {

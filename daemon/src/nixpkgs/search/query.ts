@@ -112,13 +112,18 @@ const oneKind = (w: string) => {
 /** Words after which a query names what it does not want. */
 const NEGATIONS = new Set(["without", "instead"]);
 
-/** The first word worth matching after each negation ("without a daemon": daemon; "instead of make": make). */
+/** Words that end what a negation covers ("without docker for ci": ci is wanted). */
+const NEGATION_ENDS = new Set(["and", "but", "for", "in", "on", "to", "with", "using", "or"]);
+
+/** The words worth matching after each negation, up to the next clause ("without the docker daemon": docker, daemon; "instead of make": make). */
 function notWanted(words: string[]): string[] {
   const unwanted: string[] = [];
   for (const [i, w] of words.entries()) {
     if (!NEGATIONS.has(w)) continue;
-    const next = words.slice(i + 1).find((after) => textTerms(after).length > 0);
-    if (next) unwanted.push(next);
+    for (const after of words.slice(i + 1)) {
+      if (NEGATION_ENDS.has(after) || NEGATIONS.has(after)) break;
+      if (textTerms(after).length > 0) unwanted.push(after);
+    }
   }
   return unwanted;
 }
