@@ -178,6 +178,12 @@ describe("the real catalog", () => {
     expect(top).toContain("terraform");
   });
 
+  it("does not count an everyday tool of another kind as the kind asked: 'nix linter' is statix, not nixfmt", () => {
+    const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
+    expect(first("nix linter")).toBe("statix");
+    expect(first("dockerfile formatter")).toBe("dockerfmt");
+  });
+
   it("matches a word's stem as a name only where it is the same word: 'stripe' is not binutils' strip", () => {
     const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
     expect(first("stripe cli")).toBe("stripe-cli");

@@ -48,6 +48,8 @@ export interface ParsedQuery {
   familyIds: Set<number>;
   /** In "<subject> <tool kind>" ("zig lsp"): the subject words. */
   subjectOfTool: string[];
+  /** In "<subject> <tool kind>" for a language ("nix linter"): the kinds asked, and the other kinds, which a tool saying only them is not ("Official formatter for Nix code"). */
+  toolKinds: { asked: string[]; others: string[] };
   /** The language families the subject names ("c++ lsp": c), whose tools are meant rather than another language's. */
   languagesAsked: string[];
   /** Names whose own packages are not what is asked for: zig is no Zig LSP, but does format Zig ("zig fmt"); a package named formatter is no Haskell formatter. */
@@ -200,6 +202,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     ecosystemWords: subjectWords.length > 0 && !runtimeAsked ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
     familyIds: new Set(runtimeAsked ? [] : [...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
+    toolKinds: kindsAsked(subjectOfTool, contentWords),
     languagesAsked: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
     // "haskell formatter" is no elementary OS app named formatter, "ocaml lsp" no library named lsp.
     subjectNotMeant: [
@@ -225,6 +228,14 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     // A library is for programs: "library for building cli apps" asks for one by them.
     programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
   };
+}
+
+/** Kinds of tool one another is not: a formatter is no linter. ("manager" is too general to say.) */
+const DISTINCT_KINDS = ["formatter", "linter", "lsp", "debugger", "profiler"];
+
+function kindsAsked(subjectOfTool: readonly string[], contentWords: readonly string[]): ParsedQuery["toolKinds"] {
+  const asked = subjectOfTool.length > 0 ? contentWords.filter((w) => DISTINCT_KINDS.includes(w)) : [];
+  return { asked, others: asked.length > 0 ? DISTINCT_KINDS.filter((kind) => !asked.includes(kind)) : [] };
 }
 
 /**
