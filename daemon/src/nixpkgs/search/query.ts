@@ -231,7 +231,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
 }
 
 /** Kinds of tool one another is not: a formatter is no linter. ("manager" is too general to say.) */
-const DISTINCT_KINDS = ["formatter", "linter", "lsp", "debugger", "profiler"];
+const DISTINCT_KINDS = [...LANGUAGE_TOOL_KINDS].filter((kind) => kind !== "manager");
 
 function kindsAsked(subjectOfTool: readonly string[], contentWords: readonly string[]): ParsedQuery["toolKinds"] {
   const asked = subjectOfTool.length > 0 ? contentWords.filter((w) => DISTINCT_KINDS.includes(w)) : [];
