@@ -23,7 +23,7 @@ const SAMPLE = [
   "Encryption, compression, translators and validators of versions",
   "Parallelizes jobs; an optimizer and visualization of memory; a task runner, version 14.3.0",
   "Golang, csharp and fsharp as they are also written; C++17, regular expressions and an object-relational mapper",
-  "How do I do it the best way; what it does; I would like one",
+  "How do I do it the best way; what it does; I would like one; see which ports are open for Let's Encrypt",
   "Which one should I use, could you recommend or suggest one that helps one looking for lets",
   "Text\nto speech over a command  line, static_analysis; friendlier and easier than an identifier",
   "Interactively checks Docker containers, self-contained, against a coding standard or a style guide checker; a language service; open ports; zero-configuration, daemon-less",
@@ -57,7 +57,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 27, fingerprint: "eb3666cfd56bd74f" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 28, fingerprint: "3bfc19b00a446919" });
   });
 });
 
@@ -67,8 +67,8 @@ describe("the index a catalog builds", () => {
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 27,
-        fingerprint: "8fe7a4eab9ae91af",
+        version: 28,
+        fingerprint: "1e9e60a3c78cfdbb",
       });
     } finally {
       vi.useRealTimers();

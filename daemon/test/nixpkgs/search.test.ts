@@ -117,6 +117,19 @@ describe("ranked search", () => {
     expect(ranked(small, "c++ command line parser")[0]).toBe("cli11");
   });
 
+  it("reads 'ports are open' as open ports, Let's Encrypt as ACME, and 'see' as a light verb", () => {
+    const small = smallIndex([
+      ["portscan", "Scans the ports of a host"],
+      ["opener", "Open files in the right program"],
+      ["see", "Open files in the terminal"],
+      ["lego", "ACME client for certificates"],
+      ["certtool", "Inspect certificates"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "how do i see which ports are open")[0]).toBe("portscan");
+    expect(ranked(small, "get lets encrypt certificates")[0]).toBe("lego");
+  });
+
   it("takes a name's usual other spelling as that name (golang is go), but not a phrase's short form (version control is no vcs)", () => {
     const small = smallIndex([
       ["go", "Go Programming language"],

@@ -62,8 +62,9 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["crossplatform", "cross[ -]platform"],
   ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],
+  ["letsencrypt", "let'?s[ -]?encrypt"],
   // Open is what a port, connection or socket is to be listed at all, no word of its own (not OpenSSL's).
-  ["port", "open ports?"],
+  ["port", "open ports?", "ports? (?:that )?(?:are|is) open"],
   ["connection", "open connections?"],
   ["socket", "open sockets?"],
 ];

@@ -118,6 +118,8 @@ const RELATED: Record<string, string[]> = {
   tls: ["ssl", "certificate"],
   ssl: ["tls", "certificate"],
   https: ["tls"],
+  // Let's Encrypt issues certificates over ACME, which is what its clients say they speak.
+  letsencrypt: ["acme", "certificate"],
   debug: ["debugger", "breakpoint"],
   llm: ["language", "model", "ai", "gpt"],
   latex: ["tex", "typesetting", "document"],
