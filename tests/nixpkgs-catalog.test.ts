@@ -166,11 +166,13 @@ describe("the real catalog", () => {
     expect(top("manage dotfile symlinks")).not.toContain("graphviz");
   });
 
-  it("reads a kind of drive as a disk, and multiple as multi ('check ssd health', 'download with multiple connections')", () => {
+  it("reads a kind of drive as a disk, multiple as multi, shrink as optimize and a client as a cli ('check ssd health', 'download with multiple connections')", () => {
     const top = (query: string) => searchIndex(index, query, { limit: 5, platform: "x86_64-linux" }).map((result) => result.attr);
     expect(top("check ssd health")[0]).toBe("smartmontools");
     expect(top("download file with multiple connections")).toContain("aria2");
     expect(top("benchmark nvme drive")[0]).not.toBe("rclone");
+    expect(top("shrink png files losslessly")[0]).toBe("optipng");
+    expect(top("mysql client with autocompletion")).toContain("mycli");
   });
 
   it("still matches the words a phrase's short form stands for: 'infrastructure as code' (iac) is infrastructure", () => {

@@ -157,6 +157,8 @@ const RELATED: Record<string, string[]> = {
   sniffer: ["packet", "capture", "network"],
   postgres: ["postgresql"],
   driver: ["adapter", "connector", "client"],
+  client: ["cli"],
+  shrink: ["optimize"],
   kubernetes: ["kubectl", "cluster"],
   email: ["mail", "smtp", "sendmail"],
   mail: ["email", "smtp"],
