@@ -114,6 +114,8 @@ describe("the real catalog", () => {
       ["git for large files", ["git-lfs"]],
       ["rsync for cloud storage", ["rclone"]],
       ["curl for grpc", ["grpcurl"]],
+      // The use named is no answer either: a top for docker is not docker.
+      ["top for docker", ["ctop", "lazydocker"]],
       // Their own descriptions say the use ("Tool for managing secrets", "… convert and stream audio and video"), or
       // other packages' words of it do (tmux's session managers).
       ["vault for secrets", ["vault", "vault-bin"]],

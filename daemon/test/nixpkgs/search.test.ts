@@ -347,7 +347,8 @@ describe("nouns the stemmer keeps whole", () => {
     ]);
     expect(ranked(small, "containers")[0]).toBe("podman");
     expect(ranked(small, "containers")).not.toContain("selfdb");
-    expect(ranked(small, "docker")).toEqual(["dockerd"]);
+    expect(ranked(small, "docker")[0]).toBe("dockerd");
+    expect(ranked(small, "docker")).not.toContain("plank");
   });
 });
 

@@ -191,6 +191,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const programWords = contentWords.filter(
     (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
   );
+  const forUse = toolForUse(words, contentWords, isName);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
@@ -208,9 +209,11 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     subjectNotMeant: [
       ...(words.some((w) => TOOLCHAIN_KINDS.has(w)) ? [] : subjectOfTool),
       ...words.filter((w) => subjectOfTool.length > 0 && LANGUAGE_TOOL_KINDS.has(w)),
+      // "top for docker" is a top made for docker, not docker.
+      ...(forUse?.use.filter(isName).map(normalizeName) ?? []),
     ],
     unwanted,
-    toolForUse: toolForUse(words, contentWords, isName),
+    toolForUse: forUse,
     interfaceTo: words.some((w) => INTERFACE_WORDS.has(w))
       ? words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName)
       : [],

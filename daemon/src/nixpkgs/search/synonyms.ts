@@ -75,6 +75,7 @@ const RELATED: Record<string, string[]> = {
   encrypt: ["crypto"],
   secret: ["encryption", "password", "credential", "vault"],
   container: ["docker", "kubernetes"],
+  docker: ["container"],
   k8s: ["kubernetes"],
   kube: ["kubernetes"],
   git: ["version", "repository"],
