@@ -176,10 +176,8 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
   // A name's usual other spelling is that name: golang is go, k8s kubernetes. Not a phrase's short form
   // ("version control system" is no vcs, a video tool), nor a name only a set's member has (db is no octavePackages.database).
-  const respelt =
-    !/\s/.test(text) && joinPhrases(text) !== text.toLowerCase()
-      ? keysOf(joinPhrases(text)).filter((key) => isTopLevelName(index, key))
-      : [];
+  const spelt = joinPhrases(text);
+  const respelt = !/\s/.test(text) && spelt !== text.toLowerCase() ? keysOf(spelt).filter((key) => isTopLevelName(index, key)) : [];
   const wholeKeys = new Set([...keysOf(text), ...respelt, ...nameOfRelease, ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
@@ -256,7 +254,10 @@ function toolForUse(
   return use.length > 0 ? { name: normalizeName(name), use } : undefined;
 }
 
-/** Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), per word. */
+/**
+ * Adjacent query words that descriptions write as one ("digital ocean": DigitalOcean, "web server": webserver), and the
+ * program a word names as its file (makefile: make), per word.
+ */
 function compoundsOf(
   index: NixpkgsIndex,
   words: readonly string[],
