@@ -130,6 +130,18 @@ describe("ranked search", () => {
     expect(ranked(small, "get lets encrypt certificates")[0]).toBe("lego");
   });
 
+  it("reads a name with its version in a description as the name too: SSHv2 is SSH, GTK4 GTK", () => {
+    const small = smallIndex([
+      ["paramik", "Native SSHv2 protocol library"],
+      ["netlib", "Network protocol library"],
+      ["widgetkit", "GTK4 widget toolkit"],
+      ["qtkit", "Qt widget toolkit"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "ssh library")[0]).toBe("paramik");
+    expect(ranked(small, "gtk widget toolkit")[0]).toBe("widgetkit");
+  });
+
   it("takes a name's usual other spelling as that name (golang is go), but not a phrase's short form (version control is no vcs)", () => {
     const small = smallIndex([
       ["go", "Go Programming language"],
