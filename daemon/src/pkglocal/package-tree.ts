@@ -2,11 +2,11 @@
 // Node's .js/.mjs/.cjs/.ts/.d.ts and package.json; caches and build junk are skipped. Counted in
 // full up to a walk limit, listed up to a cap, breadth first so the top of the package comes first.
 import { closeSync, constants, type Dirent, lstatSync, openSync, readdirSync } from "node:fs";
-import { basename, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { unlessAbsent } from "../files/absence.js";
 import { FD_DIR, openedWithin, type Within } from "../files/descriptor-path.js";
 import { DISTRIBUTION_INFO, isWithin, packageBounds, withinBounds } from "./package-confine.js";
-import { isDirectory, realpathOf, sizeOf } from "./quiet-fs.js";
+import { isDirectory, realpathOf } from "./quiet-fs.js";
 import type { Language, PackageRecord } from "./types.js";
 
 export interface PackageTree {
@@ -66,21 +66,40 @@ function kindOf(language: Language, name: string, inMetadataDir: boolean): strin
 const DIRECTORY_FLAGS = constants.O_RDONLY | constants.O_DIRECTORY | constants.O_NONBLOCK;
 
 /**
- * Lists a directory the walk checked through a descriptor that must still lie `within` the package once open
- * (descriptor-path.ts): one swapped for a symlink since lists nothing. `list` gets its entries and their sizes,
- * read through the same descriptor, and returns whether the walk goes on; so does this. A directory gone is empty.
+ * Runs `use` with a path to `dir` through a descriptor that must still lie `within` the package once open
+ * (descriptor-path.ts): a directory swapped for a symlink since the walk checked it gives undefined, as one gone does.
  */
-function listWithin(dir: string, within: Within, list: (entries: Dirent[], sizeOf: (name: string) => number) => boolean): boolean {
+function inDirectory<T>(dir: string, within: Within, use: (at: string) => T): T | undefined {
   const fd = unlessAbsent(() => openSync(dir, DIRECTORY_FLAGS), undefined);
-  if (fd === undefined) return true;
+  if (fd === undefined) return undefined;
   try {
-    if (!openedWithin(fd, within)) return true;
-    const at = FD_DIR ? `${FD_DIR}/${fd}` : dir;
-    const entries = unlessAbsent(() => readdirSync(at, { withFileTypes: true }), []);
-    return list(entries, (name) => unlessAbsent(() => lstatSync(`${at}/${name}`).size, 0));
+    return openedWithin(fd, within) ? use(FD_DIR ? `${FD_DIR}/${fd}` : dir) : undefined;
   } finally {
     closeSync(fd);
   }
+}
+
+/**
+ * Lists a directory the walk checked (inDirectory): `list` gets its entries and their sizes, read through the same
+ * descriptor, and returns whether the walk goes on; so does this. One outside or gone lists nothing.
+ */
+function listWithin(dir: string, within: Within, list: (entries: Dirent[], sizeOf: (name: string) => number) => boolean): boolean {
+  return (
+    inDirectory(dir, within, (at) =>
+      list(
+        unlessAbsent(() => readdirSync(at, { withFileTypes: true }), []),
+        (name) => unlessAbsent(() => lstatSync(`${at}/${name}`).size, 0),
+      ),
+    ) ?? true
+  );
+}
+
+/** The size of the regular file at a checked path, read through its directory's descriptor; undefined when that leads outside, or it is gone or no file. */
+function fileSizeWithin(path: string, within: Within): number | undefined {
+  return inDirectory(dirname(path), within, (at) => {
+    const stats = unlessAbsent(() => lstatSync(`${at}/${basename(path)}`), undefined);
+    return stats?.isFile() ? stats.size : undefined;
+  });
 }
 
 /** The package's files, or (`under`: a directory of it, as its tree names it) those below that directory. */
@@ -106,12 +125,17 @@ export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string
     tree.total++;
     if (tree.files.length < maxFiles) tree.files.push({ path: shown, bytes: bytes() });
   };
+  // A file reached by a checked real path (a member, a symlink's target) is listed while it still lies in the package.
+  const listFile = (shown: string, name: string, metadata: boolean, real: string) => {
+    const bytes = fileSizeWithin(real, within);
+    if (bytes !== undefined) consider(shown, name, metadata, () => bytes);
+  };
   for (const start of starts) {
     const real = realpathOf(start.real);
     if (!real || !isWithin(real, bounds)) continue;
     const metadata = DISTRIBUTION_INFO.test(start.shown);
     if (isDirectory(real)) queue.push({ shown: start.shown, real, metadata });
-    else consider(start.shown, basename(start.shown), false, () => sizeOf(real));
+    else listFile(start.shown, basename(start.shown), false, real);
   }
   for (let dir = queue.shift(); dir !== undefined; dir = queue.shift()) {
     const listed = listWithin(dir.real, within, (entries, sizeOfEntry) => {
@@ -128,7 +152,7 @@ export function packageTree(pkg: PackageRecord, maxFiles: number, under?: string
         } else if (entry.isSymbolicLink()) {
           // Listed only when it stays inside the package, as read_package would allow it.
           const target = realpathOf(real);
-          if (target && isWithin(target, bounds) && !isDirectory(target)) consider(shown, entry.name, dir.metadata, () => sizeOf(target));
+          if (target && isWithin(target, bounds)) listFile(shown, entry.name, dir.metadata, target);
         }
       }
       return true;

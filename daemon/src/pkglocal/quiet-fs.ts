@@ -10,5 +10,3 @@ export const listNames = (dir: string): string[] => unlessAbsent(() => readdirSy
 export const listEntries = (dir: string): Dirent[] | undefined => unlessAbsent(() => readdirSync(dir, { withFileTypes: true }), undefined);
 
 export const realpathOf = (path: string): string | undefined => unlessAbsent(() => realpathSync.native(path), undefined);
-
-export const sizeOf = (path: string): number => unlessAbsent(() => statSync(path).size, 0);

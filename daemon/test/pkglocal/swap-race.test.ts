@@ -100,4 +100,12 @@ describe("a directory swapped for a symlink between check and read", () => {
     const tree = packageTree(record, 50, "lib");
     expect(tree.total).toBe(0);
   });
+  it("a package's tree lists no size of a host file reached through a symlink whose target's directory was swapped after its check", () => {
+    const { record, swap } = racedPackage("real", { "index.js": "x".repeat(100) });
+    mkdirSync(join(record.root, "lib"), { recursive: true });
+    symlinkSync(join(record.root, "real/index.js"), join(record.root, "lib/link.js"));
+    inTheWindow = { when: (check) => check.startsWith("real ") && check.endsWith("/lib/link.js"), swap };
+    const tree = packageTree(record, 50, "lib");
+    expect(tree.files).toEqual([]);
+  });
 });
