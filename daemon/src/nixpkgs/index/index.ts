@@ -24,6 +24,8 @@ export class NixpkgsIndex {
   readonly familyFactors: Float32Array;
   /** Per family, whether agents rarely mean its members unless they name it (package-sets.ts). */
   readonly nicheFamilies: Uint8Array;
+  /** The family of top-level attributes (no set's members). */
+  readonly topLevelFamily: number;
   readonly exact: Dictionary;
   readonly names: Dictionary;
   readonly namesReversed: Dictionary;
@@ -77,6 +79,7 @@ export class NixpkgsIndex {
     this.toolLanguages = dictionary("toolLanguage");
     this.familyFactors = Float32Array.from(this.header.families, familyFactor);
     this.nicheFamilies = Uint8Array.from(this.header.families, (family) => (isNicheFamily(family) ? 1 : 0));
+    this.topLevelFamily = this.header.families.indexOf("");
   }
 
   /** The package's details; the most recently shown are kept, so a search like the last one reads nothing from disk. */
@@ -147,8 +150,7 @@ export class NixpkgsIndex {
   topLevelCount(dictionary: Dictionary, term: number): number {
     let counts = this.topLevelCounts.get(dictionary);
     if (!counts) {
-      const topLevel = this.header.families.indexOf("");
-      counts = dictionary.countPostings((id) => this.family[id] === topLevel);
+      counts = dictionary.countPostings((id) => this.family[id] === this.topLevelFamily);
       this.topLevelCounts.set(dictionary, counts);
     }
     return counts[term]!;

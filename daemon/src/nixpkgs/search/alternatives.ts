@@ -79,7 +79,7 @@ function namedPackages(index: NixpkgsIndex, name: string): number[] {
   const term = index.exact.find(normalizeName(name));
   if (term < 0) return [];
   const ids = [...index.exact.postings(term)];
-  const topLevel = index.header.families.indexOf("");
+  const topLevel = index.topLevelFamily;
   const top = ids.filter((id) => index.family[id] === topLevel);
   if (top.length > 0) return top;
   const toolFamilies = new Set(TOOL_FAMILIES.map((family) => index.familyIndex(family)));

@@ -32,7 +32,7 @@ export function closeNames(index: NixpkgsIndex, attr: string, limit = 5): string
   const max = allowedTypos(key.length);
   const family = set ? index.familyIndex(set) : -1;
   if (max === 0 || (set && family < 0)) return [];
-  const topLevel = index.header.families.indexOf("");
+  const topLevel = index.topLevelFamily;
   const found = new Map<string, Candidate>();
   const { bytes, offsets } = index.exact.termBytes();
   const rows = new TypoRows(key.length + max + 1);

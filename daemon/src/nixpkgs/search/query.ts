@@ -215,12 +215,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     interfaceTo: words.some((w) => INTERFACE_WORDS.has(w))
       ? words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName)
       : [],
-    compounds: compoundsOf(
-      index,
-      allWords,
-      contentWords,
-      words.some((w) => TOOL_KINDS.has(w)),
-    ),
+    compounds: compoundsOf(index, allWords, contentWords, asksForTool),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),

@@ -271,7 +271,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   };
   let wholeFound = false;
   const severalWords = /\s/.test(text);
-  const topLevel = index.header.families.indexOf("");
+  const topLevel = index.topLevelFamily;
   // A version's own attribute that the query spells in words ("nodejs 20": nodejs_20) is what its group shows.
   const versionsNamed: number[] = [];
   for (const key of wholeKeys) {
@@ -593,7 +593,7 @@ function scoreWord(
   const forms = /^\d+$/.test(word) ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
   // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name; a top-level
   // one only, as for a whole name: "command runner" is a task, not python313Packages.command-runner.
-  const topLevel = index.header.families.indexOf("");
+  const topLevel = index.topLevelFamily;
   for (const compound of compounds) {
     const term = index.names.find(compound);
     if (term < 0) continue;
