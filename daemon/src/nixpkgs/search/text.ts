@@ -82,13 +82,17 @@ export function descriptionTerms(description: string): string[] {
   const terms = textTerms(description.replace(IMPLEMENTED_IN, " ").replace(VERSION_NUMBER, " ").replace(LACKS, " "));
   // A name with its version ("SSHv2", "GTK4", "Python3", "SQLite3") says the name too.
   return terms.flatMap((term) => {
-    const base = VERSIONED_NAME.exec(term)?.[1];
+    const match = VERSIONED_NAME.exec(term);
+    const base = match?.[1] ?? match?.[2];
     return base ? [term, stem(base)] : [term];
   });
 }
 
-/** A word of three letters or more followed by a version: sshv2, gtk4, python3 (not mp3, x264 or ipv6, whose letters are no word). */
-const VERSIONED_NAME = /^([a-z]{3,}?)v?[0-9]+$/;
+/**
+ * A word of three letters or more followed by a version, with or without a v: sshv2, gtk4, python3 (not mp3, x264 or
+ * ipv6, whose letters before the version are no word of three).
+ */
+const VERSIONED_NAME = /^(?:([a-z]{3,})v|([a-z]{2,}[a-uw-z]))[0-9]+$/;
 
 /**
  * Names of kinds of tool that the stemmer keeps whole, with the stem of the word they come from: a
