@@ -231,5 +231,15 @@ describe("the real catalog", () => {
     const over = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "51", "rg"], { encoding: "utf8" });
     expect(over.status).toBe(2);
     expect(over.stderr).toContain("search: --limit takes a whole number from 1 to 50");
+    // Pages: the second goes on from the first, which names it.
+    const search = (...flags: string[]) =>
+      execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "2", ...flags, "pdf", "viewer"], {
+        encoding: "utf8",
+      });
+    const [first, second] = [search(), search("--offset", "2")];
+    expect(first).toMatch(/\nMore: pass offset 2\.\n$/);
+    expect(second.split("\n").slice(0, 2)).not.toEqual(first.split("\n").slice(0, 2));
+    const deep = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--offset", "200", "rg"], { encoding: "utf8" });
+    expect(deep.stderr).toContain("search: --offset takes a whole number from 0 to 199");
   });
 });

@@ -121,6 +121,16 @@ describe("nixpkgs_search over an index of an evaluated nixpkgs", () => {
     });
   });
 
+  it("pages: a page that has more after it says the offset of the next, in its text and its structured content", async () => {
+    const first = await server.call("nixpkgs_search", { query: "grep", limit: 1 });
+    expect(textOf(first)).toMatch(/\nMore: pass offset 1\.$/);
+    expect(first.structuredContent).toMatchObject({ next_offset: 1 });
+    const second = await server.call("nixpkgs_search", { query: "grep", limit: 1, offset: 1 });
+    const attrOf = (result: typeof first) => (result.structuredContent as { results: { attr: string }[] }).results[0]?.attr;
+    expect(attrOf(second)).toBeDefined();
+    expect(attrOf(second)).not.toBe(attrOf(first));
+  });
+
   it("answers a misspelt name that matches nothing with the closest names' packages, and refuses a query that is no name or few words", async () => {
     const typo = await server.call("nixpkgs_search", { query: "ripgrpe" });
     // The closest names' packages are the results, as the agent would search for them next.

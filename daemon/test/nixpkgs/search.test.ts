@@ -225,6 +225,20 @@ describe("ranked search", () => {
     expect(attrs("jq", { platform: "riscv64-netbsd" })).toEqual(["jq"]);
   });
 
+  it("pages: each page goes on where the last stopped, says where the next starts, and an offset past the end is refused", () => {
+    const small = smallIndex(
+      Array.from({ length: 25 }, (_, i) => [`widget-tool-${i}`, `Convert widget files, variant ${i}`] as [string, string]),
+    );
+    const whole = ranked(small, "convert widget files", 25);
+    expect(whole).toHaveLength(25);
+    const pages = [0, 10, 20].map((offset) => answerSearch(small, "convert widget files", { limit: 10, offset }));
+    expect(pages.flatMap((page) => page.results.map((result) => result.attr))).toEqual(whole);
+    expect(pages.map((page) => page.nextOffset)).toEqual([10, 20, undefined]);
+    expect(() => answerSearch(small, "convert widget files", { offset: 25 })).toThrow(
+      expect.objectContaining({ message: "'convert widget files' has 25 results, fewer than offset 25", hint: "Pass a smaller offset." }),
+    );
+  });
+
   it("looks attributes up exactly", () => {
     expect(index.attr(index.lookup("python313Packages.requests"))).toBe("python313Packages.requests");
     expect(index.lookup("python3Packages.requests")).toBe(-1);

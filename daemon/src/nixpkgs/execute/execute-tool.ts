@@ -83,7 +83,7 @@ export function executeTool(
     description: executeDescription(everyday, permissions),
     input: {
       package: z.string().describe("Attribute path (jq, python3Packages.black), program (pdfunite) or installed tool"),
-      args: z.array(z.string()).optional().describe("Arguments"),
+      args: z.array(z.string()).optional(),
       stdin: z.string().optional().describe(`Standard input (at most ${maxStdinBytes} bytes)`),
       program: z.string().optional().describe("Program to run (default: the main one)"),
       timeout_seconds: z.number().int().min(1).optional().describe("Run time limit (not the build's)"),

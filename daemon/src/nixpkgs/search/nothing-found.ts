@@ -3,6 +3,7 @@
 // that shows it, so "nothing" is not read as "nixpkgs has no such package"; else the closest names,
 // whose packages stand as the results.
 // The switches are nixpkgs_search's arguments (and `nixshed search`'s flags, dashed).
+import { NixpkgsError } from "../errors.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { closeToQuery } from "./close-names.js";
 import { clampLimit, resultOf, searchIndex, type SearchOptions, type SearchResult } from "./search.js";
@@ -31,6 +32,8 @@ export function nothingFound(index: NixpkgsIndex, query: string, options: Search
 
 export interface SearchAnswer {
   results: SearchResult[];
+  /** More results follow: the offset of the next page. */
+  nextOffset?: number;
   /** Nothing matched: the closest names, whose packages are the results ("imagemagik": imagemagick). */
   suggestions?: string[];
   /** Nothing matched as asked: the broken, unfree or other platforms' packages that do. */
@@ -38,12 +41,18 @@ export interface SearchAnswer {
 }
 
 /**
- * A search as the tool, `nixshed search` and the bench answer it: the packages that match; for none, what it hid,
- * or the packages of the names closest to a misspelt one, as an agent would search for them next.
+ * A search as the tool, `nixshed search` and the bench answer it: a page of the packages that match (`offset` skips
+ * that many, up to MAX_RANKED); for none, what it hid, or the packages of the names closest to a misspelt one, as
+ * an agent would search for them next.
  */
-export function answerSearch(index: NixpkgsIndex, query: string, options: SearchOptions): SearchAnswer {
-  const results = searchIndex(index, query, options);
-  if (results.length > 0) return { results };
+export function answerSearch(index: NixpkgsIndex, query: string, options: SearchOptions & { offset?: number }): SearchAnswer {
+  const page = clampLimit(options.limit);
+  const offset = options.offset ?? 0;
+  const ranked = searchIndex(index, query, { ...options, limit: offset + page + 1 });
+  const results = ranked.slice(offset, offset + page);
+  if (results.length > 0) return ranked.length > offset + page ? { results, nextOffset: offset + page } : { results };
+  if (ranked.length > 0)
+    throw new NixpkgsError(`'${query}' has ${ranked.length} results, fewer than offset ${offset}`, "Pass a smaller offset.");
   const instead = nothingFound(index, query, options);
   if ("hidden" in instead) return { results, hidden: instead.hidden };
   // A set's member as named ("python3Packages.requests") is found through its alias.
@@ -53,5 +62,5 @@ export function answerSearch(index: NixpkgsIndex, query: string, options: Search
       return id >= 0 ? id : index.lookupInFamily(name);
     })
     .filter((id) => id >= 0);
-  return { results: closest.slice(0, clampLimit(options.limit)).map((id) => resultOf(index, id, 0)), suggestions: instead.suggestions };
+  return { results: closest.slice(0, page).map((id) => resultOf(index, id, 0)), suggestions: instead.suggestions };
 }

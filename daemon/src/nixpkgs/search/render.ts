@@ -1,13 +1,14 @@
 // The compact text form of search results, shared by the tool and `nixshed search`.
+import type { SearchAnswer } from "./nothing-found.js";
 import type { SearchResult } from "./search.js";
 
-/** The results, or for none the matches it hid (`hidden`, nothing-found.ts); for a misspelt name, its closest names' packages (`suggestions`). */
-export function renderResults(
-  query: string,
-  results: Omit<SearchResult, "score">[],
-  suggestions: string[] = [],
-  hidden: string[] = [],
-): string {
+type Answer = Omit<SearchAnswer, "results"> & { results: Omit<SearchResult, "score">[] };
+
+/**
+ * The results and where the next page starts, or for none the matches it hid (`hidden`, nothing-found.ts);
+ * for a misspelt name, its closest names' packages (`suggestions`).
+ */
+export function renderResults(query: string, { results, nextOffset, suggestions = [], hidden = [] }: Answer): string {
   if (results.length === 0 && hidden.length > 0) {
     return `No nixpkgs package matches '${query}' as asked; hidden: ${hidden.join(", ")}.`;
   }
@@ -25,5 +26,5 @@ export function renderResults(
       ].filter(Boolean);
       return `${result.attr} ${result.version}: ${result.description || "(no description)"}${notes.length ? ` [${notes.join("; ")}]` : ""}`;
     })
-    .join("\n")}`;
+    .join("\n")}${nextOffset === undefined ? "" : `\nMore: pass offset ${nextOffset}.`}`;
 }

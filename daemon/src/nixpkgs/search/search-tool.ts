@@ -4,7 +4,7 @@ import { defineTool } from "../../mcp/tool.js";
 import type { IndexProvider } from "../index/provider.js";
 import { answerSearch } from "./nothing-found.js";
 import { renderResults } from "./render.js";
-import { MAX_LIMIT } from "./search.js";
+import { MAX_LIMIT, MAX_RANKED } from "./search.js";
 import { hostSystem } from "../system.js";
 
 export function searchTool(provider: IndexProvider) {
@@ -15,6 +15,12 @@ export function searchTool(provider: IndexProvider) {
     input: {
       query: z.string().describe("Package or program name, or what it does"),
       limit: z.number().int().min(1).max(MAX_LIMIT).optional().describe("Results (default 10)"),
+      offset: z
+        .number()
+        .int()
+        .min(0)
+        .max(MAX_RANKED - 1)
+        .optional(),
       include_broken: z.boolean().optional().describe("Also broken packages"),
       include_unfree: z.boolean().optional().describe("Also unfree packages"),
       platform: z.string().optional().describe(`Nix system (default ${hostSystem()}; "any")`),
@@ -34,6 +40,7 @@ export function searchTool(provider: IndexProvider) {
           alsoIn: z.array(z.string()),
         }),
       ),
+      next_offset: z.number().int().optional(),
       suggestions: z.array(z.string()).optional().describe("When nothing matches: the closest names, whose packages are the results"),
       hidden: z
         .array(z.string())
@@ -45,13 +52,15 @@ export function searchTool(provider: IndexProvider) {
       const index = provider.get();
       const options = {
         limit: args.limit,
+        offset: args.offset,
         includeBroken: args.include_broken,
         includeUnfree: args.include_unfree,
         platform: args.platform ?? hostSystem(),
       };
-      const { results, ...instead } = answerSearch(index, args.query, options);
-      return { query: args.query, results: results.map(({ score: _score, ...result }) => result), ...instead };
+      const { results, nextOffset, ...instead } = answerSearch(index, args.query, options);
+      const page = results.map(({ score: _score, ...result }) => result);
+      return { query: args.query, results: page, ...(nextOffset === undefined ? {} : { next_offset: nextOffset }), ...instead };
     },
-    render: (result) => renderResults(result.query, result.results, result.suggestions, result.hidden),
+    render: ({ query, next_offset, ...answer }) => renderResults(query, { ...answer, nextOffset: next_offset }),
   });
 }

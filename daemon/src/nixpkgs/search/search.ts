@@ -93,7 +93,10 @@ const WEIGHT = {
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
+/** Most results one page shows. */
 export const MAX_LIMIT = 50;
+/** How deep paging reaches: one search ranks at most this many. */
+export const MAX_RANKED = 200;
 /**
  * Terms a word's prefix or suffix expands to. The dictionary lists them alphabetically, so the cut
  * is arbitrary: at 64, "lint" as a suffix reached the squashed names up to golangcilint and never
@@ -217,14 +220,14 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   const asked = alternativesAsked(index, query);
   if (!asked) return rankQuery(index, query, options, false);
   // Another tool than the one named: see alternatives.ts.
-  const wide = { ...options, limit: MAX_LIMIT };
+  const wide = { ...options, limit: Math.max(MAX_LIMIT, clampLimit(options.limit)) };
   return rankAlternatives(index, asked, (text) => rankQuery(index, text, wide), clampLimit(options.limit)).map(({ fused, ...result }) => ({
     ...result,
     score: Math.round(fused * 1000) / 10,
   }));
 }
 
-export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_LIMIT);
+export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_RANKED);
 
 /** The packages that best match what the query says, in order. */
 function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, alternativesNamed = true): SearchResult[] {
