@@ -155,6 +155,22 @@ describe("ranked search", () => {
     expect(ranked(small, "version control system")[0]).toBe("git");
   });
 
+  it("takes a command another distribution renamed (batcat, fdfind) as the package named first, whose description says the rest", () => {
+    const small = smallIndex([
+      ["bat", "Cat(1) clone with syntax highlighting and Git integration"],
+      ["fd", "Simple, fast and user-friendly alternative to find"],
+      ["fatcat", "FAT filesystem explore, extract, repair, and forensic tool"],
+      ["batcave", "Cave explorer"],
+      ["rdfind", "Removes or hardlinks duplicate files very swiftly"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "batcat")[0]).toBe("bat");
+    expect(ranked(small, "fdfind")[0]).toBe("fd");
+    // Only the rest its own description says: bat is no "batdog", nor a name that is one ("batcave").
+    expect(ranked(small, "batdog")).not.toContain("bat");
+    expect(ranked(small, "batcave")[0]).toBe("batcave");
+  });
+
   it("takes '<language> <tool kind>' as asking for the tool, not a library of the language spelled so", () => {
     expect(attrs("haskell lsp")[0]).toBe("haskell-language-server");
   });

@@ -92,6 +92,23 @@ function isTopLevelName(index: NixpkgsIndex, name: string): boolean {
   return term >= 0 && index.topLevelCount(index.exact, term) > 0;
 }
 
+/**
+ * A command as another distribution renames it: its package's name, then what it stands in for. Debian's batcat is
+ * bat ("Cat(1) clone …"), fdfind fd ("alternative to find"): a top-level name that starts the word, whose own
+ * description says the rest.
+ */
+function renamedCommand(index: NixpkgsIndex, word: string): string[] {
+  const names: string[] = [];
+  for (let cut = 2; cut <= word.length - 3; cut++) {
+    const [name, rest] = [word.slice(0, cut), word.slice(cut)];
+    const [term, said] = [index.exact.find(name), index.descriptions.find(stem(rest))];
+    if (term < 0 || said < 0) continue;
+    const ids = index.exact.postings(term);
+    if (ids.some((id) => index.family[id] === index.topLevelFamily && index.descriptions.lists(said, id))) names.push(name);
+  }
+  return names;
+}
+
 /** What a query can be: a name or a few words; a longer one would only be echoed back. */
 const MAX_QUERY_CHARS = 200;
 
@@ -178,7 +195,8 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   // ("version control system" is no vcs, a video tool), nor a name only a set's member has (db is no octavePackages.database).
   const spelt = joinPhrases(text);
   const respelt = !/\s/.test(text) && spelt !== text.toLowerCase() ? keysOf(spelt).filter((key) => isTopLevelName(index, key)) : [];
-  const wholeKeys = new Set([...keysOf(text), ...respelt, ...nameOfRelease, ...conversions, ...kinds]);
+  const renamed = !/\s/.test(text) && !isName(text) ? renamedCommand(index, squashName(text)) : [];
+  const wholeKeys = new Set([...keysOf(text), ...respelt, ...renamed, ...nameOfRelease, ...conversions, ...kinds]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
