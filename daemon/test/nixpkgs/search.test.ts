@@ -828,6 +828,23 @@ describe("programs the catalog cannot name", () => {
     expect(ranked(small, "split")[0]).toBe("coreutils");
   });
 
+  it("find well-known programs of documents, networks and systems: ebook-convert is calibre, soffice any libreoffice by its pname, kdig knot-dns", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["calibre", "Comprehensive e-book software"],
+      ["libreoffice-fresh", "Comprehensive, professional-quality productivity suite", "libreoffice"],
+      ["knot-dns", "Authoritative-only DNS server from .cz domain registry"],
+      ["lastpass-cli", "Stores, retrieves, generates, and synchronizes passwords securely"],
+      ["kdigger", "In-pod context discovery tool for Kubernetes penetration testing"],
+    ]);
+    expect(["ebook-convert", "soffice", "kdig", "lpass"].map((program) => ranked(small, program)[0])).toEqual([
+      "calibre",
+      "libreoffice-fresh",
+      "knot-dns",
+      "lastpass-cli",
+    ]);
+  });
+
   it("are named by a technical token, even among other words: 'calculate sha256 of a file' is coreutils (sha256sum)", () => {
     const small = smallIndex([...WIDGETS, ["coreutils", "GNU Core Utilities"], ["hashdeep", "Recursively compute file hashes"]]);
     expect(ranked(small, "calculate sha256 of a file")[0]).toBe("coreutils");
