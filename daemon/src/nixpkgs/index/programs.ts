@@ -42,6 +42,7 @@ const MAIN_PROGRAMS: Record<string, string> = {
   "jdt-language-server": "jdtls",
   "dotnet-sdk": "dotnet",
   mercurial: "hg",
+  mercurialFull: "hg",
   subversion: "svn",
   jujutsu: "jj",
   "asdf-vm": "asdf",
@@ -65,6 +66,7 @@ const MAIN_PROGRAMS: Record<string, string> = {
   "swi-prolog": "swipl",
   gnucobol: "cobc",
   chez: "scheme",
+  gnum4: "m4",
 };
 
 /** Other programs a package installs, found by name: "pdfunite" is poppler-utils'. */
@@ -72,7 +74,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   // everyday packages
   "poppler-utils": "pdfinfo pdfunite pdfseparate pdftoppm pdfimages pdftohtml pdftocairo pdffonts pdftops pdfattach pdfdetach pdfsig",
   coreutils:
-    "cat cp mv rm mkdir sort uniq cut tr wc head tail tee base64 base32 basenc sha256sum sha1sum sha512sum md5sum b2sum cksum date seq shuf split csplit join paste comm nl fold fmt od stat du df touch chmod ln readlink realpath basename dirname printf timeout nproc numfmt tac expand truncate mktemp dd factor expr tsort pr",
+    "cat cp mv rm mkdir sort uniq cut tr wc head tail tee base64 base32 basenc sha256sum sha1sum sha512sum md5sum b2sum cksum date seq shuf split csplit join paste comm nl fold fmt od stat du df touch chmod chown chgrp ln readlink realpath basename dirname printf uname whoami chroot timeout nproc numfmt tac expand truncate mktemp dd factor expr tsort pr",
   findutils: "xargs locate",
   diffutils: "cmp sdiff diff3",
   moreutils: "ts vidir vipe chronic ifne pee combine mispipe isutf8 errno",
@@ -110,10 +112,10 @@ const OTHER_PROGRAMS: Record<string, string> = {
   redis: "redis-cli redis-server redis-benchmark",
   nodejs: "npm npx corepack",
   "util-linux":
-    "uuidgen lsblk hexdump column script rename whereis findmnt lscpu setsid flock more fdisk sfdisk blkid mount umount wipefs losetup mkswap",
+    "uuidgen lsblk hexdump column script rename whereis findmnt lscpu setsid flock more fdisk sfdisk blkid mount umount wipefs losetup mkswap cal unshare nsenter",
   "net-tools": "netstat ifconfig route arp",
   iputils: "ping tracepath arping",
-  procps: "ps free pgrep pkill top watch uptime vmstat sysctl pidof pmap",
+  procps: "ps free pgrep pkill kill top watch uptime vmstat sysctl pidof pmap",
   psmisc: "pstree fuser",
   inetutils: "telnet ftp tftp logger",
   openjdk: "javac jar jshell keytool",
@@ -179,7 +181,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   zerotierone: "zerotier-cli",
   // systems, containers and clouds
   systemd: "systemctl journalctl systemd-run",
-  shadow: "useradd usermod passwd",
+  shadow: "useradd usermod passwd su",
   cronie: "crontab",
   "inotify-tools": "inotifywait inotifywatch",
   "android-tools": "adb fastboot",
