@@ -67,7 +67,11 @@ const MAIN_PROGRAMS: Record<string, string> = {
   gnucobol: "cobc",
   chez: "scheme",
   gnum4: "m4",
+  "go-tools": "staticcheck",
 };
+
+/** Nix's commands before `nix`, as Nix and Lix install them (the channel's catalog has Nix only as nixVersions.*). */
+const NIX_COMMANDS = "nix-shell nix-build nix-env nix-store nix-instantiate nix-collect-garbage nix-channel nix-prefetch-url";
 
 /** Other programs a package installs, found by name: "pdfunite" is poppler-utils'. */
 const OTHER_PROGRAMS: Record<string, string> = {
@@ -206,6 +210,12 @@ const OTHER_PROGRAMS: Record<string, string> = {
   "ansible-core": "ansible-playbook ansible-galaxy ansible-vault ansible-doc ansible-inventory",
   "oci-cli": "oci",
   "openstackclient-full": "openstack",
+  nix: NIX_COMMANDS,
+  "nixVersions.latest": NIX_COMMANDS,
+  lix: NIX_COMMANDS,
+  cups: "lp lpr lpstat lpq cancel",
+  samba: "smbclient smbpasswd nmblookup",
+  vlc: "cvlc",
 };
 
 /** The main program by attribute or pname. */
