@@ -171,6 +171,20 @@ describe("ranked search", () => {
     expect(ranked(small, "batcave")[0]).toBe("batcave");
   });
 
+  it("takes a language's name alone as the language, not an editor's plugin or a niche set's library so named", () => {
+    const small = smallIndex([
+      ["rustc", "Safe, concurrent, practical language"],
+      ["rPackages.rust", ""],
+      ["vimPlugins.nvim-treesitter-parsers.rust", "Tree-sitter grammar for rust"],
+      ["emacsPackages.use-package", "Declarative package configuration"],
+      ["rpm", "RPM package manager"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "rust")[0]).toBe("rustc");
+    // A name that is no language's is still the niche set's member so named.
+    expect(ranked(small, "use-package")[0]).toBe("emacsPackages.use-package");
+  });
+
   it("takes '<language> <tool kind>' as asking for the tool, not a library of the language spelled so", () => {
     expect(attrs("haskell lsp")[0]).toBe("haskell-language-server");
   });

@@ -68,6 +68,8 @@ export interface ParsedQuery {
   asksForLibrary: boolean;
   /** Whether it asks for a program in so many words ("haskell build tool", "cli to …"). */
   asksForProgram: boolean;
+  /** Whether it is a language's name alone ("rust", "haskell"): the language itself, not an editor's plugin for it. */
+  languageAlone: boolean;
   /** Whether it may mean one, asking for what a library provides too ("x11 headers"). */
   libraryMayBeMeant: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
@@ -237,6 +239,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
+    languageAlone: words.length === 1 && languageFamily(words[0]!) !== undefined,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
     // A library is for programs: "library for building cli apps" asks for one by them.

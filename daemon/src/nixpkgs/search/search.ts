@@ -90,6 +90,11 @@ const WEIGHT = {
    * are the exception (rPackages.languageserver).
    */
   unexposedForTool: 0.4,
+  /**
+   * Factor of a niche set's member named by a language's name alone: "rust" is rustc, not rPackages.rust; "haskell"
+   * GHC, not the VS Code extension; "prolog" SWI-Prolog, not a tree-sitter grammar.
+   */
+  nicheForLanguage: 0.1,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -251,6 +256,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     conventionKeys,
     asksForLibrary,
     asksForProgram,
+    languageAlone,
     libraryMayBeMeant,
     programWords,
   } = parseQuery(index, query, alternativesNamed);
@@ -429,7 +435,9 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         libraryNotMeant && index.nicheFamilies[index.family[id]!] === 1 && index.family[index.groupRep[id]!] !== topLevel
           ? WEIGHT.unexposedForTool
           : 1;
+      const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
       const kind =
+        editorsOwn *
         (queryFactor.get(id) ?? 1) *
         system *
         program *
