@@ -590,7 +590,7 @@ describe("a library named lib*", () => {
 });
 
 describe("make", () => {
-  it("leading a query is a light verb, elsewhere the tool, and before nothing but a kind of tool", () => {
+  it("leading a query is a light verb, elsewhere the tool, and before a kind of tool", () => {
     const small = smallIndex([
       ...WIDGETS,
       ["gnumake", "Tool to control the generation of non-source files from sources"],
@@ -602,8 +602,11 @@ describe("make", () => {
       ...WIDGETS,
       ["gotask", "Task runner, a simpler Make alternative"],
       ["fdfind", "Simple alternative to find"],
+      ["cargo", "Downloads your Rust project's dependencies and builds your project"],
     ]);
     expect(ranked(alternatives, "make alternative")[0]).toBe("gotask");
+    // However much follows: make is the tool named, not a light verb before "alternative written in rust" (cargo).
+    expect(ranked(alternatives, "make alternative written in rust")[0]).toBe("gotask");
   });
 });
 

@@ -155,9 +155,8 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const text = whatIsAsked(withoutInstallable(query), isName);
   if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
-  // as it is before nothing but a kind of tool ("make alternative").
-  const lightMake = (w: string, i: number, all: string[]) =>
-    i === 0 && w === "make" && all.length > 1 && !all.slice(1).every((after) => TOOL_KINDS.has(after));
+  // as it is before a kind of tool ("make alternative", "make alternative written in rust").
+  const lightMake = (w: string, i: number, all: string[]) => i === 0 && w === "make" && all.length > 1 && !TOOL_KINDS.has(all[1]!);
   const conversionsNamed = conversionsAsked(text);
   const allWords = [...new Set(formatsSpelledOut(conversionsNamed, textWords(text)).map(oneKind))].filter(
     (w, i, all) => !lightMake(w, i, all),
