@@ -9,6 +9,7 @@ import { buildIndex } from "../../src/nixpkgs/index/build.js";
 import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { INDEX_FORMAT_VERSION } from "../../src/nixpkgs/index/file.js";
 import { descriptionTerms, nameWords, textWords } from "../../src/nixpkgs/search/text.js";
+import { implementationLanguages } from "../../src/nixpkgs/search/tool-languages.js";
 
 const fingerprintOf = (data: string | Buffer) => createHash("sha256").update(data).digest("hex").slice(0, 16);
 
@@ -58,7 +59,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 31, fingerprint: "9ed5d1ec5aff3256" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 32, fingerprint: "9ed5d1ec5aff3256" });
   });
 });
 
@@ -68,14 +69,23 @@ describe("a name with its version in a description", () => {
   });
 });
 
+describe("what a description says a package is made in", () => {
+  it("is a language's family, said as 'written in' or '-based', and nothing else so said", () => {
+    expect(implementationLanguages("Modern shell written in pure Rust")).toEqual(["rust"]);
+    expect(implementationLanguages("Go-based static site generator")).toEqual(["go"]);
+    expect(implementationLanguages("Linter implemented in TypeScript")).toEqual(["javascript"]);
+    expect(implementationLanguages("Web-based editor, built in a day")).toEqual([]);
+  });
+});
+
 describe("the index a catalog builds", () => {
   it("is the one this index format version was built with", () => {
     vi.useFakeTimers({ now: new Date("2025-09-27T00:00:00Z") });
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 31,
-        fingerprint: "ea362f9a73e16b48",
+        version: 32,
+        fingerprint: "7b20daef743f405b",
       });
     } finally {
       vi.useRealTimers();

@@ -426,6 +426,23 @@ describe("what a package is made of", () => {
     ]);
     expect(ranked(small, "c viewer")).toEqual(["graphview", "docview"]);
   });
+
+  it("is what a query asks for by it: 'terminal emulator written in rust' is an emulator made in Rust, not a viewer 'written with Rust'", () => {
+    const small = smallIndex([
+      ["imgview", "Image viewer written with GTK4 and Rust"],
+      ["termemu", "Terminal emulator and multiplexer implemented in Rust"],
+      ["vterm", "Terminal emulator widget for GTK"],
+      ["goterm", "Terminal emulator written in Go"],
+      ["rustlint", "Linter for Rust code"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "terminal emulator written in rust")[0]).toBe("termemu");
+    expect(ranked(small, "rust-based terminal emulator")[0]).toBe("termemu");
+    // Made in another language is less likely meant than saying nothing of it.
+    expect(ranked(small, "terminal emulator written in rust").indexOf("goterm")).toBeGreaterThan(
+      ranked(small, "terminal emulator written in rust").indexOf("vterm"),
+    );
+  });
 });
 
 describe("several versions of one package", () => {

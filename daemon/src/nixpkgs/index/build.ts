@@ -15,7 +15,7 @@ import { establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
 import { groupByKeys } from "./groups.js";
 import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
-import { toolLanguages } from "../search/tool-languages.js";
+import { implementationLanguages, toolLanguages } from "../search/tool-languages.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32 } as const;
@@ -52,6 +52,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
   const names = new Map<string, number[]>();
   const descriptions = new Map<string, number[]>();
   const toolLanguage = new Map<string, number[]>();
+  const madeIn = new Map<string, number[]>();
   const post = (dictionary: Map<string, number[]>, term: string, id: number) => {
     const list = dictionary.get(term);
     if (!list) dictionary.set(term, [id]);
@@ -126,6 +127,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     if (familyName === "pythonPackages" && /^py[a-z]{3,}/i.test(leaf)) post(names, squashName(leaf.slice(2)), id);
     for (const term of new Set(descriptionTerms(entry.description))) post(descriptions, term, id);
     for (const language of toolLanguages(entry.description)) post(toolLanguage, language, id);
+    for (const language of implementationLanguages(entry.description)) post(madeIn, language, id);
 
     const attr = Buffer.from(entry.attr);
     attrs.push(attr);
@@ -195,6 +197,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     ...dictionarySections("description", encodeDictionary(descriptions)),
     ...dictionarySections("context", encodeDictionary(context)),
     ...dictionarySections("toolLanguage", encodeDictionary(toolLanguage)),
+    ...dictionarySections("madeIn", encodeDictionary(madeIn)),
     // Last: the reader leaves it on disk.
     details: Buffer.concat(details),
   };

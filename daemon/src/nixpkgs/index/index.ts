@@ -34,6 +34,8 @@ export class NixpkgsIndex {
   readonly context: Dictionary;
   /** The language families a tool's description says it is for (search/tool-languages.ts). */
   readonly toolLanguages: Dictionary;
+  /** Language family → the packages whose descriptions say they are made in it ("written in Rust", "Go-based"). */
+  readonly madeIn: Dictionary;
   private readonly attrs: Buffer;
   private readonly attrOffsets: Uint32Array;
   private readonly detailOffsets: Uint32Array;
@@ -77,6 +79,7 @@ export class NixpkgsIndex {
     this.descriptions = dictionary("description");
     this.context = dictionary("context");
     this.toolLanguages = dictionary("toolLanguage");
+    this.madeIn = dictionary("madeIn");
     this.familyFactors = Float32Array.from(this.header.families, familyFactor);
     this.nicheFamilies = Uint8Array.from(this.header.families, (family) => (isNicheFamily(family) ? 1 : 0));
     this.topLevelFamily = this.header.families.indexOf("");

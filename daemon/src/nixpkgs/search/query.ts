@@ -8,9 +8,9 @@ import { STANDING_IN } from "./alternatives.js";
 import { whatIsAsked } from "./asking.js";
 import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
-import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
+import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords, withoutMadeIn } from "./text.js";
 import { joinPhrases } from "./phrases.js";
-import { languageFamily } from "./tool-languages.js";
+import { implementationLanguages, languageFamily } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
@@ -70,6 +70,8 @@ export interface ParsedQuery {
   asksForProgram: boolean;
   /** Whether it is a language's name alone ("rust", "haskell"): the language itself, not an editor's plugin for it. */
   languageAlone: boolean;
+  /** The language families it asks a package be made in ("written in rust", "go-based"). */
+  madeIn: string[];
   /** Whether it may mean one, asking for what a library provides too ("x11 headers"). */
   libraryMayBeMeant: boolean;
   /** Names of a converter or a language's tool, also matched as a word of a longer name (markdownlint-cli). */
@@ -152,8 +154,16 @@ function notWanted(words: string[]): string[] {
 /** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
 export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const text = whatIsAsked(withoutInstallable(query), isName);
-  if (!text) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  const said = whatIsAsked(withoutInstallable(query), isName);
+  if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
+  // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
+  const madeIn = implementationLanguages(said);
+  const text =
+    (madeIn.length > 0 &&
+      withoutMadeIn(said, (w) => languageFamily(w) !== undefined)
+        .replace(/\s+/g, " ")
+        .trim()) ||
+    said;
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
   // as it is before a kind of tool ("make alternative", "make alternative written in rust").
   const lightMake = (w: string, i: number, all: string[]) => i === 0 && w === "make" && all.length > 1 && !TOOL_KINDS.has(all[1]!);
@@ -239,6 +249,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     asksForLibrary,
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
     languageAlone: words.length === 1 && languageFamily(words[0]!) !== undefined,
+    madeIn,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
     // A library is for programs: "library for building cli apps" asks for one by them.

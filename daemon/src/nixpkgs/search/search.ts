@@ -95,6 +95,12 @@ const WEIGHT = {
    * GHC, not the VS Code extension; "prolog" SWI-Prolog, not a tree-sitter grammar.
    */
   nicheForLanguage: 0.1,
+  /** Factors of a package by what it is made in, when the query asks ("task runner written in rust"): in that language... */
+  madeInAsked: 4,
+  /** ...naming that language otherwise ("Rust task runner")... */
+  madeInNamed: 2,
+  /** ...or in another ("Task runner … written in Go"). */
+  madeInOther: 0.25,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
@@ -173,6 +179,8 @@ interface Scratch {
    * "OpenStack Library to profile request between all involved services").
    */
   libraryOnly: Uint8Array;
+  /** 1 where a package's description says what it is made in (index.madeIn). */
+  madeInAny: Uint8Array;
 }
 const scratches = new WeakMap<NixpkgsIndex, Scratch>();
 
@@ -200,6 +208,7 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       descriptionShare: new Float32Array(n),
       lengthFactor: descriptionLengthFactors(index),
       ...selfDescriptions(index),
+      madeInAny: madeInAny(index),
     };
     scratches.set(index, scratch);
   }
@@ -257,6 +266,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     asksForLibrary,
     asksForProgram,
     languageAlone,
+    madeIn,
     libraryMayBeMeant,
     programWords,
   } = parseQuery(index, query, alternativesNamed);
@@ -395,6 +405,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
   const { programOnly, libraryOnly } = scratch;
+  const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
@@ -438,6 +449,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
       const kind =
         editorsOwn *
+        madeInFactor(id) *
         (queryFactor.get(id) ?? 1) *
         system *
         program *
@@ -509,6 +521,25 @@ function toolsForOtherLanguages(index: NixpkgsIndex, asked: readonly string[]): 
     for (const id of dictionary.postings(term)) if (!askedIds.has(id)) others.add(id);
   }
   return others;
+}
+
+/** Per package, 1 where its description says what it is made in. */
+function madeInAny(index: NixpkgsIndex): Uint8Array {
+  const says = new Uint8Array(index.size);
+  for (let term = 0; term < index.madeIn.size; term++) for (const id of index.madeIn.postings(term)) says[id] = 1;
+  return says;
+}
+
+/** A package's factor for being made in the languages asked ("written in rust"), in another, or naming one asked. */
+function madeInFactors(index: NixpkgsIndex, asked: readonly string[], madeInAnything: Uint8Array): (id: number) => number {
+  if (asked.length === 0) return () => 1;
+  const madeInAsked = asked.map((language) => index.madeIn.find(language)).filter((term) => term >= 0);
+  const naming = describesItselfAs(index, asked);
+  return (id) => {
+    if (madeInAsked.some((term) => index.madeIn.lists(term, id))) return WEIGHT.madeInAsked;
+    if (madeInAnything[id] === 1) return WEIGHT.madeInOther;
+    return naming(id) ? WEIGHT.madeInNamed : 1;
+  };
 }
 
 /** Whether a package's description says any of these words. */

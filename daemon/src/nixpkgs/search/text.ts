@@ -71,7 +71,19 @@ const VERSION_NUMBER = /\bversion\s+v?[0-9][\w.]*/gi;
 const LACKS = /\b(?:non|zero|no)-[a-z]+|\b[a-z]+-less\b/gi;
 
 const IMPLEMENTED_IN =
-  /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:(?:pure|modern|safe|portable|posix|ansi|plain|standard|native|idiomatic) )*[\w#+]+/gi;
+  /\b(?:written|implemented|made|built|coded)(?: entirely)? in (?:(?:pure|modern|safe|portable|posix|ansi|plain|standard|native|idiomatic) )*([\w#+]+)/gi;
+/** "Rust-based", "Go-based": what it is made of too, when the word is a language's (tool-languages.ts). */
+const BASED_ON = /\b([\w#+]+)-based\b/gi;
+
+/** The words a text says a package is made in: "written in pure Rust" and "Rust-based" both say rust. */
+export function madeInWords(text: string): string[] {
+  return [...text.matchAll(IMPLEMENTED_IN), ...text.matchAll(BASED_ON)].map((match) => match[1]!.toLowerCase());
+}
+
+/** The text without what it says a package is made in ("task runner written in rust": "task runner "). */
+export function withoutMadeIn(text: string, isLanguage: (word: string) => boolean): string {
+  return text.replace(IMPLEMENTED_IN, " ").replace(BASED_ON, (clause, word: string) => (isLanguage(word.toLowerCase()) ? " " : clause));
+}
 
 /**
  * The terms of what a description says a package does. "Written in Rust" says what it is made of,

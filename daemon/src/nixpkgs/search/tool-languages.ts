@@ -3,7 +3,7 @@
 // C++ nix", Nix's, naming C++ in passing) below ccls ("C/c++ language server"). Each entry is one
 // language as people write it; a family shares its tools (a JavaScript linter lints TypeScript, a
 // shell one bash, a C one C++). The index builder and the search read the same list.
-import { textWords } from "./text.js";
+import { madeInWords, textWords } from "./text.js";
 
 const LANGUAGES: readonly (readonly string[])[] = [
   ["python", "py"],
@@ -59,4 +59,9 @@ export function toolLanguages(description: string): string[] {
     if (after && FAMILY_OF.has(after)) found.add(FAMILY_OF.get(after)!);
   });
   return [...found];
+}
+
+/** The language families a text says a package is made in ("written in Rust", "Go-based"). */
+export function implementationLanguages(text: string): string[] {
+  return [...new Set(madeInWords(text).flatMap((word) => languageFamily(word) ?? []))];
 }
