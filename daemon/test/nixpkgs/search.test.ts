@@ -770,6 +770,18 @@ describe("an alternative asked for", () => {
     ["python313Packages.yapf", "Yet another Python formatter", "yapf"],
   ]);
 
+  it("is found by what other packages say of it: podman, 'podman or docker' to two others, is a docker alternative", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      // Their own descriptions share no word: only others put them side by side.
+      ["docker", "Open source project to pack, ship and run any application"],
+      ["podman", "Program for managing pods, containers and container images"],
+      ["distrobox", "Wrapper around podman or docker to create and start containers"],
+      ["lazyjournal", "TUI for journal logs, as well as Docker and Podman containers"],
+    ]);
+    expect(ranked(small, "docker alternative")).toContain("podman");
+  });
+
   it("is not found by the description of a package the named tool is only one program of (procps is more than top)", () => {
     const procps = smallIndex([
       ...WIDGETS,

@@ -6,7 +6,7 @@
 // neither, nor is the tool itself unless the query asks for one like it ("schedule jobs like cron").
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, splitAttr } from "../index/package-sets.js";
-import { nameWords, normalizeName, textWords } from "./text.js";
+import { nameWords, normalizeName, stem, textWords } from "./text.js";
 
 /**
  * Words after which, or before which, a query names the tool it wants another of ("find equivalent", "better
@@ -122,14 +122,18 @@ function isOfNamed(index: NixpkgsIndex, asked: AlternativesAsked, id: number): b
 }
 
 /**
- * Whether a package's words name the tool asked about: its description, or its name with the name fused in (gping);
- * or its description stands in for one of the tool's programs ("alternative to find" for findutils).
+ * Whether a package's words name the tool asked about: its description, what others say of it (podman is "podman or
+ * docker" to distrobox, and "Docker and Podman containers" to lazyjournal: mentioned beside it, as one of its kind), or
+ * its name with the name fused in (gping); or its description stands in for one of the tool's programs ("alternative to
+ * find" for findutils).
  */
 function saysNamed(index: NixpkgsIndex, asked: AlternativesAsked, { attr, description }: Ranked, programs: ReadonlySet<string>): boolean {
   const name = normalizeName(asked.name);
   const words = textWords(description);
+  const context = index.context.find(stem(name));
   return (
     words.includes(name) ||
+    (context >= 0 && index.context.lists(context, index.lookup(attr))) ||
     splitAttr(attr).leaf.toLowerCase().includes(name) ||
     asked.named.includes(index.lookup(attr)) ||
     (LIKENESS.test(description) && words.some((word) => programs.has(word)))
