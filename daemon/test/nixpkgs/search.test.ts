@@ -636,6 +636,16 @@ describe("words of relation and quantity", () => {
     ]);
     expect(ranked(small, "bandwidth test between two hosts")[0]).toBe("iperf");
   });
+
+  it("and of time and reference, likewise: 'restart services after they crash' is the supervisor, not what runs 'after' something", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["svwatch", "Supervisor that restarts services when they crash"],
+      ["afterhook", "Runs hooks after each commit"],
+      ["thenable", "They say it then does it"],
+    ]);
+    expect(ranked(small, "restart services after they crash")).toEqual(["svwatch"]);
+  });
 });
 
 describe("the words of asking", () => {
