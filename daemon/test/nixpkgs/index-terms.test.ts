@@ -9,7 +9,7 @@ import { buildIndex } from "../../src/nixpkgs/index/build.js";
 import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { INDEX_FORMAT_VERSION } from "../../src/nixpkgs/index/file.js";
 import { descriptionTerms, nameWords, textWords } from "../../src/nixpkgs/search/text.js";
-import { implementationLanguages } from "../../src/nixpkgs/search/tool-languages.js";
+import { implementationLanguages, withoutImplementation } from "../../src/nixpkgs/search/tool-languages.js";
 
 const fingerprintOf = (data: string | Buffer) => createHash("sha256").update(data).digest("hex").slice(0, 16);
 
@@ -75,6 +75,11 @@ describe("what a description says a package is made in", () => {
     expect(implementationLanguages("Go-based static site generator")).toEqual(["go"]);
     expect(implementationLanguages("Linter implemented in TypeScript")).toEqual(["javascript"]);
     expect(implementationLanguages("Web-based editor, built in a day")).toEqual([]);
+  });
+
+  it("is taken out of a query only where it names a language: 'built in a day' stays", () => {
+    expect(withoutImplementation("task runner written in pure rust")).toBe("task runner");
+    expect(withoutImplementation("editor built in a day, Go-based")).toBe("editor built in a day,");
   });
 });
 

@@ -105,7 +105,7 @@ export function rankAlternatives<T extends Ranked>(
   const named = asked.named.map((id) => index.record(id));
   // The tool named by its package ("findutils") is the program it installs to those that stand in for it ("alternative to find").
   const programs = new Set(named.map((record) => normalizeName(record.mainProgram)).filter(Boolean));
-  const naming = others(rank(asked.query)).filter((result) => saysNamed(index, asked, result, programs));
+  const naming = others(rank(asked.query)).filter(saysNamed(index, asked, programs));
   const { description } = named[0]!;
   // A package's description says what its own program does, not another it installs: coreutils' "GNU Core Utilities" is no ls.
   const ownName = (record: PackageRecord) =>
@@ -122,22 +122,25 @@ function isOfNamed(index: NixpkgsIndex, asked: AlternativesAsked, id: number): b
 }
 
 /**
- * Whether a package's words name the tool asked about: its description, what others say of it (podman is "podman or
- * docker" to distrobox, and "Docker and Podman containers" to lazyjournal: mentioned beside it, as one of its kind), or
- * its name with the name fused in (gping); or its description stands in for one of the tool's programs ("alternative to
- * find" for findutils).
+ * A test of whether a ranked package's words name the tool asked about: its description, what others say of it
+ * (podman is "podman or docker" to distrobox, "Docker and Podman containers" to lazyjournal: mentioned beside it, as
+ * one of its kind), or its name with the name fused in (gping); or its description stands in for one of the tool's
+ * programs ("alternative to find" for findutils). What the name is, is looked up once, not per package.
  */
-function saysNamed(index: NixpkgsIndex, asked: AlternativesAsked, { attr, description }: Ranked, programs: ReadonlySet<string>): boolean {
+function saysNamed(index: NixpkgsIndex, asked: AlternativesAsked, programs: ReadonlySet<string>): (result: Ranked) => boolean {
   const name = normalizeName(asked.name);
-  const words = textWords(description);
   const context = index.context.find(stem(name));
-  return (
-    words.includes(name) ||
-    (context >= 0 && index.context.lists(context, index.lookup(attr))) ||
-    splitAttr(attr).leaf.toLowerCase().includes(name) ||
-    asked.named.includes(index.lookup(attr)) ||
-    (LIKENESS.test(description) && words.some((word) => programs.has(word)))
-  );
+  return ({ attr, description }) => {
+    const id = index.lookup(attr);
+    const words = textWords(description);
+    return (
+      words.includes(name) ||
+      (context >= 0 && index.context.lists(context, id)) ||
+      splitAttr(attr).leaf.toLowerCase().includes(name) ||
+      asked.named.includes(id) ||
+      (LIKENESS.test(description) && words.some((word) => programs.has(word)))
+    );
+  };
 }
 
 /** Rankings as one: each item by the sum of weight/(k + rank) over the lists it is in. */

@@ -8,9 +8,9 @@ import { STANDING_IN } from "./alternatives.js";
 import { whatIsAsked } from "./asking.js";
 import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
-import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords, withoutMadeIn } from "./text.js";
+import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { joinPhrases } from "./phrases.js";
-import { implementationLanguages, languageFamily } from "./tool-languages.js";
+import { implementationLanguages, languageFamily, withoutImplementation } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
 const TOOL_KINDS = new Set(["formatter", "linter", "lsp", "debugger", "profiler", "manager", "alternative", "replacement"]);
@@ -158,12 +158,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
   const madeIn = implementationLanguages(said);
-  const text =
-    (madeIn.length > 0 &&
-      withoutMadeIn(said, (w) => languageFamily(w) !== undefined)
-        .replace(/\s+/g, " ")
-        .trim()) ||
-    said;
+  const text = (madeIn.length > 0 && withoutImplementation(said)) || said;
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
   // as it is before a kind of tool ("make alternative", "make alternative written in rust").
   const lightMake = (w: string, i: number, all: string[]) => i === 0 && w === "make" && all.length > 1 && !TOOL_KINDS.has(all[1]!);

@@ -75,14 +75,12 @@ const IMPLEMENTED_IN =
 /** "Rust-based", "Go-based": what it is made of too, when the word is a language's (tool-languages.ts). */
 const BASED_ON = /\b([\w#+]+)-based\b/gi;
 
-/** The words a text says a package is made in: "written in pure Rust" and "Rust-based" both say rust. */
-export function madeInWords(text: string): string[] {
-  return [...text.matchAll(IMPLEMENTED_IN), ...text.matchAll(BASED_ON)].map((match) => match[1]!.toLowerCase());
-}
-
-/** The text without what it says a package is made in ("task runner written in rust": "task runner "). */
-export function withoutMadeIn(text: string, isLanguage: (word: string) => boolean): string {
-  return text.replace(IMPLEMENTED_IN, " ").replace(BASED_ON, (clause, word: string) => (isLanguage(word.toLowerCase()) ? " " : clause));
+/** Each clause of a text saying what a package is made in ("written in pure Rust", "Rust-based"), with its last word. */
+export function madeInClauses(text: string): { clause: string; word: string }[] {
+  return [...text.matchAll(IMPLEMENTED_IN), ...text.matchAll(BASED_ON)].map((match) => ({
+    clause: match[0],
+    word: match[1]!.toLowerCase(),
+  }));
 }
 
 /**

@@ -3,7 +3,7 @@
 // C++ nix", Nix's, naming C++ in passing) below ccls ("C/c++ language server"). Each entry is one
 // language as people write it; a family shares its tools (a JavaScript linter lints TypeScript, a
 // shell one bash, a C one C++). The index builder and the search read the same list.
-import { madeInWords, textWords } from "./text.js";
+import { madeInClauses, textWords } from "./text.js";
 
 const LANGUAGES: readonly (readonly string[])[] = [
   ["python", "py"],
@@ -61,7 +61,18 @@ export function toolLanguages(description: string): string[] {
   return [...found];
 }
 
+/** The clauses of a text saying a language it is made in: "written in Rust", "Go-based", not "built in a day" or "web-based". */
+const languageClauses = (text: string) => madeInClauses(text).filter(({ word }) => languageFamily(word) !== undefined);
+
 /** The language families a text says a package is made in ("written in Rust", "Go-based"). */
 export function implementationLanguages(text: string): string[] {
-  return [...new Set(madeInWords(text).flatMap((word) => languageFamily(word) ?? []))];
+  return [...new Set(languageClauses(text).map(({ word }) => languageFamily(word)!))];
+}
+
+/** The text without what it says of the language a package is made in ("task runner written in rust": "task runner"). */
+export function withoutImplementation(text: string): string {
+  return languageClauses(text)
+    .reduce((rest, { clause }) => rest.replace(clause, " "), text)
+    .replace(/\s+/g, " ")
+    .trim();
 }
