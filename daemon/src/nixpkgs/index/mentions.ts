@@ -24,6 +24,32 @@ const MIN_NAME_LENGTH = 3;
 /** A leaf with more parts than this is not scanned for names ("python-mode-for-emacs-with-…"). */
 const MAX_LEAF_PARTS = 6;
 
+/**
+ * A name written in lowercase amid this many descriptions, nearly always so, is a word of the language
+ * there, not the package: "which", "usage", "screen" and "file" are packages, but "CPU usage" names none.
+ */
+const ORDINARY_WORD_USES = 50;
+const ORDINARY_LOWERCASE_SHARE = 0.85;
+
+/** The names that descriptions use as ordinary words (ORDINARY_WORD_USES). */
+function ordinaryWords(entries: readonly CatalogEntry[], named: ReadonlyMap<string, number[]>): Set<string> {
+  const uses = new Map<string, { lower: number; all: number }>();
+  for (const entry of entries) {
+    // The first word is capitalised whatever it is.
+    for (const token of entry.description.split(/[^A-Za-z0-9+#-]+/).slice(1)) {
+      const word = token.toLowerCase();
+      if (!named.has(word)) continue;
+      const count = uses.get(word) ?? { lower: 0, all: 0 };
+      count.all++;
+      if (token === word) count.lower++;
+      uses.set(word, count);
+    }
+  }
+  return new Set(
+    [...uses].filter(([, { lower, all }]) => lower >= ORDINARY_WORD_USES && lower / all >= ORDINARY_LOWERCASE_SHARE).map(([word]) => word),
+  );
+}
+
 /** Computes mentions for every package, by its attribute's last part and its pname. */
 export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   const n = entries.length;
@@ -40,6 +66,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     }
   });
 
+  const ordinary = ordinaryWords(entries, named);
   // Who names whom: each mentioning package once per family ("python312Packages.x" and
   // "python313Packages.x" are one voice), never a package naming itself.
   const voices = new Set<string>();
@@ -50,7 +77,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     const voice = `${familyOf(set)}.${leaf}`;
     if (voices.has(voice)) return;
     voices.add(voice);
-    for (const name of namesIn(entry, named)) {
+    for (const name of namesIn(entry, named, ordinary)) {
       for (const target of named.get(name)!) {
         if (target === id || plainPnames[target] === plainPnames[id]) continue;
         const list = mentioners.get(target);
@@ -85,13 +112,13 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
 }
 
 /** The top-level package names a package's description and attribute mention. */
-function namesIn(entry: CatalogEntry, named: ReadonlyMap<string, number[]>): Set<string> {
+function namesIn(entry: CatalogEntry, named: ReadonlyMap<string, number[]>, ordinary: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
   // Description words, with their hyphenated runs ("rust-analyzer", "wireshark-cli").
   for (const token of entry.description.toLowerCase().split(/[^a-z0-9+#-]+/)) {
     const word = token.replace(/^-+|-+$/g, "");
-    if (named.has(word)) found.add(word);
-    if (word.includes("-")) for (const part of word.split("-")) if (named.has(part)) found.add(part);
+    if (named.has(word) && !ordinary.has(word)) found.add(word);
+    if (word.includes("-")) for (const part of word.split("-")) if (named.has(part) && !ordinary.has(part)) found.add(part);
   }
   // Runs of the attribute leaf's parts: "coc-rust-analyzer" names rust-analyzer.
   const parts = splitAttr(entry.attr).leaf.toLowerCase().split(/[-_]+/);

@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import type { CatalogEntry } from "../../src/nixpkgs/index/catalog.js";
+import { findMentions } from "../../src/nixpkgs/index/mentions.js";
+
+const entry = (attr: string, description: string): CatalogEntry => ({
+  attr,
+  pname: attr.split(".").pop()!,
+  version: "1.0",
+  description,
+  homepage: "",
+  license: "",
+  mainProgram: "",
+  platforms: null,
+  maintainers: 1,
+  hasManPages: false,
+  position: "",
+  broken: false,
+  unfree: false,
+  insecure: false,
+});
+
+/** Many descriptions saying `phrase`, each a package of its own. */
+const saying = (prefix: string, count: number, phrase: (i: number) => string) =>
+  Array.from({ length: count }, (_, i) => entry(`${prefix}${i}`, phrase(i)));
+
+describe("what other packages say of a package", () => {
+  it("counts a name other descriptions use for it, and keeps their words as its context", () => {
+    const entries = [
+      entry("pandoc", "Conversion between documentation formats"),
+      ...saying("filter", 60, () => "Pandoc filter for markdown"),
+    ];
+    const mentions = findMentions(entries);
+    expect(mentions.count[0]).toBe(60);
+    expect(mentions.context[0]).toContain("markdown");
+  });
+
+  it("takes no mention from a name descriptions use as an ordinary word: 'CPU usage' names no package usage", () => {
+    const entries = [entry("usage", "Specification for CLIs"), ...saying("monitor", 60, (i) => `Tool ${i} to monitor cpu usage`)];
+    const mentions = findMentions(entries);
+    expect(mentions.count[0]).toBe(0);
+    expect(mentions.context[0]).toEqual([]);
+  });
+
+  it("still counts a name fewer descriptions write, all in lowercase ('tmux plugin')", () => {
+    const entries = [entry("tmux", "Terminal multiplexer"), ...saying("plugin", 20, () => "Session saver, a tmux plugin")];
+    expect(findMentions(entries).count[0]).toBe(20);
+  });
+});
