@@ -1481,3 +1481,32 @@ describe("words agents use for what descriptions say otherwise", () => {
     expect(ranked(smallIndex([...WIDGETS, ...packages]), query).slice(0, within)).toContain(found);
   });
 });
+
+describe("a misspelt word", () => {
+  const small = () =>
+    smallIndex([
+      ...WIDGETS,
+      ["jsonfilter", "Filter JSON on the command line"],
+      ["jsonview", "Pretty JSON viewer for the desktop"],
+      ["cmdrun", "Runs a command"],
+      ["cmdwait", "Waits for a command"],
+      ["metatool", "Edits image metadata"],
+      ["metaview", "Shows image metadata"],
+      ["metadump", "Dumps metadata"],
+      ["imgview", "Image viewer"],
+    ]);
+
+  it("of a longer query is read as the word one typo away that descriptions use: 'comand', 'metdata'", () => {
+    const index = small();
+    expect(ranked(index, "filter json on the comand line")[0]).toBe("jsonfilter");
+    expect(ranked(index, "remove image metdata")[0]).toBe("metatool");
+  });
+
+  it("is left as it is when fewer descriptions use the word it is one typo from, or when it is the whole query", () => {
+    const index = small();
+    // One word is a name, for "did you mean" to answer, not a word to respell.
+    expect(ranked(index, "metdata")).toEqual([]);
+    // "viewr" is one typo from "viewer", which only one description uses: no reason to read it so.
+    expect(ranked(index, "json viewr")).toEqual(ranked(index, "json"));
+  });
+});

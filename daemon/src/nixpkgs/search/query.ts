@@ -10,6 +10,7 @@ import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversion
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { joinPhrases } from "./phrases.js";
+import { withTyposMended } from "./spelling.js";
 import { implementationLanguages, languageFamily, withoutImplementation } from "./tool-languages.js";
 
 /** Words asking for a tool that works on something, or for another than the one named: "kotlin linter" wants the linter, not Kotlin; "sed alternative" not sed. */
@@ -154,7 +155,7 @@ function notWanted(words: string[]): string[] {
 /** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
 export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const said = whatIsAsked(withoutInstallable(query), isName);
+  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName);
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
   const madeIn = implementationLanguages(said);

@@ -1,0 +1,57 @@
+// A misspelt word of a longer query ("filter json on the comand line", "go languge server") read as the word
+// meant: one no name, description or other package's word has, within one typo (an insertion, a deletion, a
+// substitution or a swap of neighbours) of a word descriptions use. A query of one word is a name, left to
+// "did you mean" (close-names.ts).
+import type { NixpkgsIndex } from "../index/index.js";
+import { stem } from "./text.js";
+
+/** Shorter words are too often an acronym or a name this nixpkgs lacks, one typo from some other word. */
+const MIN_LENGTH = 5;
+/** The word meant is a common one: a typo of a word few descriptions use is more likely another word. */
+const MIN_USES = 3;
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+
+/** The query with each misspelt word respelt. */
+export function withTyposMended(index: NixpkgsIndex, query: string): string {
+  if (!/\s/.test(query.trim())) return query;
+  return query.replace(/[A-Za-z]+/g, (word) => {
+    const lower = word.toLowerCase();
+    return lower.length >= MIN_LENGTH && !known(index, lower) ? (meant(index, lower) ?? word) : word;
+  });
+}
+
+/** Whether any name, description or other package's word of any package is this word. */
+function known(index: NixpkgsIndex, word: string): boolean {
+  const stemmed = stem(word);
+  return (
+    index.exact.find(word) >= 0 || index.names.find(word) >= 0 || index.descriptions.find(stemmed) >= 0 || index.context.find(stemmed) >= 0
+  );
+}
+
+/** The word one typo away that the most descriptions use, if enough do. */
+function meant(index: NixpkgsIndex, word: string): string | undefined {
+  let best: string | undefined;
+  let bestUses = MIN_USES - 1;
+  for (const candidate of oneTypoFrom(word)) {
+    const term = index.descriptions.find(stem(candidate));
+    const uses = term >= 0 ? index.descriptions.postings(term).length : 0;
+    if (uses > bestUses) [best, bestUses] = [candidate, uses];
+  }
+  return best;
+}
+
+/** Every word one insertion, deletion, substitution or swap of neighbours from `word`. */
+function oneTypoFrom(word: string): Set<string> {
+  const words = new Set<string>();
+  for (let i = 0; i <= word.length; i++) {
+    const [before, after] = [word.slice(0, i), word.slice(i)];
+    for (const letter of LETTERS) {
+      words.add(before + letter + after);
+      if (after) words.add(before + letter + after.slice(1));
+    }
+    if (after) words.add(before + after.slice(1));
+    if (after.length >= 2) words.add(before + after[1] + after[0] + after.slice(2));
+  }
+  words.delete(word);
+  return words;
+}
