@@ -606,6 +606,20 @@ describe("a library named lib*", () => {
   });
 });
 
+describe("a library asked for", () => {
+  it("is what a lib* name says, as a description saying 'library' would: 'png library' is libpng", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["libpng", "Official reference implementation for the PNG file format"],
+      ["pngslim", "Shrinks PNG images"],
+      ["slideread", "C library to read whole-slide images"],
+    ]);
+    expect(ranked(small, "png library")[0]).toBe("libpng");
+    // Asked for a tool, the lib* name says nothing.
+    expect(ranked(small, "png image tool")[0]).toBe("pngslim");
+  });
+});
+
 describe("make", () => {
   it("leading a query is a light verb, elsewhere the tool, and before a kind of tool", () => {
     const small = smallIndex([

@@ -104,6 +104,8 @@ const WEIGHT = {
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
+/** Words asking for a library that a lib* name says ("libpng"). */
+const NAMED_LIBRARY_WORDS = new Set(["library", "libraries", "lib"]);
 /** Most results one page shows. */
 export const MAX_LIMIT = 50;
 /** How deep paging reaches: one search ranks at most this many. */
@@ -181,6 +183,8 @@ interface Scratch {
   libraryOnly: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
+  /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
+  saysLibrary: Uint8Array;
 }
 const scratches = new WeakMap<NixpkgsIndex, Scratch>();
 
@@ -209,6 +213,7 @@ function scratchFor(index: NixpkgsIndex): Scratch {
       lengthFactor: descriptionLengthFactors(index),
       ...selfDescriptions(index),
       madeInAny: madeInAny(index),
+      saysLibrary: new Uint8Array(n),
     };
     scratches.set(index, scratch);
   }
@@ -339,15 +344,29 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
+  // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
+  // implementation for the PNG file format".
+  const { saysLibrary } = scratch;
+  let libraryAsked: { score: number; coverage: number } | undefined;
   for (const [i, { w, weight }] of weighted.entries()) {
     const coverageWeight = programWords.includes(w) ? 0 : weight * subjectWeight(index, w);
     wanted += coverageWeight;
     const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
+    const libraryWord = NAMED_LIBRARY_WORDS.has(w);
+    if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * weight, coverage: coverageWeight };
     scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + coverageWeight * share;
+      if (libraryWord) saysLibrary[id] = 1;
     });
+  }
+  for (const id of touched.ids.subarray(0, touched.length)) {
+    if (libraryAsked && index.flags[id]! & FLAG.libraryName && saysLibrary[id] === 0) {
+      total[id] = total[id]! + libraryAsked.score;
+      matched[id] = matched[id]! + libraryAsked.coverage;
+    }
+    saysLibrary[id] = 0;
   }
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
   // name or description says it; among the set's members it ranks only what the other words found.
