@@ -98,6 +98,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   graphviz: "neato circo fdp twopi sfdp",
   ghostscript: "ps2pdf pdf2ps ps2ps",
   libxml2: "xmllint xmlcatalog",
+  libarchive: "bsdtar bsdcpio bsdcat bsdunzip",
   zbar: "zbarcam",
   age: "age-keygen",
   gnupg: "gpgv gpg-agent",
