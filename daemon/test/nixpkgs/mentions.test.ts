@@ -46,3 +46,18 @@ describe("what other packages say of a package", () => {
     expect(findMentions(entries).count[0]).toBe(20);
   });
 });
+
+describe("a name of two letters", () => {
+  it("is mentioned by the parts of other packages' attributes ('gh-dash'), not by prose, where it is too often another word", () => {
+    const entries = [
+      entry("gh", "GitHub CLI tool"),
+      entry("gh-dash", "Dashboard of pull requests"),
+      entry("gh-notify", "Notifications"),
+      entry("sd", "Intuitive find and replace"),
+      ...saying("card", 5, (i) => `Writes images ${i} to an SD card`),
+    ];
+    const mentions = findMentions(entries);
+    expect(mentions.count[0]).toBe(2);
+    expect(mentions.count[3]).toBe(0);
+  });
+});

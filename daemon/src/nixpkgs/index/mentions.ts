@@ -19,8 +19,10 @@ const MIN_CONTEXT_MENTIONS = 2;
 const MAX_CONTEXT_TERMS = 12;
 /** Enough mentions to tell what a package is for; a name thousands use ("core", "utils") gains nothing from more. */
 const MAX_CONTEXT_MENTIONS = 200;
-/** Names this short are too often something else ("go", "pv", "q"). */
-const MIN_NAME_LENGTH = 3;
+/** A name of one letter ("q", "r") is too often something else anywhere... */
+const MIN_NAME_LENGTH = 2;
+/** ...and of two in prose ("go", "pv", "sd"); an attribute's parts say them of their package ("gh-dash", "jq-lsp", "uv-build"). */
+const MIN_PROSE_NAME_LENGTH = 3;
 /** A leaf with more parts than this is not scanned for names ("python-mode-for-emacs-with-…"). */
 const MAX_LEAF_PARTS = 6;
 
@@ -114,11 +116,12 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
 /** The top-level package names a package's description and attribute mention. */
 function namesIn(entry: CatalogEntry, named: ReadonlyMap<string, number[]>, ordinary: ReadonlySet<string>): Set<string> {
   const found = new Set<string>();
+  const inProse = (word: string) => word.length >= MIN_PROSE_NAME_LENGTH && named.has(word) && !ordinary.has(word);
   // Description words, with their hyphenated runs ("rust-analyzer", "wireshark-cli").
   for (const token of entry.description.toLowerCase().split(/[^a-z0-9+#-]+/)) {
     const word = token.replace(/^-+|-+$/g, "");
-    if (named.has(word) && !ordinary.has(word)) found.add(word);
-    if (word.includes("-")) for (const part of word.split("-")) if (named.has(part) && !ordinary.has(part)) found.add(part);
+    if (inProse(word)) found.add(word);
+    if (word.includes("-")) for (const part of word.split("-")) if (inProse(part)) found.add(part);
   }
   // Runs of the attribute leaf's parts: "coc-rust-analyzer" names rust-analyzer.
   const parts = splitAttr(entry.attr).leaf.toLowerCase().split(/[-_]+/);
