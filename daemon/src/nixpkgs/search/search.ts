@@ -361,12 +361,14 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       if (libraryWord) saysLibrary[id] = 1;
     });
   }
-  for (const id of touched.ids.subarray(0, touched.length)) {
-    if (libraryAsked && index.flags[id]! & FLAG.libraryName && saysLibrary[id] === 0) {
-      total[id] = total[id]! + libraryAsked.score;
-      matched[id] = matched[id]! + libraryAsked.coverage;
+  if (libraryAsked) {
+    for (const id of touched.ids.subarray(0, touched.length)) {
+      if (index.flags[id]! & FLAG.libraryName && saysLibrary[id] === 0) {
+        total[id] = total[id]! + libraryAsked.score;
+        matched[id] = matched[id]! + libraryAsked.coverage;
+      }
+      saysLibrary[id] = 0;
     }
-    saysLibrary[id] = 0;
   }
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
   // name or description says it; among the set's members it ranks only what the other words found.
