@@ -963,6 +963,18 @@ describe("a conversion asked for", () => {
     expect(ranked(converters, "x2go")[0]).toBe("x2goclient");
   });
 
+  it("reads a converter's name only a set's member has ('xml2json', Haskell's) as the conversion too, and a top-level one as its tool", () => {
+    const converters = smallIndex([
+      ...WIDGETS,
+      ["haskellPackages.xml2json", "Translate xml to json"],
+      ["xq", "Command-line XML and JSON processor"],
+      ["json2yaml", "Converts JSON to YAML"],
+      ["yq", "Command-line YAML and JSON processor"],
+    ]);
+    expect(ranked(converters, "xml2json")).toContain("xq");
+    expect(ranked(converters, "json2yaml")).toEqual(["json2yaml"]);
+  });
+
   it("ranks a converter named for the opposite direction last, though it matches every word", () => {
     const both = smallIndex([
       ["markdown2html-converter", "Converts Markdown to HTML"],

@@ -29,11 +29,15 @@ function nameToInstall(query: string, isName: (name: string) => boolean): string
 
 /**
  * What a query asks for, without the words that only wrap it; not when packages are its subject, Nix's own ("list
- * packages on nixos", "search packages in nixpkgs"). `isName` says whether text is a package's or a program's name.
+ * packages on nixos", "search packages in nixpkgs"). `isName` says whether text is a package's or a program's name,
+ * `isTopLevelName` whether a top-level package's.
  */
-export function whatIsAsked(query: string, isName: (name: string) => boolean): string {
+export function whatIsAsked(query: string, isName: (name: string) => boolean, isTopLevelName: (name: string) => boolean): string {
   const request = query.replace(ASKING_FOR, "");
   const rest = request.replace(FROM_NIXPKGS, "").replace(WHERE_IT_RUNS, "");
   const said = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
-  return isName(said) ? said : (conversionOfName(said) ?? nameToInstall(said, isName) ?? said);
+  // A converter's name is the tool so named at top level (pdf2svg); a set's member of that name is a library, or Haskell's
+  // broken xml2json, which would leave "xml2json" answered by nothing shown.
+  const conversion = isTopLevelName(said) ? undefined : conversionOfName(said);
+  return conversion ?? (isName(said) ? said : (nameToInstall(said, isName) ?? said));
 }

@@ -155,7 +155,7 @@ function notWanted(words: string[]): string[] {
 /** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
 export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName);
+  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName, (name) => isTopLevelName(index, normalizeName(name)));
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
   const madeIn = implementationLanguages(said);
