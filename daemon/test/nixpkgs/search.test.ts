@@ -620,6 +620,16 @@ describe("a library asked for", () => {
   });
 });
 
+describe("a long query", () => {
+  it("finds packages by its four rarest words; the others only re-rank them", () => {
+    const small = smallIndex([...WIDGETS, ["alpha", "Frobnicates quux"], ["beta", "Zorbles quux"], ["gamma", "Handles wibble wobble"]]);
+    // Among the rarest four, quux finds what says it...
+    expect(ranked(small, "wibble quux")).toEqual(expect.arrayContaining(["alpha", "beta"]));
+    // ...as the fifth rarest, nothing of its own.
+    expect(ranked(small, "wibble wobble zap zip quux")).toEqual(["gamma"]);
+  });
+});
+
 describe("make", () => {
   it("leading a query is a light verb, elsewhere the tool, and before a kind of tool", () => {
     const small = smallIndex([

@@ -104,6 +104,12 @@ const WEIGHT = {
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
 } as const;
+/**
+ * How many of a query's words, the rarest, find packages; later ones only re-rank what those found. A package matching
+ * none of the rarest four seldom wins, and each further word walked its whole postings: "command runner like make"
+ * searched make's description too, in 8 ms, now 3.
+ */
+const OPEN_WORDS = 4;
 /** Words asking for a library that a lib* name says ("libpng"). */
 const NAMED_LIBRARY_WORDS = new Set(["library", "libraries", "lib"]);
 /** Most results one page shows. */
@@ -340,7 +346,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // Coverage counts each word by its rarity: missing "files" costs less than missing "encrypt"; missing "tool" nothing.
   let wanted = 0;
   // Rarest first: a word most descriptions use ("tool", "cli") then only re-ranks what rarer words found,
-  // which keeps a search from walking a tenth of the catalog.
+  // which keeps a search from walking a tenth of the catalog; so does every word after the rarest few
+  // (OPEN_WORDS) of a long query, such as the description an alternative is sought by (alternatives.ts).
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
@@ -351,7 +358,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   for (const [i, { w, weight }] of weighted.entries()) {
     const coverageWeight = programWords.includes(w) ? 0 : weight * subjectWeight(index, w);
     wanted += coverageWeight;
-    const refineOnly = i > 0 && weight < WEIGHT.commonWordWeight;
+    const refineOnly = i > 0 && (weight < WEIGHT.commonWordWeight || i >= OPEN_WORDS);
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * weight, coverage: coverageWeight };
     scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
