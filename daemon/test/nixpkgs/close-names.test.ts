@@ -57,6 +57,48 @@ describe("close names from the index", () => {
   });
 });
 
+describe("close names among many", () => {
+  /** Optimal string alignment distance, the plain way: what closeNames must find, however it prunes. */
+  function typos(a: string, b: string): number {
+    const d = Array.from({ length: a.length + 1 }, (_, i) =>
+      Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    );
+    for (let i = 1; i <= a.length; i++) {
+      for (let j = 1; j <= b.length; j++) {
+        d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+        if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+      }
+    }
+    return d[a.length]![b.length]!;
+  }
+  // Names of a few letters and digits, so that many lie within a typo or two of each other.
+  let seed = 7;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
+  const word = (length: number) => Array.from({ length }, () => "abcde12"[Math.floor(next() * 7)]).join("");
+  const names = [...new Set(Array.from({ length: 400 }, () => `n${word(3 + Math.floor(next() * 6))}`))];
+  const many = join(mkdtempSync(join(tmpdir(), "nixshed-close-many-")), "index");
+  writeIndex(
+    many,
+    buildIndex(
+      parseCatalog(JSON.stringify(Object.fromEntries(names.map((name) => [name, { name: `${name}-1`, pname: name, version: "1" }]))), "f"),
+      "f",
+    ),
+  );
+  const manyIndex = NixpkgsIndex.load(many);
+
+  it("finds every name within the typos allowed, as comparing each name with the key would", () => {
+    for (let i = 0; i < 60; i++) {
+      const key = `n${word(3 + Math.floor(next() * 6))}`;
+      const allowed = Math.min(2, Math.floor(key.length / 3));
+      const expected = names.filter((name) => name !== key && typos(key, name) <= allowed).sort();
+      expect(closeNames(manyIndex, key, 1000).sort(), key).toEqual(expected);
+    }
+  });
+});
+
 describe("Nix's own suggestions", () => {
   const trace = (missing: string, suggestion: string) =>
     `error: attribute '${missing}' missing\n\n       at «string»:1:74:\n\n       Did you mean ${suggestion}?`;
