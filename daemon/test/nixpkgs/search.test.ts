@@ -622,11 +622,22 @@ describe("a library asked for", () => {
 
 describe("a long query", () => {
   it("finds packages by its four rarest words; the others only re-rank them", () => {
-    const small = smallIndex([...WIDGETS, ["alpha", "Frobnicates quux"], ["beta", "Zorbles quux"], ["gamma", "Handles wibble wobble"]]);
+    const small = smallIndex([
+      ...WIDGETS,
+      ["alpha", "Frobnicates quux"],
+      ["beta", "Zorbles quux"],
+      ["gamma", "Handles wibble wobble"],
+      ["delta", "Zaps and zips"],
+    ]);
     // Among the rarest four, quux finds what says it...
     expect(ranked(small, "wibble quux")).toEqual(expect.arrayContaining(["alpha", "beta"]));
     // ...as the fifth rarest, nothing of its own.
-    expect(ranked(small, "wibble wobble zap zip quux")).toEqual(["gamma"]);
+    expect(ranked(small, "wibble wobble zap zip quux").sort()).toEqual(["delta", "gamma"]);
+  });
+
+  it("counts among those only words some package has: 'a modern, lightweight tool to compress images' is an image compressor", () => {
+    const small = smallIndex([...WIDGETS, ["imgsquash", "Compresses PNG images"]]);
+    expect(ranked(small, "a modern, lightweight, open source tool to compress images")[0]).toBe("imgsquash");
   });
 });
 

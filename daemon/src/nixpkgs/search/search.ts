@@ -355,18 +355,23 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // implementation for the PNG file format".
   const { saysLibrary } = scratch;
   let libraryAsked: { score: number; coverage: number } | undefined;
+  // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
+  let opened = 0;
   for (const [i, { w, weight }] of weighted.entries()) {
     const coverageWeight = programWords.includes(w) ? 0 : weight * subjectWeight(index, w);
     wanted += coverageWeight;
-    const refineOnly = i > 0 && (weight < WEIGHT.commonWordWeight || i >= OPEN_WORDS);
+    const refineOnly = i > 0 && (weight < WEIGHT.commonWordWeight || opened >= OPEN_WORDS);
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * weight, coverage: coverageWeight };
+    let found = false;
     scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + coverageWeight * share;
       if (libraryWord) saysLibrary[id] = 1;
+      found = true;
     });
+    if (found && !refineOnly) opened++;
   }
   if (libraryAsked) {
     for (const id of touched.ids.subarray(0, touched.length)) {
