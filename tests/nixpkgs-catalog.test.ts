@@ -141,6 +141,21 @@ describe("the real catalog", () => {
     expect(top("lazygit tui")[0]).toBe("lazygit");
   });
 
+  it("answers a variant asked of a tool ('modern ls', 'parallel gzip') with variants, not the tool itself unless it says so", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("modern ls")).toContain("eza");
+    expect(top("parallel gzip")).toContain("pigz");
+    expect(top("colorful ls")).toContain("lsd");
+    const named: [query: string, tool: string][] = [
+      ["modern ls", "coreutils"],
+      ["parallel gzip", "gzip"],
+      ["colorful ls", "coreutils"],
+    ];
+    for (const [query, tool] of named) expect(top(query), query).not.toContain(tool);
+    // A word that only follows the name asks nothing of it: "run make targets in parallel" may be make.
+    expect(top("gzip compression")[0]).toBe("gzip");
+  });
+
   it("answers an alternative to a tool nixpkgs lacks by that tool's name, not with every package that calls itself an alternative", () => {
     // fd ("Simple, fast and user-friendly alternative to find"), sd and go-task led "photoshop alternative".
     for (const query of ["photoshop alternative", "excel alternative", "visio alternative"]) {

@@ -24,8 +24,12 @@ const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
  * alternative"), they cost nothing to miss, or every package that calls itself an alternative to anything (fd, sd) would match.
  */
 const STANDING_IN_WORDS: ReadonlySet<string> = new Set(STANDING_IN);
-/** Words asking for an interface to a tool ("git tui", "gui for postgres"), which the tool named rarely is itself. */
+/** Words asking for an interface to a tool ("git tui", "gui for postgres"), which the tool named rarely is itself... */
 const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
+/** ...as an interface says of itself. */
+const INTERFACE_SAID = ["tui", "gui", "ui", "interface", "frontend", "graphical"];
+/** Words before a tool's name asking for a variant of it ("parallel gzip": pigz, "modern ls": eza), which the tool is only if it says so. */
+const VARIANT_WORDS = new Set(["parallel", "multithreaded", "graphical", "colorful", "colourful", "modern"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
@@ -59,8 +63,11 @@ export interface ParsedQuery {
   unwanted: string[];
   /** In "<tool> for <use>" ("jq for yaml"): the tool, meant only if its words or others' words of it say the use too ("vault for secrets"). */
   toolForUse?: { name: string; use: string[] };
-  /** Names of tools the query asks an interface to ("terminal ui for kubernetes": kubernetes), meant only if they say they are one. */
-  interfaceTo: string[];
+  /**
+   * A kind of the tools named that the query asks for, an interface to them ("terminal ui for kubernetes") or a variant
+   * ("parallel gzip"): those tools are meant only if their descriptions say it ("lazygit tui" is still lazygit).
+   */
+  kindOfNamed?: { names: string[]; says: readonly string[] };
   /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump), or the program whose file it is (makefile: make). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
@@ -237,9 +244,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     ],
     unwanted,
     toolForUse: forUse,
-    interfaceTo: words.some((w) => INTERFACE_WORDS.has(w))
-      ? words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName)
-      : [],
+    kindOfNamed: kindOfNamed(words, isName),
     compounds: compoundsOf(index, allWords, contentWords, asksForTool),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
@@ -251,6 +256,16 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     // A library is for programs: "library for building cli apps" asks for one by them.
     programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
   };
+}
+
+/** What kind of the tools it names a query asks for (ParsedQuery.kindOfNamed): a variant only by a word just before the name ("run make in parallel" is make). */
+function kindOfNamed(words: readonly string[], isName: (name: string) => boolean): ParsedQuery["kindOfNamed"] {
+  if (words.some((w) => INTERFACE_WORDS.has(w))) {
+    const names = words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName);
+    return names.length > 0 ? { names, says: INTERFACE_SAID } : undefined;
+  }
+  const at = words.findIndex((w, i) => VARIANT_WORDS.has(w) && i + 1 < words.length && isName(words[i + 1]!));
+  return at < 0 ? undefined : { names: [normalizeName(words[at + 1]!)], says: [words[at]!] };
 }
 
 /** Kinds of tool one another is not: a formatter is no linter. ("manager" is too general to say.) */

@@ -270,7 +270,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     subjectNotMeant,
     unwanted,
     toolForUse,
-    interfaceTo,
+    kindOfNamed,
     compounds,
     reversedKeys,
     conventionKeys,
@@ -424,12 +424,12 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       WEIGHT.otherUse,
     );
   }
-  // "git tui" is lazygit, not git; "lazygit tui" still lazygit, a "terminal UI for git commands".
-  if (interfaceTo.length > 0) {
-    const isInterface = describesItselfAs(index, ["tui", "gui", "ui", "interface", "frontend", "graphical"]);
+  // "git tui" is lazygit, not git; "lazygit tui" still lazygit, a "terminal UI for git commands". "parallel gzip" is pigz.
+  if (kindOfNamed) {
+    const saysIt = describesItselfAs(index, kindOfNamed.says);
     weigh(
-      [...named(termsOf(interfaceTo))].filter((id) => !isInterface(id)),
-      WEIGHT.subject,
+      [...named(termsOf(kindOfNamed.names))].filter((id) => !saysIt(id)),
+      WEIGHT.otherUse,
     );
   }
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
