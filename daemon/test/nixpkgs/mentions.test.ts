@@ -60,4 +60,17 @@ describe("a name of two letters", () => {
     expect(mentions.count[0]).toBe(2);
     expect(mentions.count[3]).toBe(0);
   });
+
+  it("is mentioned once by a set's members that start with it, and never by a part after another", () => {
+    const entries = [
+      entry("cl", "Common Lisp implementation"),
+      ...Array.from({ length: 30 }, (_, i) => entry(`sbclPackages.cl-lib${i}`, "Lisp library")),
+      entry("fd", "Simple alternative to find"),
+      entry("haskellPackages.monads-fd", "Monad classes"),
+      entry("haskellPackages.ref-fd", "References"),
+    ];
+    const mentions = findMentions(entries);
+    expect(mentions.count[0]).toBe(1);
+    expect(mentions.count[31]).toBe(0);
+  });
 });

@@ -21,7 +21,7 @@ const MAX_CONTEXT_TERMS = 12;
 const MAX_CONTEXT_MENTIONS = 200;
 /** A name of one letter ("q", "r") is too often something else anywhere... */
 const MIN_NAME_LENGTH = 2;
-/** ...and of two in prose ("go", "pv", "sd"); an attribute's parts say them of their package ("gh-dash", "jq-lsp", "uv-build"). */
+/** ...and of two in prose ("go", "pv", "sd"); an attribute's first part says them of their package ("gh-dash", "jq-lsp", "uv-build"). */
 const MIN_PROSE_NAME_LENGTH = 3;
 /** A leaf with more parts than this is not scanned for names ("python-mode-for-emacs-with-…"). */
 const MAX_LEAF_PARTS = 6;
@@ -72,14 +72,21 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   // Who names whom: each mentioning package once per family ("python312Packages.x" and
   // "python313Packages.x" are one voice), never a package naming itself.
   const voices = new Set<string>();
+  // A two-letter name a set's members start is one voice for the whole set: sbclPackages' hundreds of cl-* name no cl.
+  const setVoices = new Set<string>();
   const plainPnames = entries.map((entry) => plainPname(entry.pname));
   const mentioners = new Map<number, number[]>();
   entries.forEach((entry, id) => {
     const { set, leaf } = splitAttr(entry.attr);
-    const voice = `${familyOf(set)}.${leaf}`;
+    const family = familyOf(set);
+    const voice = `${family}.${leaf}`;
     if (voices.has(voice)) return;
     voices.add(voice);
     for (const name of namesIn(entry, named, ordinary)) {
+      if (set && name.length < MIN_PROSE_NAME_LENGTH) {
+        if (setVoices.has(`${family}.${name}`)) continue;
+        setVoices.add(`${family}.${name}`);
+      }
       for (const target of named.get(name)!) {
         if (target === id || plainPnames[target] === plainPnames[id]) continue;
         const list = mentioners.get(target);
@@ -123,13 +130,14 @@ function namesIn(entry: CatalogEntry, named: ReadonlyMap<string, number[]>, ordi
     if (inProse(word)) found.add(word);
     if (word.includes("-")) for (const part of word.split("-")) if (inProse(part)) found.add(part);
   }
-  // Runs of the attribute leaf's parts: "coc-rust-analyzer" names rust-analyzer.
+  // Runs of the attribute leaf's parts: "coc-rust-analyzer" names rust-analyzer. Two letters only lead one ("gh-dash"):
+  // after another part they are mostly something else ("monads-fd", "de-at").
   const parts = splitAttr(entry.attr).leaf.toLowerCase().split(/[-_]+/);
   if (parts.length <= MAX_LEAF_PARTS) {
     for (let start = 0; start < parts.length; start++) {
       for (let end = start + 1; end <= parts.length; end++) {
         const run = parts.slice(start, end).join("-");
-        if (named.has(run)) found.add(run);
+        if (named.has(run) && (start === 0 || run.length >= MIN_PROSE_NAME_LENGTH)) found.add(run);
       }
     }
   }
