@@ -141,11 +141,21 @@ describe("the real catalog", () => {
     expect(top("lazygit tui")[0]).toBe("lazygit");
   });
 
+  it("reads a converter's name only a broken package has as the conversion, and a name a shown package has as that name", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 5, platform: "x86_64-linux" }).map((result) => result.attr);
+    // Haskell's xml2json is broken: the name alone answered nothing shown.
+    expect(top("xml2json").some((attr) => ["jq", "xidel", "yq-go", "dasel", "libxo"].includes(attr))).toBe(true);
+    // A kernel's driver, not a conversion from "rtl881" to "au".
+    expect(top("rtl8812au")[0]).toMatch(/\.rtl8812au$/);
+  });
+
   it("answers a variant asked of a tool ('modern ls', 'parallel gzip') with variants, not the tool itself unless it says so", () => {
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
     expect(top("modern ls")).toContain("eza");
     expect(top("parallel gzip")).toContain("pigz");
     expect(top("colorful ls")).toContain("lsd");
+    // In the words that say the same: pixz is a "Parallel compressor/decompressor for xz format".
+    expect(top("multithreaded xz")[0]).toBe("pixz");
     const named: [query: string, tool: string][] = [
       ["modern ls", "coreutils"],
       ["parallel gzip", "gzip"],

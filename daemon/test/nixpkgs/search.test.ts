@@ -984,14 +984,22 @@ describe("a conversion asked for", () => {
     expect(ranked(converters, "x2go")[0]).toBe("x2goclient");
   });
 
-  it("reads a converter's name only a set's member has ('xml2json', Haskell's) as the conversion too, and a top-level one as its tool", () => {
-    const converters = smallIndex([
-      ...WIDGETS,
-      ["haskellPackages.xml2json", "Translate xml to json"],
-      ["xq", "Command-line XML and JSON processor"],
-      ["json2yaml", "Converts JSON to YAML"],
-      ["yq", "Command-line YAML and JSON processor"],
-    ]);
+  it("reads a converter's name only a broken package has ('xml2json', Haskell's) as the conversion, and a top-level one as its tool", () => {
+    const catalog = Object.fromEntries(
+      [
+        ...WIDGETS,
+        ["haskellPackages.xml2json", "Translate xml to json"],
+        ["xq", "Command-line XML and JSON processor"],
+        ["json2yaml", "Converts JSON to YAML"],
+        ["yq", "Command-line YAML and JSON processor"],
+      ].map(([attr, description]) => [
+        attr,
+        { name: `${attr}-1.0`, pname: attr!.split(".").pop(), version: "1.0", meta: { description, broken: attr!.endsWith("xml2json") } },
+      ]),
+    );
+    const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-broken-")), "index");
+    writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
+    const converters = NixpkgsIndex.load(path);
     expect(ranked(converters, "xml2json")).toContain("xq");
     expect(ranked(converters, "json2yaml")).toEqual(["json2yaml"]);
   });
@@ -1547,6 +1555,34 @@ describe("a misspelt word", () => {
     const index = small();
     expect(ranked(index, "filter json on the comand line")[0]).toBe("jsonfilter");
     expect(ranked(index, "remove image metdata")[0]).toBe("metatool");
+  });
+
+  it("is a whole word: the parts of a name ('AlgorithmC3') or a path are left as they are", () => {
+    const index = smallIndex([
+      ...WIDGETS,
+      ["perl540Packages.AlgorithmC3", "Merges hierarchies", "perl5.40-Algorithm-C3"],
+      ["sorter", "Sorting algorithm"],
+      ["hasher", "Hashing algorithm"],
+      ["differ", "Diff algorithm"],
+    ]);
+    expect(ranked(index, "algorithmc3 perl")[0]).toBe("perl540Packages.AlgorithmC3");
+  });
+
+  it("is mended twice in a query at most, so that a query of nonsense costs little", () => {
+    const index = smallIndex([
+      ...WIDGETS,
+      ["cmdrun", "Runs a command"],
+      ["cmdwait", "Waits for a command"],
+      ["cmdlog", "Logs a command"],
+      ["metatool", "Edits image metadata"],
+      ["metaview", "Shows image metadata"],
+      ["metadump", "Dumps metadata"],
+      ["langtool", "Language checker"],
+      ["langfmt", "Language formatter"],
+      ["langlint", "Language linter"],
+    ]);
+    expect(ranked(index, "metdata languge")).toEqual(expect.arrayContaining(["metatool", "langtool"]));
+    expect(ranked(index, "comand metdata languge")).not.toContain("langtool");
   });
 
   it("is left as it is when fewer descriptions use the word it is one typo from, or when it is the whole query", () => {

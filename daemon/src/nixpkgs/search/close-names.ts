@@ -39,9 +39,10 @@ export function closeNames(index: NixpkgsIndex, attr: string, limit = 5): string
   const { letters, byLength, lengthStarts } = shapesOf(index);
   const keyLetters = letterSet(key, 0, key.length);
   const rows = new TypoRows(key.length + max + 1);
-  // Only names of a length within the typos allowed.
-  const [from, to] = [Math.max(0, key.length - max), Math.min(lengthStarts.length - 2, key.length + max)];
-  for (let at = lengthStarts[from] ?? 0; at < (lengthStarts[to + 1] ?? 0); at++) {
+  // Only names of a length within the typos allowed (none when every name is shorter).
+  const longest = lengthStarts.length - 2;
+  const [from, to] = [Math.min(longest + 1, Math.max(0, key.length - max)), Math.min(longest, key.length + max)];
+  for (let at = lengthStarts[from]!; at < lengthStarts[to + 1]!; at++) {
     const term = byLength[at]!;
     // Each letter one has and the other lacks takes an edit: most names are further than that, and cost no table.
     const nameLetters = letters[term]!;

@@ -2,6 +2,7 @@
 // match, the ecosystems it names, the tool it asks for a kind of ("zig lsp") or does not want
 // ("without docker"), and the names a converter or a language's tool would have.
 import { NixpkgsError } from "../errors.js";
+import { FLAG } from "../index/build.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, SUBJECT_ECOSYSTEM_WORDS, withoutInstallable } from "../index/package-sets.js";
 import { STANDING_IN } from "./alternatives.js";
@@ -28,8 +29,22 @@ const STANDING_IN_WORDS: ReadonlySet<string> = new Set(STANDING_IN);
 const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** ...as an interface says of itself. */
 const INTERFACE_SAID = ["tui", "gui", "ui", "interface", "frontend", "graphical"];
-/** Words before a tool's name asking for a variant of it ("parallel gzip": pigz, "modern ls": eza), which the tool is only if it says so. */
-const VARIANT_WORDS = new Set(["parallel", "multithreaded", "graphical", "colorful", "colourful", "modern"]);
+/**
+ * Words before a tool's name asking for a variant of it ("parallel gzip": pigz, "modern ls": eza), which the tool is only
+ * if it says so, in one of the words that say the same.
+ */
+const PARALLEL = ["parallel", "multithreaded", "multi-threaded", "multicore", "multi-core", "concurrent"];
+const COLORFUL = ["colorful", "colourful", "color", "colour", "colors", "colours"];
+const VARIANT_WORDS: Readonly<Record<string, readonly string[]>> = {
+  parallel: PARALLEL,
+  multithreaded: PARALLEL,
+  multicore: PARALLEL,
+  concurrent: PARALLEL,
+  graphical: INTERFACE_SAID,
+  colorful: COLORFUL,
+  colourful: COLORFUL,
+  modern: ["modern"],
+};
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
@@ -162,7 +177,11 @@ function notWanted(words: string[]): string[] {
 /** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
 export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName, (name) => isTopLevelName(index, normalizeName(name)));
+  const isShownName = (name: string) => {
+    const term = index.exact.find(normalizeName(name));
+    return term >= 0 && index.exact.postings(term).some((id) => (index.flags[id]! & FLAG.broken) === 0);
+  };
+  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName, isShownName);
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
   const madeIn = implementationLanguages(said);
@@ -264,8 +283,8 @@ function kindOfNamed(words: readonly string[], isName: (name: string) => boolean
     const names = words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName);
     return names.length > 0 ? { names, says: INTERFACE_SAID } : undefined;
   }
-  const at = words.findIndex((w, i) => VARIANT_WORDS.has(w) && i + 1 < words.length && isName(words[i + 1]!));
-  return at < 0 ? undefined : { names: [normalizeName(words[at + 1]!)], says: [words[at]!] };
+  const at = words.findIndex((w, i) => Object.hasOwn(VARIANT_WORDS, w) && i + 1 < words.length && isName(words[i + 1]!));
+  return at < 0 ? undefined : { names: [normalizeName(words[at + 1]!)], says: VARIANT_WORDS[words[at]!]! };
 }
 
 /** Kinds of tool one another is not: a formatter is no linter. ("manager" is too general to say.) */

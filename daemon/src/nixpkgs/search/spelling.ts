@@ -5,8 +5,12 @@
 import type { NixpkgsIndex } from "../index/index.js";
 import { stem } from "./text.js";
 
-/** Shorter words are too often an acronym or a name this nixpkgs lacks, one typo from some other word. */
+/** Shorter words are too often an acronym or a name this nixpkgs lacks, one typo from some other word... */
 const MIN_LENGTH = 5;
+/** ...and a longer one no typo of a word (each letter costs 54 lookups). */
+const MAX_LENGTH = 16;
+/** The most words mended in one query: a query of nonsense words costs no more than a few. */
+const MAX_MENDED = 2;
 /** The word meant is a common one: a typo of a word few descriptions use is more likely another word. */
 const MIN_USES = 3;
 const LETTERS = "abcdefghijklmnopqrstuvwxyz";
@@ -14,9 +18,14 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 /** The query with each misspelt word respelt. */
 export function withTyposMended(index: NixpkgsIndex, query: string): string {
   if (!/\s/.test(query.trim())) return query;
-  return query.replace(/[A-Za-z]+/g, (word) => {
+  let tries = 0;
+  // Whole words only, between spaces and punctuation: the parts of a name or a path ("AlgorithmC3", "rtl8812au",
+  // "dictdDBs.wiktionary") are no words.
+  return query.replace(/(?<=^|[\s,;:!?()"'])[A-Za-z]+(?=$|[\s,;:!?()"']|\.(?:\s|$))/g, (word) => {
     const lower = word.toLowerCase();
-    return lower.length >= MIN_LENGTH && !known(index, lower) ? (meant(index, lower) ?? word) : word;
+    if (lower.length < MIN_LENGTH || lower.length > MAX_LENGTH || tries >= MAX_MENDED || known(index, lower)) return word;
+    tries++;
+    return meant(index, lower) ?? word;
   });
 }
 

@@ -93,6 +93,7 @@ const RELATED: Record<string, string[]> = {
   traffic: ["network", "bandwidth", "packet"],
   bandwidth: ["traffic", "throughput"],
   throughput: ["bandwidth", "performance", "speed"],
+  multithreaded: ["parallel", "multicore", "concurrent"],
   intercept: ["proxy", "mitm", "inspect"],
   makefile: ["make", "task", "build"],
   qr: ["barcode", "qrcode"],
