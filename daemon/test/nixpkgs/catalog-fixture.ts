@@ -1,4 +1,25 @@
-// A small catalog in nix-env's format (what a fresh evaluation prints), for unit tests.
+// A small catalog in nix-env's format (what a fresh evaluation prints), for unit tests; and one parsed entry.
+import type { CatalogEntry } from "../../src/nixpkgs/index/catalog.js";
+
+/** A package as the catalog parser gives it: a plain tool, with `fields` instead. */
+export const catalogEntry = (fields: Partial<CatalogEntry>): CatalogEntry => ({
+  attr: "sometool",
+  pname: "sometool",
+  version: "0.4.2",
+  description: "Does something",
+  homepage: "https://github.com/someone/sometool",
+  license: "",
+  mainProgram: "",
+  platforms: null,
+  maintainers: 1,
+  hasManPages: false,
+  position: "",
+  broken: false,
+  unfree: false,
+  insecure: false,
+  ...fields,
+});
+
 export const NIX_ENV_CATALOG = {
   ripgrep: {
     name: "ripgrep-14.1.1",

@@ -1,23 +1,9 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogEntry } from "../../src/nixpkgs/index/catalog.js";
 import { findMentions } from "../../src/nixpkgs/index/mentions.js";
+import { catalogEntry } from "./catalog-fixture.js";
 
-const entry = (attr: string, description: string): CatalogEntry => ({
-  attr,
-  pname: attr.split(".").pop()!,
-  version: "1.0",
-  description,
-  homepage: "",
-  license: "",
-  mainProgram: "",
-  platforms: null,
-  maintainers: 1,
-  hasManPages: false,
-  position: "",
-  broken: false,
-  unfree: false,
-  insecure: false,
-});
+const entry = (attr: string, description: string) =>
+  catalogEntry({ attr, pname: attr.split(".").pop()!, version: "1.0", description, homepage: "" });
 
 /** Many descriptions saying `phrase`, each a package of its own. */
 const saying = (prefix: string, count: number, phrase: (i: number) => string) =>

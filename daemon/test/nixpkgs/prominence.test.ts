@@ -1,46 +1,29 @@
 import { describe, expect, it } from "vitest";
-import type { CatalogEntry } from "../../src/nixpkgs/index/catalog.js";
 import { establishment } from "../../src/nixpkgs/index/prominence.js";
+import { catalogEntry } from "./catalog-fixture.js";
 
-const entry = (fields: Partial<CatalogEntry>): CatalogEntry => ({
-  attr: "sometool",
-  pname: "sometool",
-  version: "0.4.2",
-  description: "Does something",
-  homepage: "https://github.com/someone/sometool",
-  license: "",
-  mainProgram: "",
-  platforms: null,
-  maintainers: 1,
-  hasManPages: false,
-  position: "",
-  broken: false,
-  unfree: false,
-  insecure: false,
-  ...fields,
-});
-const plain = establishment(entry({}), 1);
+const plain = establishment(catalogEntry({}), 1);
 
 describe("how established a package looks", () => {
   it("rises with a site of its own, not with a page on a code host or registry", () => {
-    expect(establishment(entry({ homepage: "https://sometool.example.org/" }), 1)).toBeGreaterThan(plain);
-    expect(establishment(entry({ homepage: "https://someone.github.io/sometool" }), 1)).toBe(plain);
-    expect(establishment(entry({ homepage: "https://pypi.org/project/sometool" }), 1)).toBe(plain);
+    expect(establishment(catalogEntry({ homepage: "https://sometool.example.org/" }), 1)).toBeGreaterThan(plain);
+    expect(establishment(catalogEntry({ homepage: "https://someone.github.io/sometool" }), 1)).toBe(plain);
+    expect(establishment(catalogEntry({ homepage: "https://pypi.org/project/sometool" }), 1)).toBe(plain);
   });
 
   it("rises with a 1.0 release and falls for an unreleased snapshot", () => {
-    expect(establishment(entry({ version: "3.1" }), 1)).toBeGreaterThan(plain);
-    expect(establishment(entry({ version: "0-unstable-2025-01-01" }), 1)).toBeLessThan(plain);
+    expect(establishment(catalogEntry({ version: "3.1" }), 1)).toBeGreaterThan(plain);
+    expect(establishment(catalogEntry({ version: "0-unstable-2025-01-01" }), 1)).toBeLessThan(plain);
   });
 
   it("prefers a short name of its own to an add-on's name of several parts, and ignores version suffixes", () => {
-    expect(establishment(entry({ attr: "tool" }), 1)).toBeGreaterThan(plain);
-    expect(establishment(entry({ attr: "sometool-lsp-plugin" }), 1)).toBeLessThan(plain);
-    expect(establishment(entry({ attr: "sometool_0_26_0" }), 1)).toBe(plain);
+    expect(establishment(catalogEntry({ attr: "tool" }), 1)).toBeGreaterThan(plain);
+    expect(establishment(catalogEntry({ attr: "sometool-lsp-plugin" }), 1)).toBeLessThan(plain);
+    expect(establishment(catalogEntry({ attr: "sometool_0_26_0" }), 1)).toBe(plain);
   });
 
   it("falls for a short expression of one package, and reads no length from a file of many", () => {
-    const at = (position: string) => establishment(entry({ position }), 1);
+    const at = (position: string) => establishment(catalogEntry({ position }), 1);
     expect(at("pkgs/by-name/so/sometool/package.nix:24")).toBeLessThan(at("pkgs/by-name/so/sometool/package.nix:40"));
     expect(at("pkgs/by-name/so/sometool/package.nix:40")).toBeLessThan(plain);
     expect(at("pkgs/tools/misc/sometool/default.nix:180")).toBe(plain);
@@ -49,7 +32,7 @@ describe("how established a package looks", () => {
   });
 
   it("falls for a package built for Linux alone, not for one that runs on more, nor one that says nothing", () => {
-    const on = (platforms: string[] | null) => establishment(entry({ platforms }), 1);
+    const on = (platforms: string[] | null) => establishment(catalogEntry({ platforms }), 1);
     expect(on(["x86_64-linux", "aarch64-linux"])).toBeLessThan(plain);
     expect(on(["x86_64-linux", "aarch64-darwin"])).toBe(plain);
     expect(on([])).toBe(plain);
