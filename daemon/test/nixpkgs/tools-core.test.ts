@@ -226,8 +226,13 @@ describe("stemming", () => {
       ["optimization", "optimizer"],
       ["visualize", "visual"],
       ["runner", "run"],
+      ["searchable", "searched"],
+      ["executable", "execute"],
+      ["compressible", "compress"],
     ])
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
+    // A short adjective keeps its ending: what is portable is no port, a table no t.
+    expect(stem("portable")).not.toBe(stem("port"));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
     // Reading the text of an image is OCR, however it is asked; the text of a PDF is not.
     expect(textWords("read text from a scanned image")).toContain("ocr");

@@ -129,6 +129,8 @@ export function stem(word: string): string {
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (TOOL_NOUNS.has(w) || KEPT_WHOLE.has(w)) return w;
   if (w.length > 7 && w.endsWith("ively")) w = w.slice(0, -2);
+  // "searchable" is searched, "executable" executed; a short one is a word of its own ("portable" is no port).
+  if (w.length > 8 && /[ai]ble$/.test(w)) w = w.slice(0, -4);
   if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
   else if (w.length > 7 && w.endsWith("ersion")) w = `${w.slice(0, -4)}t`;
   else if (w.length > 6 && w.endsWith("ate")) w = w.slice(0, -3);
