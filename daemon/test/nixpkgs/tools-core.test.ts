@@ -245,6 +245,9 @@ describe("stemming", () => {
     // ...but it is related to that word's relations, not to "format" itself: in a description that is a file format.
     expect(relatedStems(stem("formatter"))).toEqual(expect.arrayContaining([stem("reformat"), stem("indent")]));
     expect(relatedStems(stem("formatter"))).not.toContain(stem("format"));
+    // "sync" is how agents write what descriptions call synchronization (syncthing), and "multithreaded" what they call parallel (pigz).
+    expect(relatedStems(stem("sync"))).toContain(stem("synchronization"));
+    expect(relatedStems(stem("multithreaded"))).toContain(stem("parallel"));
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));

@@ -94,6 +94,7 @@ const RELATED: Record<string, string[]> = {
   bandwidth: ["traffic", "throughput"],
   throughput: ["bandwidth", "performance", "speed"],
   multithreaded: ["parallel", "multicore", "concurrent"],
+  sync: ["synchronization", "synchronize"],
   intercept: ["proxy", "mitm", "inspect"],
   makefile: ["make", "task", "build"],
   qr: ["barcode", "qrcode"],
