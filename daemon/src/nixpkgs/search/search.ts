@@ -67,7 +67,11 @@ const WEIGHT = {
   common: 4,
   /** Factor of the package a "<subject> <tool kind>" query names as its subject ("zig" in "zig lsp"). */
   subject: 0.25,
-  /** Factor of the tool a "<tool> for <use>" query names when nothing says it has that use ("jq for yaml": jq); low enough to outweigh an everyday tool's factor. */
+  /**
+   * Factor of the tool a "<tool> for <use>" query names when nothing says it has that use ("jq for yaml": jq), or one it
+   * asks an interface to or a variant of that does not say it is one ("git tui": git; "parallel gzip": gzip); low enough
+   * to outweigh an everyday tool's factor.
+   */
   otherUse: 0.1,
   /** Factor of a package the query says it does not want ("without docker"): shown only when nothing else matches. */
   unwanted: 0.01,
