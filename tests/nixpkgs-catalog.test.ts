@@ -153,12 +153,15 @@ describe("the real catalog", () => {
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
     expect(top("modern ls")).toContain("eza");
     expect(top("parallel gzip")).toContain("pigz");
+    const place = (query: string, attr: string) => (top(query).includes(attr) ? top(query).indexOf(attr) : Number.POSITIVE_INFINITY);
+    expect(place("parallel gzip", "pigz")).toBeLessThan(place("parallel gzip", "gzip"));
     expect(top("colorful ls")).toContain("lsd");
     // In the words that say the same: pixz is a "Parallel compressor/decompressor for xz format".
     expect(top("multithreaded xz")[0]).toBe("pixz");
     const named: [query: string, tool: string][] = [
       ["modern ls", "coreutils"],
-      ["parallel gzip", "gzip"],
+      // Nor the tool the variant's word names: a parallel gzip is no GNU parallel.
+      ["parallel gzip", "parallel"],
       ["colorful ls", "coreutils"],
     ];
     for (const [query, tool] of named) expect(top(query), query).not.toContain(tool);

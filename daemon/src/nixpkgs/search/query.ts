@@ -82,7 +82,7 @@ export interface ParsedQuery {
    * A kind of the tools named that the query asks for, an interface to them ("terminal ui for kubernetes") or a variant
    * ("parallel gzip"): those tools are meant only if their descriptions say it ("lazygit tui" is still lazygit).
    */
-  kindOfNamed?: { names: string[]; says: readonly string[] };
+  kindOfNamed?: { names: string[]; says: readonly string[]; variant?: string };
   /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump), or the program whose file it is (makefile: make). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
@@ -241,6 +241,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
   );
   const forUse = toolForUse(words, contentWords, isName);
+  const kindOfTool = kindOfNamed(words, isName);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
@@ -260,10 +261,12 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
       ...words.filter((w) => subjectOfTool.length > 0 && LANGUAGE_TOOL_KINDS.has(w)),
       // "top for docker" is a top made for docker, not docker.
       ...(forUse?.use.filter(isName).map(normalizeName) ?? []),
+      // "parallel gzip" is a parallel gzip, not GNU parallel.
+      ...(kindOfTool?.variant && isName(kindOfTool.variant) ? [kindOfTool.variant] : []),
     ],
     unwanted,
     toolForUse: forUse,
-    kindOfNamed: kindOfNamed(words, isName),
+    kindOfNamed: kindOfTool,
     compounds: compoundsOf(index, allWords, contentWords, asksForTool),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
@@ -284,7 +287,7 @@ function kindOfNamed(words: readonly string[], isName: (name: string) => boolean
     return names.length > 0 ? { names, says: INTERFACE_SAID } : undefined;
   }
   const at = words.findIndex((w, i) => Object.hasOwn(VARIANT_WORDS, w) && i + 1 < words.length && isName(words[i + 1]!));
-  return at < 0 ? undefined : { names: [normalizeName(words[at + 1]!)], says: VARIANT_WORDS[words[at]!]! };
+  return at < 0 ? undefined : { names: [normalizeName(words[at + 1]!)], says: VARIANT_WORDS[words[at]!]!, variant: words[at]! };
 }
 
 /** Kinds of tool one another is not: a formatter is no linter. ("manager" is too general to say.) */
