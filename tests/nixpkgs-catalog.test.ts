@@ -149,6 +149,13 @@ describe("the real catalog", () => {
     expect(top("rtl8812au")[0]).toMatch(/\.rtl8812au$/);
   });
 
+  it("reads GNU's name before a tool's as its name, whichever way nixpkgs spells it ('gnu sed': gnused, 'gnu parallel': parallel)", () => {
+    const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
+    expect(first("gnu sed")).toBe("gnused");
+    // gzip is "GNU zip", and others say "parallel" of it (pigz is a "Parallel implementation of gzip"): it led.
+    expect(first("gnu parallel")).toBe("parallel");
+  });
+
   it("answers a variant asked of a tool ('modern ls', 'parallel gzip') with variants, not the tool itself unless it says so", () => {
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
     expect(top("modern ls")).toContain("eza");

@@ -229,7 +229,9 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const spelt = joinPhrases(text);
   const respelt = !/\s/.test(text) && spelt !== text.toLowerCase() ? keysOf(spelt).filter((key) => isTopLevelName(index, key)) : [];
   const renamed = !/\s/.test(text) && !isName(text) ? renamedCommand(index, squashName(text)) : [];
-  const wholeKeys = new Set([...keysOf(text), ...respelt, ...renamed, ...nameOfRelease, ...conversions, ...kinds]);
+  // GNU's tools are named with it or without it: "gnu sed" is gnused, "gnu parallel" parallel.
+  const ofGnu = /^gnu\s+\S+$/i.test(text) ? keysOf(text.replace(/^gnu\s+/i, "")).filter((key) => isTopLevelName(index, key)) : [];
+  const wholeKeys = new Set([...keysOf(text), ...respelt, ...renamed, ...nameOfRelease, ...conversions, ...kinds, ...ofGnu]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
