@@ -248,6 +248,9 @@ describe("stemming", () => {
     // "sync" is how agents write what descriptions call synchronization (syncthing), and "multithreaded" what they call parallel (pigz).
     expect(relatedStems(stem("sync"))).toContain(stem("synchronization"));
     expect(relatedStems(stem("multithreaded"))).toContain(stem("parallel"));
+    // EC2 and Lambda are AWS's: "manage ec2 instances" is the AWS CLI.
+    expect(relatedStems(stem("ec2"))).toContain(stem("aws"));
+    expect(relatedStems(stem("lambda"))).toContain(stem("aws"));
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));

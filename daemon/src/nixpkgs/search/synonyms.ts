@@ -188,6 +188,9 @@ const RELATED: Record<string, string[]> = {
   expose: ["tunnel", "public"],
   localhost: ["tunnel", "local"],
   amazon: ["aws"],
+  // Amazon's compute and functions are its own words for AWS.
+  ec2: ["aws", "amazon"],
+  lambda: ["aws", "serverless", "function"],
   manage: ["management"],
   read: ["viewer", "view"],
   view: ["viewer", "navigator", "pager", "browse"],
