@@ -1568,7 +1568,7 @@ describe("a misspelt word", () => {
     expect(ranked(index, "algorithmc3 perl")[0]).toBe("perl540Packages.AlgorithmC3");
   });
 
-  it("is mended twice in a query at most, so that a query of nonsense costs little", () => {
+  it("is mended twice in a query at most, and in words of sixteen letters at most, so that a query of nonsense costs little", () => {
     const index = smallIndex([
       ...WIDGETS,
       ["cmdrun", "Runs a command"],
@@ -1580,9 +1580,14 @@ describe("a misspelt word", () => {
       ["langtool", "Language checker"],
       ["langfmt", "Language formatter"],
       ["langlint", "Language linter"],
+      ["metalong", "Metadatametadatametadata"],
+      ["metalonger", "Metadatametadatametadata again"],
+      ["metalongest", "Metadatametadatametadata once more"],
     ]);
     expect(ranked(index, "metdata languge")).toEqual(expect.arrayContaining(["metatool", "langtool"]));
     expect(ranked(index, "comand metdata languge")).not.toContain("langtool");
+    // Nor a word longer than sixteen letters: each letter costs dozens of lookups.
+    expect(ranked(index, "comand metadatametadatamexadata")).not.toContain("metalong");
   });
 
   it("is left as it is when fewer descriptions use the word it is one typo from, or when it is the whole query", () => {

@@ -7,6 +7,15 @@ import { familyFactor, familyOf, isNicheFamily, splitAttr } from "./package-sets
 
 export type PackageRecord = Record<"attr" | (typeof DETAIL_FIELDS)[number], string>;
 
+/** A value computed from an index on first use and kept as long as the index is (search's scratch arrays, its names' shapes). */
+export function perIndex<T>(compute: (index: NixpkgsIndex) => T): (index: NixpkgsIndex) => T {
+  const known = new WeakMap<NixpkgsIndex, T>();
+  return (index) => {
+    if (!known.has(index)) known.set(index, compute(index));
+    return known.get(index)!;
+  };
+}
+
 /** Details kept in memory: a few hundred bytes each, so a few hundred KB for a few thousand results. */
 const RECENT_RECORDS = 2048;
 

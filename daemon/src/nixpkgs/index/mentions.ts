@@ -83,9 +83,10 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     if (voices.has(voice)) return;
     voices.add(voice);
     for (const name of namesIn(entry, named, ordinary)) {
-      if (set && name.length < MIN_PROSE_NAME_LENGTH) {
-        if (setVoices.has(`${family}.${name}`)) continue;
-        setVoices.add(`${family}.${name}`);
+      const setVoice = set && name.length < MIN_PROSE_NAME_LENGTH ? `${family}.${name}` : "";
+      if (setVoice) {
+        if (setVoices.has(setVoice)) continue;
+        setVoices.add(setVoice);
       }
       for (const target of named.get(name)!) {
         if (target === id || plainPnames[target] === plainPnames[id]) continue;

@@ -30,14 +30,14 @@ function nameToInstall(query: string, isName: (name: string) => boolean): string
 /**
  * What a query asks for, without the words that only wrap it; not when packages are its subject, Nix's own ("list
  * packages on nixos", "search packages in nixpkgs"). `isName` says whether text is a package's or a program's name,
- * `isShownName` whether one a search shows (no broken package's alone).
+ * `isWorkingName` whether one a package that is not broken has.
  */
-export function whatIsAsked(query: string, isName: (name: string) => boolean, isShownName: (name: string) => boolean): string {
+export function whatIsAsked(query: string, isName: (name: string) => boolean, isWorkingName: (name: string) => boolean): string {
   const request = query.replace(ASKING_FOR, "");
   const rest = request.replace(FROM_NIXPKGS, "").replace(WHERE_IT_RUNS, "");
   const said = /\b(?:packages?|pkgs)\b/i.test(rest) ? request : rest;
-  // A converter's name no package shown has is the conversion: "xml2json" is only Haskell's broken xml2json, which would
-  // leave it answered by nothing. One that is shown is the name ("pdf2svg", or "rtl8812au", a driver).
-  const conversion = isShownName(said) ? undefined : conversionOfName(said);
+  // A converter's name no working package has is the conversion: "xml2json" is only Haskell's broken xml2json, which
+  // would leave it answered by nothing. One that works is the name ("pdf2svg", or "rtl8812au", a driver).
+  const conversion = isWorkingName(said) ? undefined : conversionOfName(said);
   return conversion ?? (isName(said) ? said : (nameToInstall(said, isName) ?? said));
 }

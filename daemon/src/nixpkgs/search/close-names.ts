@@ -4,7 +4,7 @@
 // then the likelier (the index's factor). Only names of a length and of letters within the typos
 // allowed are compared, in place, decoding none: under 2 ms over nixpkgs' quarter of a million names,
 // where comparing each took 9.
-import type { NixpkgsIndex } from "../index/index.js";
+import { type NixpkgsIndex, perIndex } from "../index/index.js";
 import { splitAttr } from "../index/package-sets.js";
 import { squashName } from "./text.js";
 
@@ -74,31 +74,24 @@ interface NameShapes {
   /** ...where those of length L start (and end at L + 1's start). */
   lengthStarts: Uint32Array;
 }
-const shapes = new WeakMap<NixpkgsIndex, NameShapes>();
-
-function shapesOf(index: NixpkgsIndex): NameShapes {
-  let known = shapes.get(index);
-  if (!known) {
-    const { bytes, offsets } = index.exact.termBytes();
-    const size = index.exact.size;
-    const letters = new Uint32Array(size);
-    const lengthOf = (term: number) => offsets[term + 1]! - offsets[term]!;
-    let longest = 0;
-    for (let term = 0; term < size; term++) {
-      letters[term] = letterSet(bytes, offsets[term]!, offsets[term + 1]!);
-      longest = Math.max(longest, lengthOf(term));
-    }
-    const lengthStarts = new Uint32Array(longest + 2);
-    for (let term = 0; term < size; term++) lengthStarts[lengthOf(term) + 1]!++;
-    for (let length = 1; length < lengthStarts.length; length++) lengthStarts[length]! += lengthStarts[length - 1]!;
-    const byLength = new Uint32Array(size);
-    const next = lengthStarts.slice();
-    for (let term = 0; term < size; term++) byLength[next[lengthOf(term)]!++] = term;
-    known = { letters, byLength, lengthStarts };
-    shapes.set(index, known);
+const shapesOf = perIndex((index): NameShapes => {
+  const { bytes, offsets } = index.exact.termBytes();
+  const size = index.exact.size;
+  const letters = new Uint32Array(size);
+  const lengthOf = (term: number) => offsets[term + 1]! - offsets[term]!;
+  let longest = 0;
+  for (let term = 0; term < size; term++) {
+    letters[term] = letterSet(bytes, offsets[term]!, offsets[term + 1]!);
+    longest = Math.max(longest, lengthOf(term));
   }
-  return known;
-}
+  const lengthStarts = new Uint32Array(longest + 2);
+  for (let term = 0; term < size; term++) lengthStarts[lengthOf(term) + 1]!++;
+  for (let length = 1; length < lengthStarts.length; length++) lengthStarts[length]! += lengthStarts[length - 1]!;
+  const byLength = new Uint32Array(size);
+  const next = lengthStarts.slice();
+  for (let term = 0; term < size; term++) byLength[next[lengthOf(term)]!++] = term;
+  return { letters, byLength, lengthStarts };
+});
 
 /** The letters of bytes[start..end] as bits: a to z, then one bit for any digit and one for anything else. */
 function letterSet(bytes: Uint8Array, start: number, end: number): number {

@@ -82,7 +82,7 @@ export interface ParsedQuery {
    * A kind of the tools named that the query asks for, an interface to them ("terminal ui for kubernetes") or a variant
    * ("parallel gzip"): those tools are meant only if their descriptions say it ("lazygit tui" is still lazygit).
    */
-  kindOfNamed?: { names: string[]; says: readonly string[]; variant?: string };
+  kindOfNamed?: { names: string[]; says: readonly string[] };
   /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump), or the program whose file it is (makefile: make). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
@@ -177,11 +177,11 @@ function notWanted(words: string[]): string[] {
 /** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
 export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const isShownName = (name: string) => {
+  const isWorkingName = (name: string) => {
     const term = index.exact.find(normalizeName(name));
     return term >= 0 && index.exact.postings(term).some((id) => (index.flags[id]! & FLAG.broken) === 0);
   };
-  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName, isShownName);
+  const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName, isWorkingName);
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
   const madeIn = implementationLanguages(said);
@@ -243,7 +243,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
   );
   const forUse = toolForUse(words, contentWords, isName);
-  const kindOfTool = kindOfNamed(words, isName);
+  const { kind: kindOfTool, variantWord } = kindOfNamed(words, isName);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
@@ -264,7 +264,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
       // "top for docker" is a top made for docker, not docker.
       ...(forUse?.use.filter(isName).map(normalizeName) ?? []),
       // "parallel gzip" is a parallel gzip, not GNU parallel.
-      ...(kindOfTool?.variant && isName(kindOfTool.variant) ? [kindOfTool.variant] : []),
+      ...(variantWord && isName(variantWord) ? [variantWord] : []),
     ],
     unwanted,
     toolForUse: forUse,
@@ -282,14 +282,21 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   };
 }
 
-/** What kind of the tools it names a query asks for (ParsedQuery.kindOfNamed): a variant only by a word just before the name ("run make in parallel" is make). */
-function kindOfNamed(words: readonly string[], isName: (name: string) => boolean): ParsedQuery["kindOfNamed"] {
+/**
+ * What kind of the tools it names a query asks for (ParsedQuery.kindOfNamed), and the word asking for a variant: a
+ * variant only by a word just before the name ("run make in parallel" is make).
+ */
+function kindOfNamed(
+  words: readonly string[],
+  isName: (name: string) => boolean,
+): { kind?: ParsedQuery["kindOfNamed"]; variantWord?: string } {
   if (words.some((w) => INTERFACE_WORDS.has(w))) {
     const names = words.filter((w) => !INTERFACE_WORDS.has(w) && !FILLER.has(w) && isName(w)).map(normalizeName);
-    return names.length > 0 ? { names, says: INTERFACE_SAID } : undefined;
+    return names.length > 0 ? { kind: { names, says: INTERFACE_SAID } } : {};
   }
   const at = words.findIndex((w, i) => Object.hasOwn(VARIANT_WORDS, w) && i + 1 < words.length && isName(words[i + 1]!));
-  return at < 0 ? undefined : { names: [normalizeName(words[at + 1]!)], says: VARIANT_WORDS[words[at]!]!, variant: words[at]! };
+  if (at < 0) return {};
+  return { kind: { names: [normalizeName(words[at + 1]!)], says: VARIANT_WORDS[words[at]!]! }, variantWord: words[at]! };
 }
 
 /** Kinds of tool one another is not: a formatter is no linter. ("manager" is too general to say.) */

@@ -7,7 +7,7 @@
 import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
 import type { Dictionary } from "../index/dictionary.js";
-import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
+import { type NixpkgsIndex, type PackageRecord, perIndex } from "../index/index.js";
 import { splitAttr } from "../index/package-sets.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { parseQuery, refuseLongQuery } from "./query.js";
@@ -144,6 +144,10 @@ class IdList {
   push(id: number): void {
     this.ids[this.length++] = id;
   }
+  /** The ids so far, the list left as it is. */
+  peek(): Uint32Array {
+    return this.ids.subarray(0, this.length);
+  }
   /** The ids, then the list is empty again. */
   drain(): Uint32Array {
     const ids = this.ids.subarray(0, this.length);
@@ -196,39 +200,32 @@ interface Scratch {
   /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
   saysLibrary: Uint8Array;
 }
-const scratches = new WeakMap<NixpkgsIndex, Scratch>();
-
-function scratchFor(index: NixpkgsIndex): Scratch {
-  let scratch = scratches.get(index);
-  if (!scratch) {
-    const n = index.size;
-    scratch = {
-      touched: new IdList(n),
-      reps: new IdList(n),
-      hits: new IdList(n),
-      described: new IdList(n),
-      ecosystemHits: new IdList(n),
-      total: new Float32Array(n),
-      word: new Float32Array(n),
-      description: new Float32Array(n),
-      matched: new Float32Array(n),
-      whole: new Float32Array(n),
-      best: new Float32Array(n),
-      shown: new Uint32Array(n),
-      repScore: new Float32Array(n),
-      ecosystem: new Float32Array(n),
-      ecosystemOwn: new Uint8Array(n),
-      share: new Float32Array(n),
-      descriptionShare: new Float32Array(n),
-      lengthFactor: descriptionLengthFactors(index),
-      ...selfDescriptions(index),
-      madeInAny: madeInAny(index),
-      saysLibrary: new Uint8Array(n),
-    };
-    scratches.set(index, scratch);
-  }
-  return scratch;
-}
+const scratchFor = perIndex((index): Scratch => {
+  const n = index.size;
+  return {
+    touched: new IdList(n),
+    reps: new IdList(n),
+    hits: new IdList(n),
+    described: new IdList(n),
+    ecosystemHits: new IdList(n),
+    total: new Float32Array(n),
+    word: new Float32Array(n),
+    description: new Float32Array(n),
+    matched: new Float32Array(n),
+    whole: new Float32Array(n),
+    best: new Float32Array(n),
+    shown: new Uint32Array(n),
+    repScore: new Float32Array(n),
+    ecosystem: new Float32Array(n),
+    ecosystemOwn: new Uint8Array(n),
+    share: new Float32Array(n),
+    descriptionShare: new Float32Array(n),
+    lengthFactor: descriptionLengthFactors(index),
+    ...selfDescriptions(index),
+    madeInAny: madeInAny(index),
+    saysLibrary: new Uint8Array(n),
+  };
+});
 
 /**
  * BM25's length normalisation (k1 = 1.2, b = WEIGHT.descriptionLength), only ever lowering: against a
@@ -378,7 +375,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked) {
-    for (const id of touched.ids.subarray(0, touched.length)) {
+    for (const id of touched.peek()) {
       if (index.flags[id]! & FLAG.libraryName && saysLibrary[id] === 0) {
         total[id] = total[id]! + libraryAsked.score;
         matched[id] = matched[id]! + libraryAsked.coverage;
