@@ -229,10 +229,19 @@ describe("stemming", () => {
       ["searchable", "searched"],
       ["executable", "execute"],
       ["compressible", "compress"],
+      ["losslessly", "lossless"],
+      ["locally", "local"],
+      ["automatically", "automatic"],
+      ["securely", "secure"],
+      ["quickly", "quick"],
+      ["interactively", "interactive"],
     ])
       expect(stem(a!), `${a} ~ ${b}`).toBe(stem(b!));
     // A short adjective keeps its ending: what is portable is no port, a table no t.
     expect(stem("portable")).not.toBe(stem("port"));
+    // Nouns ending in -ly are no adverbs.
+    expect(stem("assembly")).not.toBe(stem("assemble"));
+    expect(stem("readonly")).not.toBe(stem("readon"));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
     // Reading the text of an image is OCR, however it is asked; the text of a PDF is not.
     expect(textWords("read text from a scanned image")).toContain("ocr");

@@ -119,7 +119,7 @@ const KEPT_WHOLE = new Set(["container", "docker"]);
 
 /**
  * A light suffix stripper (in the spirit of Porter's first steps): plurals, -ing/-ed, -ation/-ate, -ersion/-ert,
- * -er, final -e and -y, -ize, -ively, so "images"/"imaging"/"image" and "library"/"libraries" meet.
+ * -er, final -e and -y, -ize, adverbs' -ly, so "images"/"imaging"/"image" and "library"/"libraries" meet.
  */
 export function stem(word: string): string {
   if (word.length <= 3 || /[0-9]/.test(word)) return word;
@@ -128,7 +128,9 @@ export function stem(word: string): string {
   else if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (TOOL_NOUNS.has(w) || KEPT_WHOLE.has(w)) return w;
-  if (w.length > 7 && w.endsWith("ively")) w = w.slice(0, -2);
+  // An adverb is its adjective: "losslessly" lossless, "locally" local, "automatically" automatic, "securely" secure
+  // (not "assembly" or "readonly").
+  if (w.length > 6) w = w.replace(/ically$/, "ic").replace(/(al|ss|ck|nt|ous|e)ly$/, "$1");
   // "searchable" is searched, "executable" executed; a short one is a word of its own ("portable" is no port).
   if (w.length > 8 && /[ai]ble$/.test(w)) w = w.slice(0, -4);
   if (w.length > 7 && w.endsWith("ation")) w = w.slice(0, -5);
