@@ -1352,6 +1352,23 @@ describe("a description's length", () => {
   });
 });
 
+describe("a word package sets use", () => {
+  it("is rarer than their count says: hundreds of azure-mgmt libraries do not make 'azure' a common word of tools", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ...Array.from({ length: 20 }, (_, i): [string, string] => [
+        `python313Packages.azure-mgmt-part${i}`,
+        `Microsoft Azure part ${i} Client Library`,
+      ]),
+      // As common among top-level packages as the words of the task are.
+      ...Array.from({ length: 12 }, (_, i): [string, string] => [`tool${i}`, `Manage the terminal's resources, ${i}`]),
+      ["azure-cli", "Command line experience for Azure"],
+      ["e1s", "Manage AWS ECS resources in terminal"],
+    ]);
+    expect(ranked(small, "manage azure resources from the terminal")[0]).toBe("azure-cli");
+  });
+});
+
 describe("words agents use for what descriptions say otherwise", () => {
   // Each query's answer says related words, not the query's own; the other packages say some of the
   // query's own words.

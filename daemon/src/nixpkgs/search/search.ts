@@ -55,6 +55,8 @@ const WEIGHT = {
    * Descriptions no longer than a typical one count fully (descriptionLengthFactors).
    */
   descriptionLength: 0.75,
+  /** How much a package set's member's use of a word makes it common (askedWordWeight); a top-level package's counts 1. */
+  setMemberUse: 0.5,
   /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
@@ -351,7 +353,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // (OPEN_WORDS) of a long query, such as the description an alternative is sought by (alternatives.ts).
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
-  const weighted = contentWords.map((w) => ({ w, weight: wordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
+  const weighted = contentWords.map((w) => ({ w, weight: askedWordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
   // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
   // implementation for the PNG file format".
   const { saysLibrary } = scratch;
@@ -365,13 +367,22 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * weight, coverage: coverageWeight };
     let found = false;
-    scoreWord(index, w, weight, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
-      touch(id);
-      total[id] = total[id]! + score;
-      matched[id] = matched[id]! + coverageWeight * share;
-      if (libraryWord) saysLibrary[id] = 1;
-      found = true;
-    });
+    scoreWord(
+      index,
+      w,
+      wordWeight(index, w),
+      scratch,
+      queryStems,
+      refineOnly ? isCandidate : undefined,
+      compounds.get(w) ?? [],
+      (id, score, share) => {
+        touch(id);
+        total[id] = total[id]! + score;
+        matched[id] = matched[id]! + coverageWeight * share;
+        if (libraryWord) saysLibrary[id] = 1;
+        found = true;
+      },
+    );
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked) {
@@ -389,9 +400,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   let ecosystemWeight = 0;
   const ecosystemCandidate = (id: number) => isCandidate(id) || index.family[id] === topLevel;
   for (const w of ecosystemWords) {
-    const weight = wordWeight(index, w);
-    ecosystemWeight = Math.max(ecosystemWeight, weight);
-    scoreWord(index, w, weight, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
+    ecosystemWeight = Math.max(ecosystemWeight, askedWordWeight(index, w));
+    scoreWord(index, w, wordWeight(index, w), scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
@@ -416,7 +426,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // "jq for yaml" is yq, not jq; but "vault for secrets" is vault, whose description says secrets.
   if (toolForUse) {
     // The use's rarest word, or a word related to it, says it ("large files": large; docx: document); a common one (files) any tool's words say.
-    const rarest = toolForUse.use.reduce((rarest, w) => (wordWeight(index, w) > wordWeight(index, rarest) ? w : rarest));
+    const rarest = toolForUse.use.reduce((rarest, w) => (askedWordWeight(index, w) > askedWordWeight(index, rarest) ? w : rarest));
     const use = [rarest, ...relatedStems(stem(rarest))];
     const [own, others] = [describesItselfAs(index, use), othersSayOf(index, use)];
     const saysUse = (id: number) => own(id) || others(id);
@@ -615,6 +625,20 @@ function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "l
 function wordWeight(index: NixpkgsIndex, word: string): number {
   const term = index.descriptions.find(stem(word));
   return Math.log(1 + index.size / (term >= 0 ? index.descriptions.postings(term).length : 1));
+}
+
+/**
+ * How much a query word says of what is asked, which decides what missing it costs and which words find packages:
+ * its rarity with a package set's members counting half. Hundreds of azure-mgmt libraries make "azure" common among
+ * descriptions, not among the tools an agent asks for ("manage azure resources from the terminal"); a match still
+ * scores by the word's rarity in the whole catalog.
+ */
+function askedWordWeight(index: NixpkgsIndex, word: string): number {
+  const term = index.descriptions.find(stem(word));
+  if (term < 0) return wordWeight(index, word);
+  const all = index.descriptions.postings(term).length;
+  const topLevel = index.topLevelCount(index.descriptions, term);
+  return Math.log(1 + index.size / Math.max(1, topLevel + (all - topLevel) * WEIGHT.setMemberUse));
 }
 
 /**
