@@ -240,6 +240,14 @@ describe("the real catalog", () => {
     expect(top).toContain("watchman");
   });
 
+  it("answers which process uses the bandwidth with a per-process tool, not with every network monitor", () => {
+    // A monitor watches processes no more than it watches networks: nethogs groups "bandwidth by process".
+    const top = searchIndex(index, "see which process is using my bandwidth", { limit: 3, platform: "x86_64-linux" }).map(
+      (result) => result.attr,
+    );
+    expect(top).toContain("nethogs");
+  });
+
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
     // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);

@@ -41,7 +41,7 @@ const RELATED: Record<string, string[]> = {
   unzip: ["zip", "extract", "archive"],
   diff: ["compare", "difference"],
   compare: ["diff", "difference"],
-  process: ["task", "monitor"],
+  process: ["task"],
   syscall: ["system", "call"],
   monitor: ["viewer", "usage", "system"],
   disk: ["usage", "filesystem", "io"],
