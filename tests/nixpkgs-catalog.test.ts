@@ -248,6 +248,14 @@ describe("the real catalog", () => {
     expect(top).toContain("nethogs");
   });
 
+  it("relates a word only to words that mean it: a disk is no filesystem, a video nothing to convert, a password no secret", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("benchmark disk speed")[0]).toBe("fio");
+    expect(top("make a gif from a video")).toContain("ffmpeg");
+    expect(top("password manager for the terminal")[0]).toBe("pass");
+    expect(top("fuzzy finder")[0]).toBe("fzf");
+  });
+
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
     // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
