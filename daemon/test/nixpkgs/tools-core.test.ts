@@ -246,6 +246,11 @@ describe("stemming", () => {
     // Reading the text of an image is OCR, however it is asked; the text of a PDF is not.
     expect(textWords("read text from a scanned image")).toContain("ocr");
     expect(textWords("extract text from a pdf")).not.toContain("ocr");
+    // Every core and two ways, however said: "using all cpu cores" is what "for multi-core machines" says.
+    expect(textWords("compress a file using all cpu cores")).toContain("multicore");
+    expect(textWords("Parallel implementation of gzip for multi-core machines")).toContain("multicore");
+    expect(textWords("two way sync of folders")).toContain("bidirectional");
+    expect(textWords("Bi-directional file synchronizer")).toContain("bidirectional");
     // Light verbs an agent leads with say nothing of the package.
     expect(textTerms("show listening ports")).toEqual(textTerms("listening ports"));
     // A kind of tool is not the word it comes from: a formatter is not a format.
