@@ -867,6 +867,21 @@ describe("an alternative asked for", () => {
     expect(ranked(tools, "black alternative")[0]).toBe("python313Packages.yapf");
   });
 
+  it("is found by the named tool's description cut where a word ends, not inside one ('… within bundles' is no 'bun')", () => {
+    const bundlers = smallIndex([
+      ...WIDGETS,
+      [
+        "nodePackages.packer",
+        // "bundles" from the 118th character on, and the words before it common.
+        "Renders widgets and renders widgets, renders widgets and renders widgets, renders widgets and renders widgets within bundles",
+        "packer",
+      ],
+      ["esbundle", "Extremely fast JavaScript bundler"],
+      ["bun", "Fast JavaScript runtime"],
+    ]);
+    expect(ranked(bundlers, "packer alternative")[0]).toBe("esbundle");
+  });
+
   it("by the program named, and of its kind, the tool itself included, when asked for one like it", () => {
     expect(ranked(tools, "find replacement")[0]).toBe("fd");
     expect(ranked(tools, "schedule jobs like cron").slice(0, 2).sort()).toEqual(["cron", "cronie"]);

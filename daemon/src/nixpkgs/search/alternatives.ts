@@ -110,9 +110,14 @@ export function rankAlternatives<T extends Ranked>(
   // A package's description says what its own program does, not another it installs: coreutils' "GNU Core Utilities" is no ls.
   const ownName = (record: PackageRecord) =>
     [splitAttr(record.attr).leaf, record.pname, record.mainProgram].some((name) => normalizeName(name) === normalizeName(asked.name));
-  const alike = description && named.some(ownName) ? others(rank(`${description.slice(0, MAX_DESCRIPTION_QUERY)} ${asked.rest}`)) : [];
+  const alike = description && named.some(ownName) ? others(rank(`${firstWords(description)} ${asked.rest}`)) : [];
   const weight = (item: T, list: number) => (list === 1 || LIKENESS.test(item.description) ? 1 : ONLY_NAMING);
   return fuseRankings([naming, alike], weight, limit);
+}
+
+/** A description's first MAX_DESCRIPTION_QUERY characters, to the end of the word there: "… multiple bundles" is no "bun". */
+function firstWords(description: string): string {
+  return description.slice(0, MAX_DESCRIPTION_QUERY) + /^\w*/.exec(description.slice(MAX_DESCRIPTION_QUERY))![0];
 }
 
 /** Whether a package is the tool named or built on it: the name is one of its name's words ("coc-prettier", "mtr-gui"), not fused into another ("neovim", "htop"). */
