@@ -256,6 +256,10 @@ describe("the real catalog", () => {
     expect(top("fuzzy finder")[0]).toBe("fzf");
   });
 
+  it("reads a critique of source code as linting: 'perl linter' is Perl::Critic", () => {
+    expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
+  });
+
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
     // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);

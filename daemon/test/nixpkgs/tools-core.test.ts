@@ -250,6 +250,9 @@ describe("stemming", () => {
     expect(textWords("compress a file using all cpu cores")).toContain("multicore");
     expect(textWords("Parallel implementation of gzip for multi-core machines")).toContain("multicore");
     expect(textWords("two way sync of folders")).toContain("bidirectional");
+    // What a linter does, in other words: "perl linter" is Perl::Critic, "ansible linter" ansible-lint.
+    expect(textWords("Critique Perl source code for best-practices")).toContain("linter");
+    expect(textWords("Best practices checker for Ansible")).toContain("linter");
     expect(textWords("Bi-directional file synchronizer")).toContain("bidirectional");
     // Light verbs an agent leads with say nothing of the package.
     expect(textTerms("show listening ports")).toEqual(textTerms("listening ports"));

@@ -13,6 +13,9 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
     "lint(?:ing)? tool",
     "(?:style|code) check(?:ers?|ing)",
     "style guide check(?:ers?|ing)",
+    "best[ -]practices? checkers?",
+    // "Critique Perl source code for best-practices".
+    "critiques?",
     // What linters check code against; a video coding standard is a codec's.
     "(?<!video )coding standards?",
   ],
