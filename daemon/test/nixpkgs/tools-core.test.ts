@@ -243,6 +243,8 @@ describe("stemming", () => {
     expect(stem("assembly")).not.toBe(stem("assemble"));
     expect(stem("readonly")).not.toBe(stem("readon"));
     expect(textTerms("A tool for the C++ and Python")).toEqual(["tool", "c++", "python"]);
+    // How much says nothing of what: "really" was the rarest word of "search file contents recursively, really fast".
+    expect(textTerms("really fast, blazingly fast")).toEqual(["fast", "fast"]);
     // Reading the text of an image is OCR, however it is asked; the text of a PDF is not.
     expect(textWords("read text from a scanned image")).toContain("ocr");
     expect(textWords("extract text from a pdf")).not.toContain("ocr");
@@ -268,6 +270,7 @@ describe("stemming", () => {
     // EC2 and Lambda are AWS's: "manage ec2 instances" is the AWS CLI.
     expect(relatedStems(stem("ec2"))).toContain(stem("aws"));
     expect(relatedStems(stem("lambda"))).toContain(stem("aws"));
+    expect(relatedStems(stem("x11"))).toContain("x");
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));

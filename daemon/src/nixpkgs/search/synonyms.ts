@@ -93,6 +93,8 @@ const RELATED: Record<string, string[]> = {
   bandwidth: ["throughput"],
   throughput: ["bandwidth", "performance", "speed"],
   multithreaded: ["parallel", "multicore", "concurrent"],
+  // The X Window System, as descriptions call it ("the X clipboard").
+  x11: ["x", "xorg"],
   sync: ["synchronization", "synchronize"],
   intercept: ["proxy", "mitm", "inspect"],
   makefile: ["make", "task", "build"],
