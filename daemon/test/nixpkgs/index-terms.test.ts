@@ -29,6 +29,7 @@ const SAMPLE = [
   "Which one should I use, could you recommend or suggest one that helps one looking for lets",
   "Text\nto speech over a command  line, static_analysis; friendlier and easier than an identifier",
   "Interactively checks Docker containers, self-contained, against a coding standard or a style guide checker; a language service; open ports; zero-configuration, daemon-less",
+  "Losslessly and locally, really blazing fast; two-way sync using all cpu cores on multi-core machines; critiques code, a best practices checker",
 ];
 const NAMES = ["python313Packages.pyOpenSSL", "typescript-language-server", "ocamlformat_0_26_0", "yq-go", "x86_64"];
 
@@ -59,7 +60,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 41, fingerprint: "0e8164f0fe080672" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 42, fingerprint: "e0bde072bc85b918" });
   });
 });
 
@@ -89,8 +90,8 @@ describe("the index a catalog builds", () => {
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 41,
-        fingerprint: "432464c3970d0629",
+        version: 42,
+        fingerprint: "13525af379b4d24d",
       });
     } finally {
       vi.useRealTimers();

@@ -63,8 +63,9 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["email", "e-mail"],
   ["ebook", "e-books?"],
   ["crossplatform", "cross[ -]platform"],
-  // How an agent asks for a program that uses every core ("compress a big file using all cpu cores").
-  ["multicore", "multi[ -]core", "all (?:the |my )?(?:cpu |processor )?cores", "multiple (?:cpu )?cores", "many (?:cpu )?cores"],
+  // How an agent asks for a program that uses every core ("compress a big file using all cpu cores"), not of cores
+  // otherwise ("temperature of all cpu cores").
+  ["multicore", "multi[ -]core", "(?<=\\b(?:using|uses?|on|across|utili[sz]ing) )(?:all (?:the |my )?|multiple )(?:cpu |processor )?cores"],
   ["bidirectional", "bi-directional", "two[ -]way", "2[ -]way"],
   ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],

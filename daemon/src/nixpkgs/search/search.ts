@@ -57,7 +57,7 @@ const WEIGHT = {
   descriptionLength: 0.75,
   /** How much a package set's member's use of a word makes it common (askedWordWeight); a top-level package's counts 1. */
   setMemberUse: 0.5,
-  /** Below this weight (in more than about 2% of descriptions) a word is common: see searchIndex. */
+  /** Below this weight (in more than about 2% of descriptions, a set's members counting half) a word is common: see searchIndex. */
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
   coverageExponent: 2,
@@ -353,24 +353,26 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // (OPEN_WORDS) of a long query, such as the description an alternative is sought by (alternatives.ts).
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
-  const weighted = contentWords.map((w) => ({ w, weight: askedWordWeight(index, w) })).sort((a, b) => b.weight - a.weight);
+  const weighted = contentWords
+    .map((w) => ({ w, weight: askedWordWeight(index, w), matchWeight: wordWeight(index, w) }))
+    .sort((a, b) => b.weight - a.weight);
   // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
   // implementation for the PNG file format".
   const { saysLibrary } = scratch;
   let libraryAsked: { score: number; coverage: number } | undefined;
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
-  for (const [i, { w, weight }] of weighted.entries()) {
+  for (const [i, { w, weight, matchWeight }] of weighted.entries()) {
     const coverageWeight = programWords.includes(w) ? 0 : weight * subjectWeight(index, w);
     wanted += coverageWeight;
     const refineOnly = i > 0 && (weight < WEIGHT.commonWordWeight || opened >= OPEN_WORDS);
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
-    if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * weight, coverage: coverageWeight };
+    if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * matchWeight, coverage: coverageWeight };
     let found = false;
     scoreWord(
       index,
       w,
-      wordWeight(index, w),
+      matchWeight,
       scratch,
       queryStems,
       refineOnly ? isCandidate : undefined,
@@ -397,11 +399,13 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
   // name or description says it; among the set's members it ranks only what the other words found.
   // A package outside every set may be found by it alone: "postgresql client" is postgresql itself.
-  let ecosystemWeight = 0;
+  let [ecosystemWeight, ecosystemMatchWeight] = [0, 0];
   const ecosystemCandidate = (id: number) => isCandidate(id) || index.family[id] === topLevel;
   for (const w of ecosystemWords) {
     ecosystemWeight = Math.max(ecosystemWeight, askedWordWeight(index, w));
-    scoreWord(index, w, wordWeight(index, w), scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
+    const matchWeight = wordWeight(index, w);
+    ecosystemMatchWeight = Math.max(ecosystemMatchWeight, matchWeight);
+    scoreWord(index, w, matchWeight, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
@@ -461,7 +465,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       (mask && !mask[index.platformSet[id]!]);
     if (!hidden) {
       const inFamily = inNamedFamily[index.family[id]!] === 1;
-      const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemWeight) : ecosystem[id]!;
+      const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemMatchWeight) : ecosystem[id]!;
       if (named > 0) {
         total[id] = total[id]! + named;
         matched[id] = matched[id]! + ecosystemWeight;

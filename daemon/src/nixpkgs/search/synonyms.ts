@@ -225,10 +225,11 @@ const RELATED: Record<string, string[]> = {
   autocomplete: ["completion", "lsp"],
 };
 
-// Words of one stem ("sniff", "sniffer") share their relations.
+// Two words of one stem would be one entry, the later replacing the earlier unseen ("sniff" and "sniffer" once were).
 const RELATED_STEMS = new Map<string, string[]>();
 for (const [word, related] of Object.entries(RELATED)) {
-  RELATED_STEMS.set(stem(word), [...(RELATED_STEMS.get(stem(word)) ?? []), ...related.map(stem)]);
+  if (RELATED_STEMS.has(stem(word))) throw new Error(`related words: "${word}" has the stem of an earlier entry; merge the two`);
+  RELATED_STEMS.set(stem(word), related.map(stem));
 }
 // A kind of tool the stemmer keeps whole ("formatter") is related to the relations of the word it comes
 // from, not to that word itself: "format" in a description is a file format ("data formats such as JSON").

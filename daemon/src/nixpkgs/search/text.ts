@@ -8,7 +8,7 @@ import { joinPhrases } from "./phrases.js";
  * words of asking ("how do I", "best way to", "I would like to") and of saying how much ("really fast", "blazingly fast").
  */
 const STOPWORDS = new Set(
-  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take see between two per every few each via over than do does best way would like should could recommend recommended suggest lets helps looking after before during while until then also them they there these those so too very really extremely incredibly blazingly insanely truly quite".split(
+  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take see between two per every few each via over than do does best way would like should could recommend recommended suggest lets helps looking after before during while until then also them they there these those so too very really extremely incredibly blazing blazingly insanely truly quite".split(
     " ",
   ),
 );
@@ -128,8 +128,8 @@ export function stem(word: string): string {
   else if (w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.endsWith("s") && !/(ss|us|is)$/.test(w)) w = w.slice(0, -1);
   if (TOOL_NOUNS.has(w) || KEPT_WHOLE.has(w)) return w;
-  // An adverb is its adjective: "losslessly" lossless, "locally" local, "automatically" automatic, "securely" secure
-  // (not "assembly" or "readonly").
+  // An adverb of these endings is its adjective: "losslessly" lossless, "locally" local, "automatically" automatic,
+  // "securely" secure (not "assembly" or "readonly"; "easily" and "directly" keep theirs).
   if (w.length > 6) w = w.replace(/ically$/, "ic").replace(/(al|ss|ck|nt|ous|e)ly$/, "$1");
   // "searchable" is searched, "executable" executed; a short one is a word of its own ("portable" is no port).
   if (w.length > 8 && /[ai]ble$/.test(w)) w = w.slice(0, -4);
