@@ -256,6 +256,14 @@ describe("the real catalog", () => {
     expect(top("fuzzy finder")[0]).toBe("fzf");
   });
 
+  it("reads '<name> command' as the program so named ('watch command' is procps), but '<name> cli' as the command-line one of it", () => {
+    const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
+    expect(first("watch command")).toBe("procps");
+    expect(first("ss command")).toBe("iproute2");
+    expect(first("1password cli")).toBe("_1password-cli");
+    expect(first("wireshark command line")).toBe("tshark");
+  });
+
   it("reads a critique of source code as linting: 'perl linter' is Perl::Critic", () => {
     expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
   });

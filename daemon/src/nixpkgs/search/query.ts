@@ -45,6 +45,11 @@ const VARIANT_WORDS: Readonly<Record<string, readonly string[]>> = {
   colourful: COLORFUL,
   modern: ["modern"],
 };
+/**
+ * Words saying that what they follow is a program's name ("watch command"); not "cli" or "tool", with which an agent
+ * asks for the command-line one of an application ("1password cli", "wireshark command line").
+ */
+const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
@@ -224,6 +229,12 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
   const nameOfRelease = !runtimeAsked && releaseOf.some(isName) ? releaseOf : [];
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
+  // "watch command", "ss tool": a program asked for by its name and the word that it is one.
+  const unlabelled = words.filter((w) => !PROGRAM_LABELS.has(w) && textTerms(w).length > 0);
+  const labelledName =
+    unlabelled.length > 0 && words.some((w) => PROGRAM_LABELS.has(w))
+      ? keysOf(unlabelled.join(" ")).filter((key) => isTopLevelName(index, key))
+      : [];
   // A name's usual other spelling is that name: golang is go, k8s kubernetes. Not a phrase's short form
   // ("version control system" is no vcs, a video tool), nor a name only a set's member has (db is no octavePackages.database).
   const spelt = joinPhrases(text);
@@ -231,7 +242,16 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const renamed = !/\s/.test(text) && !isName(text) ? renamedCommand(index, squashName(text)) : [];
   // GNU's tools are named with it or without it: "gnu sed" is gnused, "gnu parallel" parallel.
   const ofGnu = /^gnu\s+\S+$/i.test(text) ? keysOf(text.replace(/^gnu\s+/i, "")).filter((key) => isTopLevelName(index, key)) : [];
-  const wholeKeys = new Set([...keysOf(text), ...respelt, ...renamed, ...nameOfRelease, ...conversions, ...kinds, ...ofGnu]);
+  const wholeKeys = new Set([
+    ...keysOf(text),
+    ...respelt,
+    ...renamed,
+    ...nameOfRelease,
+    ...labelledName,
+    ...conversions,
+    ...kinds,
+    ...ofGnu,
+  ]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
