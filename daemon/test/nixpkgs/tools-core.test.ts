@@ -12,7 +12,7 @@ import { InstalledRegistry } from "../../src/nixpkgs/tools/installed.js";
 import { chooseProgram } from "../../src/nixpkgs/execute/program.js";
 import { attrPath } from "../../src/nixpkgs/execute/realise.js";
 import { Realiser } from "../../src/nixpkgs/execute/realiser.js";
-import { relatedStems } from "../../src/nixpkgs/search/synonyms.js";
+import { relatedStems, relationsByStem } from "../../src/nixpkgs/search/synonyms.js";
 import { descriptionTerms, stem, textTerms, textWords } from "../../src/nixpkgs/search/text.js";
 import { decodeAttr, encodeAttr, toolNameFor } from "../../src/nixpkgs/tools/tool-names.js";
 
@@ -276,6 +276,9 @@ describe("stemming", () => {
     expect(relatedStems(stem("ec2"))).toContain(stem("aws"));
     expect(relatedStems(stem("lambda"))).toContain(stem("aws"));
     expect(relatedStems(stem("x11"))).toContain("x");
+    // Two entries of one stem are refused, not one silently replacing the other.
+    expect(() => relationsByStem({ sniff: ["packet"], sniffer: ["network"] })).toThrow(/"sniffer" has the stem of an earlier entry/);
+    expect(relationsByStem({ sniffer: ["packets", "capture"] })).toEqual(new Map([[stem("sniffer"), [stem("packets"), stem("capture")]]]));
     // What a package is made of is not what it is for.
     expect(descriptionTerms("Markdown language server written in pure Rust")).not.toContain("rust");
     expect(descriptionTerms("Formatter for Rust code, made in Go")).toEqual(textTerms("Formatter for Rust code"));

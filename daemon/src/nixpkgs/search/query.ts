@@ -222,6 +222,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const runtimeAsked = releaseNamed && words.some(namesEcosystem) && words.every((w) => namesEcosystem(w) || isRelease(w));
   const subjectWords = runtimeAsked ? words : words.filter((w) => !ofSet(w));
   const keysOf = (name: string) => [normalizeName(name), squashName(name), plainPname(normalizeName(name))].filter(Boolean);
+  const topLevelKeysOf = (name: string) => keysOf(name).filter((key) => isTopLevelName(index, key));
   const conversions = conversionNames(conversionsNamed);
   const kinds = kindNames(words);
   // A name with its release ("jq latest version", "ffmpeg 6") is that name; "find the latest version of a project" is no release.
@@ -229,19 +230,16 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
   const nameOfRelease = !runtimeAsked && releaseOf.some(isName) ? releaseOf : [];
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
-  // "watch command", "ss tool": a program asked for by its name and the word that it is one.
+  // "watch command", "ss command": a program asked for by its name and the word that it is one.
   const unlabelled = words.filter((w) => !PROGRAM_LABELS.has(w) && textTerms(w).length > 0);
-  const labelledName =
-    unlabelled.length > 0 && words.some((w) => PROGRAM_LABELS.has(w))
-      ? keysOf(unlabelled.join(" ")).filter((key) => isTopLevelName(index, key))
-      : [];
+  const labelledName = unlabelled.length > 0 && words.some((w) => PROGRAM_LABELS.has(w)) ? topLevelKeysOf(unlabelled.join(" ")) : [];
   // A name's usual other spelling is that name: golang is go, k8s kubernetes. Not a phrase's short form
   // ("version control system" is no vcs, a video tool), nor a name only a set's member has (db is no octavePackages.database).
   const spelt = joinPhrases(text);
-  const respelt = !/\s/.test(text) && spelt !== text.toLowerCase() ? keysOf(spelt).filter((key) => isTopLevelName(index, key)) : [];
+  const respelt = !/\s/.test(text) && spelt !== text.toLowerCase() ? topLevelKeysOf(spelt) : [];
   const renamed = !/\s/.test(text) && !isName(text) ? renamedCommand(index, squashName(text)) : [];
   // GNU's tools are named with it or without it: "gnu sed" is gnused, "gnu parallel" parallel.
-  const ofGnu = /^gnu\s+\S+$/i.test(text) ? keysOf(text.replace(/^gnu\s+/i, "")).filter((key) => isTopLevelName(index, key)) : [];
+  const ofGnu = /^gnu\s+\S+$/i.test(text) ? topLevelKeysOf(text.replace(/^gnu\s+/i, "")) : [];
   const wholeKeys = new Set([
     ...keysOf(text),
     ...respelt,

@@ -55,7 +55,7 @@ const WEIGHT = {
    * Descriptions no longer than a typical one count fully (descriptionLengthFactors).
    */
   descriptionLength: 0.75,
-  /** How much a package set's member's use of a word makes it common (askedWordWeight); a top-level package's counts 1. */
+  /** How much a package set's member's use of a word makes it common (wordWeights); a top-level package's counts 1. */
   setMemberUse: 0.5,
   /** Below this weight (in more than about 2% of descriptions, a set's members counting half) a word is common: see searchIndex. */
   commonWordWeight: 4,
@@ -354,7 +354,10 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords
-    .map((w) => ({ w, weight: askedWordWeight(index, w), matchWeight: wordWeight(index, w) }))
+    .map((w) => {
+      const { asked, match } = wordWeights(index, w);
+      return { w, weight: asked, matchWeight: match };
+    })
     .sort((a, b) => b.weight - a.weight);
   // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
   // implementation for the PNG file format".
@@ -402,10 +405,10 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   let [ecosystemWeight, ecosystemMatchWeight] = [0, 0];
   const ecosystemCandidate = (id: number) => isCandidate(id) || index.family[id] === topLevel;
   for (const w of ecosystemWords) {
-    ecosystemWeight = Math.max(ecosystemWeight, askedWordWeight(index, w));
-    const matchWeight = wordWeight(index, w);
-    ecosystemMatchWeight = Math.max(ecosystemMatchWeight, matchWeight);
-    scoreWord(index, w, matchWeight, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
+    const { asked, match } = wordWeights(index, w);
+    ecosystemWeight = Math.max(ecosystemWeight, asked);
+    ecosystemMatchWeight = Math.max(ecosystemMatchWeight, match);
+    scoreWord(index, w, match, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
@@ -430,7 +433,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // "jq for yaml" is yq, not jq; but "vault for secrets" is vault, whose description says secrets.
   if (toolForUse) {
     // The use's rarest word, or a word related to it, says it ("large files": large; docx: document); a common one (files) any tool's words say.
-    const rarest = toolForUse.use.reduce((rarest, w) => (askedWordWeight(index, w) > askedWordWeight(index, rarest) ? w : rarest));
+    const asked = (w: string) => wordWeights(index, w).asked;
+    const rarest = toolForUse.use.reduce((rarest, w) => (asked(w) > asked(rarest) ? w : rarest));
     const use = [rarest, ...relatedStems(stem(rarest))];
     const [own, others] = [describesItselfAs(index, use), othersSayOf(index, use)];
     const saysUse = (id: number) => own(id) || others(id);
@@ -625,24 +629,21 @@ function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "l
   };
 }
 
-/** How much a word says: its description rarity, the most for words no description uses. */
-function wordWeight(index: NixpkgsIndex, word: string): number {
-  const term = index.descriptions.find(stem(word));
-  return Math.log(1 + index.size / (term >= 0 ? index.descriptions.postings(term).length : 1));
-}
-
 /**
- * How much a query word says of what is asked, which decides what missing it costs and which words find packages:
- * its rarity with a package set's members counting half. Hundreds of azure-mgmt libraries make "azure" common among
- * descriptions, not among the tools an agent asks for ("manage azure resources from the terminal"); a match still
- * scores by the word's rarity in the whole catalog.
+ * How much a word says, by its rarity among descriptions, the most for words none uses. `match` counts every package and
+ * scores a match. `asked` counts a package set's member half, and decides what missing the word costs and which words
+ * find packages: hundreds of azure-mgmt libraries make "azure" common among descriptions, not among the tools an agent
+ * asks for ("manage azure resources from the terminal").
  */
-function askedWordWeight(index: NixpkgsIndex, word: string): number {
+function wordWeights(index: NixpkgsIndex, word: string): { match: number; asked: number } {
   const term = index.descriptions.find(stem(word));
-  if (term < 0) return wordWeight(index, word);
+  if (term < 0) return { match: Math.log(1 + index.size), asked: Math.log(1 + index.size) };
   const all = index.descriptions.postings(term).length;
   const topLevel = index.topLevelCount(index.descriptions, term);
-  return Math.log(1 + index.size / Math.max(1, topLevel + (all - topLevel) * WEIGHT.setMemberUse));
+  return {
+    match: Math.log(1 + index.size / all),
+    asked: Math.log(1 + index.size / Math.max(1, topLevel + (all - topLevel) * WEIGHT.setMemberUse)),
+  };
 }
 
 /**

@@ -225,12 +225,20 @@ const RELATED: Record<string, string[]> = {
   autocomplete: ["completion", "lsp"],
 };
 
-// Two words of one stem would be one entry, the later replacing the earlier unseen ("sniff" and "sniffer" once were).
-const RELATED_STEMS = new Map<string, string[]>();
-for (const [word, related] of Object.entries(RELATED)) {
-  if (RELATED_STEMS.has(stem(word))) throw new Error(`related words: "${word}" has the stem of an earlier entry; merge the two`);
-  RELATED_STEMS.set(stem(word), related.map(stem));
+/**
+ * Relations by stem. Two words of one stem would be one entry, the later replacing the earlier unseen ("sniff" and
+ * "sniffer" once were), so that is refused where it is written.
+ */
+export function relationsByStem(related: Readonly<Record<string, readonly string[]>>): Map<string, string[]> {
+  const byStem = new Map<string, string[]>();
+  for (const [word, words] of Object.entries(related)) {
+    if (byStem.has(stem(word))) throw new Error(`related words: "${word}" has the stem of an earlier entry; merge the two`);
+    byStem.set(stem(word), words.map(stem));
+  }
+  return byStem;
 }
+
+const RELATED_STEMS = relationsByStem(RELATED);
 // A kind of tool the stemmer keeps whole ("formatter") is related to the relations of the word it comes
 // from, not to that word itself: "format" in a description is a file format ("data formats such as JSON").
 for (const [noun, source] of TOOL_NOUNS) {
