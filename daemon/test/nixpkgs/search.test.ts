@@ -1629,4 +1629,15 @@ describe("a misspelt word", () => {
     // "viewr" is one typo from "viewer", which only one description uses: no reason to read it so.
     expect(ranked(index, "json viewr")).toEqual(ranked(index, "json"));
   });
+
+  it("is no word whose stem a changed letter cuts short: 'bitrate' is not read as 'biteate', which stems to 'bit'", () => {
+    const index = smallIndex([
+      ...WIDGETS,
+      ["bitflip", "Flips a bit"],
+      ["bitcount", "Counts every bit"],
+      ["bitshow", "Shows a bit"],
+      ["mediainfo", "Shows the codec of a media file"],
+    ]);
+    expect(ranked(index, "media bitrate")).toEqual(["mediainfo"]);
+  });
 });
