@@ -60,3 +60,35 @@ describe("a name of two letters", () => {
     expect(mentions.count[31]).toBe(0);
   });
 });
+
+describe("a name two top-level packages answer to", () => {
+  const program = (attr: string, mainProgram: string, description: string) =>
+    catalogEntry({ attr, pname: attr, version: "1.0", description, homepage: "", mainProgram });
+
+  it("is the one's whose description says what its mentioners say: Helm charts are kubernetes-helm's (program helm), not the synthesizer helm's", () => {
+    const entries = [
+      entry("helm", "Free, cross-platform, polyphonic synthesizer"),
+      program("kubernetes-helm", "helm", "Package manager for kubernetes"),
+      ...saying("chart", 5, (i) => `Deploys Helm charts ${i} to kubernetes`),
+    ];
+    const mentions = findMentions(entries);
+    expect(mentions.count[0]).toBe(0);
+    expect(mentions.count[1]).toBe(5);
+    expect(mentions.context[1]).toContain("chart");
+  });
+
+  it("is both's when neither says what its mentioners say", () => {
+    const entries = [
+      entry("helm", "Free, cross-platform, polyphonic synthesizer"),
+      program("kubernetes-helm", "helm", "Package manager for kubernetes"),
+      ...saying("tool", 5, (i) => `Works with helm ${i} quickly`),
+    ];
+    const mentions = findMentions(entries);
+    expect([mentions.count[0], mentions.count[1]]).toEqual([5, 5]);
+  });
+
+  it("is no name of a program that no other top-level package is named ('Uses jq' names no jq-fork whose program is jq)", () => {
+    const entries = [program("jq-fork", "jq", "Command-line JSON processor"), ...saying("script", 5, (i) => `Script ${i} that uses jq`)];
+    expect(findMentions(entries).count[0]).toBe(0);
+  });
+});

@@ -59,13 +59,23 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   const context: string[][] = Array.from({ length: n }, () => []);
 
   const named = new Map<string, number[]>();
+  const addName = (word: string, id: number) => {
+    const ids = named.get(word);
+    if (ids) ids.push(id);
+    else named.set(word, [id]);
+  };
   entries.forEach((entry, id) => {
-    for (const name of new Set([splitAttr(entry.attr).leaf.toLowerCase(), plainPname(entry.pname).toLowerCase()])) {
-      if (name.length < MIN_NAME_LENGTH) continue;
-      const ids = named.get(name);
-      if (ids) ids.push(id);
-      else named.set(name, [id]);
+    for (const word of ownNames(entry)) {
+      if (word.length >= MIN_NAME_LENGTH) addName(word, id);
     }
+  });
+  // A top-level package's program that another top-level package is named is a name of both, for their mentioners
+  // to tell apart (meantBy): "Helm charts" are kubernetes-helm's, whose program is helm, not the synthesizer helm's.
+  entries.forEach((entry, id) => {
+    const program = entry.mainProgram.toLowerCase();
+    const others = named.get(program) ?? [];
+    const topLevel = (other: number) => !entries[other]!.attr.includes(".");
+    if (topLevel(id) && !others.includes(id) && others.some(topLevel)) addName(program, id);
   });
 
   const ordinary = ordinaryWords(entries, named);
@@ -75,7 +85,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   // A two-letter name a set's members start is one voice for the whole set: sbclPackages' hundreds of cl-* name no cl.
   const setVoices = new Set<string>();
   const plainPnames = entries.map((entry) => plainPname(entry.pname));
-  const mentioners = new Map<number, number[]>();
+  const namers = new Map<string, number[]>();
   entries.forEach((entry, id) => {
     const { set, leaf } = splitAttr(entry.attr);
     const family = familyOf(set);
@@ -83,29 +93,53 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     if (voices.has(voice)) return;
     voices.add(voice);
     for (const name of namesIn(entry, named, ordinary)) {
+      // Its own program names no other package: kubernetes-helm, whose program is helm, is no mention of the synthesizer helm.
+      if (name === entry.mainProgram.toLowerCase()) continue;
       const setVoice = set && name.length < MIN_PROSE_NAME_LENGTH ? `${family}.${name}` : "";
       if (setVoice) {
         if (setVoices.has(setVoice)) continue;
         setVoices.add(setVoice);
       }
-      for (const target of named.get(name)!) {
-        if (target === id || plainPnames[target] === plainPnames[id]) continue;
+      const list = namers.get(name);
+      if (list) list.push(id);
+      else namers.set(name, [id]);
+    }
+  });
+
+  const termsOf = new Map<number, Set<string>>();
+  const descriptionTermsOf = (id: number) => {
+    const known = termsOf.get(id);
+    if (known) return known;
+    const terms = new Set(descriptionTerms(entries[id]!.description));
+    termsOf.set(id, terms);
+    return terms;
+  };
+  const mentioners = new Map<number, number[]>();
+  for (const [name, ids] of namers) {
+    for (const target of meantBy(named.get(name)!, ids, entries, descriptionTermsOf)) {
+      for (const id of ids) {
+        if (
+          target === id ||
+          plainPnames[target] === plainPnames[id] ||
+          (programOnly(entries[target]!, name) && ownNames(entries[id]!).has(name))
+        )
+          continue;
         const list = mentioners.get(target);
         if (list) list.push(id);
         else mentioners.set(target, [id]);
       }
     }
-  });
+  }
+  // In catalog order, as they were found: which of a much-named package's mentioners give its context must not depend on its names' order.
+  for (const list of mentioners.values()) list.sort((a, b) => a - b);
 
-  const termsOf = new Map<number, Set<string>>();
   for (const [target, ids] of mentioners) {
     count[target] = ids.length;
     const own = new Set(textTerms(`${entries[target]!.attr} ${entries[target]!.pname}`));
     const targetLeaf = splitAttr(entries[target]!.attr).leaf;
     const frequency = new Map<string, number>();
     for (const id of ids.slice(0, MAX_CONTEXT_MENTIONS)) {
-      const terms = termsOf.get(id) ?? new Set(descriptionTerms(entries[id]!.description));
-      termsOf.set(id, terms);
+      const terms = descriptionTermsOf(id);
       // A package of the same name in another set (an editor's extension for it) is the same project: it says twice as much.
       const votes = splitAttr(entries[id]!.attr).leaf === targetLeaf ? 2 : 1;
       for (const term of terms) {
@@ -119,6 +153,38 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
       .map(([term]) => term);
   }
   return { count, context };
+}
+
+/**
+ * Which of the packages a name is its mentioners mean: those whose own description says most of what the
+ * mentioners commonly say ("Helm charts", "Kubernetes": kubernetes-helm, "Package manager for kubernetes", not
+ * the synthesizer helm); all of them when none says any of it.
+ */
+function meantBy(
+  targets: number[],
+  mentioners: number[],
+  entries: readonly CatalogEntry[],
+  termsOf: (id: number) => Set<string>,
+): number[] {
+  const topLevel = targets.filter((target) => !entries[target]!.attr.includes("."));
+  if (new Set(topLevel.map((target) => plainPname(entries[target]!.pname))).size < 2) return targets;
+  const frequency = new Map<string, number>();
+  for (const id of mentioners.slice(0, MAX_CONTEXT_MENTIONS))
+    for (const term of termsOf(id)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const common = [...frequency].filter(([, times]) => times >= MIN_CONTEXT_MENTIONS).map(([term]) => term);
+  const shared = (target: number) => common.filter((term) => termsOf(target).has(term)).length;
+  const most = Math.max(...topLevel.map(shared));
+  return most === 0 ? targets : targets.filter((target) => entries[target]!.attr.includes(".") || shared(target) === most);
+}
+
+/** A package's own names: its attribute's last part and its pname. */
+function ownNames(entry: CatalogEntry): Set<string> {
+  return new Set([splitAttr(entry.attr).leaf.toLowerCase(), plainPname(entry.pname).toLowerCase()]);
+}
+
+/** Whether a package is so named only by its program: the synthesizer helm's own name is no mention of kubernetes-helm. */
+function programOnly(entry: CatalogEntry, name: string): boolean {
+  return entry.mainProgram.toLowerCase() === name && !ownNames(entry).has(name);
 }
 
 /** The top-level package names a package's description and attribute mention. */
