@@ -261,6 +261,10 @@ describe("stemming", () => {
     expect(textWords("Critique Perl source code for best-practices")).toContain("linter");
     expect(textWords("Best practices checker for Ansible")).toContain("linter");
     expect(textWords("Bi-directional file synchronizer")).toContain("bidirectional");
+    // A verb with "up" is one word, as descriptions write it; "up" alone says nothing ("taking up disk space", "speed up").
+    expect(textTerms("look up dns records")).toEqual(textTerms("lookup DNS records"));
+    expect(textTerms("back up files")).toEqual(textTerms("backup files"));
+    expect(textTerms("what is taking up disk space")).toEqual(textTerms("taking disk space"));
     // Light verbs an agent leads with say nothing of the package.
     expect(textTerms("show listening ports")).toEqual(textTerms("listening ports"));
     // A kind of tool is not the word it comes from: a formatter is not a format.

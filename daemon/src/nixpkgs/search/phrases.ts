@@ -66,6 +66,11 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   // How an agent asks for a program that uses every core ("compress a big file using all cpu cores"), not of cores
   // otherwise ("temperature of all cpu cores").
   ["multicore", "multi[ -]core", "(?<=\\b(?:using|uses?|on|across|utili[sz]ing) )(?:all (?:the |my )?|multiple )(?:cpu |processor )?cores"],
+  // A verb with "up" is one word ("back up", "look up"); "up" alone is a stopword ("taking up space", "spin up").
+  ["backup", "back[ -]up"],
+  ["lookup", "look[ -]up"],
+  ["cleanup", "clean[ -]up"],
+  ["setup", "set[ -]up"],
   ["bidirectional", "bi-directional", "two[ -]way", "2[ -]way"],
   ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],

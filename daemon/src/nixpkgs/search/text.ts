@@ -8,7 +8,7 @@ import { joinPhrases } from "./phrases.js";
  * words of asking ("how do I", "best way to", "I would like to") and of saying how much ("really fast", "blazingly fast").
  */
 const STOPWORDS = new Set(
-  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take see between two per every few each via over than do does best way would like should could recommend recommended suggest lets helps looking after before during while until then also them they there these those so too very really extremely incredibly blazing blazingly insanely truly quite".split(
+  "a an and are as at be by can for from how i in into is it its me my of on or some that the their this to use using want with which what i'm need get show take see between two per every few each via over than do does best way would like should could recommend recommended suggest lets helps looking after before during while until then also them they there these those so too very really extremely incredibly blazing blazingly insanely truly quite up".split(
     " ",
   ),
 );
