@@ -1641,3 +1641,20 @@ describe("a misspelt word", () => {
     expect(ranked(index, "media bitrate")).toEqual(["mediainfo"]);
   });
 });
+
+describe("two words with 'or' between them", () => {
+  it("are one thing asked, either of which a package may say: 'lua or perl' is no package that says both", () => {
+    const index = smallIndex([
+      ...WIDGETS,
+      // JSON parsers are many: a package saying both languages covered two words of four, this one three.
+      ...Array.from({ length: 30 }, (_, i): [string, string] => [`json${i}`, `JSON parser ${i}`]),
+      ["jsonlua", "JSON parser for Lua"],
+      ["bridge", "Bridge between Lua and Perl"],
+    ]);
+    const found = ranked(index, "json parser for lua or perl");
+    expect(found[0]).toBe("jsonlua");
+    // Either is matched as its own word, as a name too: "mobi or azw3" finds a converter to azw3.
+    const ebooks = smallIndex([...WIDGETS, ["toazw", "Converts ebooks to azw3"], ["kindle", "Ebook reader"]]);
+    expect(ranked(ebooks, "convert an ebook to mobi or azw3")[0]).toBe("toazw");
+  });
+});

@@ -88,7 +88,7 @@ export interface ParsedQuery {
    * ("parallel gzip"): those tools are meant only if their descriptions say it ("lazygit tui" is still lazygit).
    */
   kindOfNamed?: { names: string[]; says: readonly string[] };
-  /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump), or the program whose file it is (makefile: make). */
+  /** Per content word, the words it makes with a neighbour that a description or a name has ("digital ocean": digitalocean; "hex dump": hexdump), the program whose file it is (makefile: make), or the word asked as its alternative ("c or c++": c++). */
   compounds: Map<string, string[]>;
   /** Names a converter doing the opposite of the conversion asked starts with ("markdown2html"). */
   reversedKeys: string[];
@@ -255,7 +255,10 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   // Which release of it is asked for says nothing of which package: nss_latest and lastversion are no answer to "latest python".
-  const contentWords = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
+  const asked = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
+  // "c or c++", "mobi or azw3": either is what is asked, one word to cover, which the other matches as its own.
+  const alternatives = eitherOf(words, asked);
+  const contentWords = asked.filter((w) => !alternatives.has(w));
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
   const programWords = contentWords.filter(
     (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
@@ -287,7 +290,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     unwanted,
     toolForUse: forUse,
     kindOfNamed: kindOfTool,
-    compounds: compoundsOf(index, allWords, contentWords, asksForTool),
+    compounds: withEither(compoundsOf(index, allWords, contentWords, asksForTool), alternatives),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
@@ -338,6 +341,23 @@ function toolForUse(
   if (link !== "for" || !name || FILLER.has(name) || LIBRARY_PART_WORDS.has(name) || !isName(name)) return undefined;
   const use = rest.filter((w) => contentWords.includes(w));
   return use.length > 0 ? { name: normalizeName(name), use } : undefined;
+}
+
+/** The second word of each "<word> or <word>" of two content words, by the first. */
+function eitherOf(words: readonly string[], contentWords: readonly string[]): Map<string, string> {
+  const either = new Map<string, string>();
+  for (let i = 1; i + 1 < words.length; i++) {
+    const [first, second] = [words[i - 1]!, words[i + 1]!];
+    if (words[i] === "or" && first !== second && contentWords.includes(first) && contentWords.includes(second) && !either.has(first))
+      either.set(second, first);
+  }
+  return either;
+}
+
+/** Each alternative as one more word its first word makes, matched as its own by a name or a description. */
+function withEither(compounds: Map<string, string[]>, alternatives: ReadonlyMap<string, string>): Map<string, string[]> {
+  for (const [second, first] of alternatives) compounds.set(first, [...(compounds.get(first) ?? []), second]);
+  return compounds;
 }
 
 /**
