@@ -276,6 +276,10 @@ describe("stemming", () => {
     // "sync" is how agents write what descriptions call synchronization (syncthing), and "multithreaded" what they call parallel (pigz).
     expect(relatedStems(stem("sync"))).toContain(stem("synchronization"));
     expect(relatedStems(stem("multithreaded"))).toContain(stem("parallel"));
+    // What is committed is in git; an API key is a secret ("find api keys committed to a repository": gitleaks, "Scan git repos for secrets").
+    expect(relatedStems(stem("committed"))).toContain(stem("git"));
+    expect(textWords("find leaked API keys")).toContain("apikey");
+    expect(relatedStems(stem("apikey"))).toContain(stem("secrets"));
     // EC2 and Lambda are AWS's: "manage ec2 instances" is the AWS CLI.
     expect(relatedStems(stem("ec2"))).toContain(stem("aws"));
     expect(relatedStems(stem("lambda"))).toContain(stem("aws"));

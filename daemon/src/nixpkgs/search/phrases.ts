@@ -71,6 +71,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["lookup", "look[ -]up"],
   ["cleanup", "clean[ -]up"],
   ["setup", "set[ -]up"],
+  ["apikey", "api[ -]keys?"],
   ["bidirectional", "bi-directional", "two[ -]way", "2[ -]way"],
   ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],

@@ -117,6 +117,8 @@ const RELATED: Record<string, string[]> = {
   strong: ["secure", "random"],
   credential: ["secret", "password"],
   leak: ["secret"],
+  commit: ["git"],
+  apikey: ["secret", "token", "credential"],
   env: ["environment", "dotenv"],
   certificate: ["tls", "ssl", "cert", "x509"],
   tls: ["ssl", "certificate"],
