@@ -256,14 +256,14 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
   // Which release of it is asked for says nothing of which package: nss_latest and lastversion are no answer to "latest python".
   const asked = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
-  // "c or c++", "mobi or azw3": either is what is asked, one word to cover, which the other matches as its own.
-  const alternatives = eitherOf(words, asked);
+  // "c or c++", "mobi or azw3": either is what is asked, one word to cover, which the second matches as the first's alternative.
+  const alternatives = eitherOf(textWords(text).map(oneKind), asked);
   const contentWords = asked.filter((w) => !alternatives.has(w));
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
   const programWords = contentWords.filter(
     (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
   );
-  const forUse = toolForUse(words, contentWords, isName);
+  const forUse = toolForUse(words, asked, isName);
   const { kind: kindOfTool, variantWord } = kindOfNamed(words, isName);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
   const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
@@ -276,7 +276,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     ecosystemWords: subjectWords.length > 0 && !runtimeAsked ? words.filter((w) => namesEcosystem(w) && meaningful(w)) : [],
     familyIds: new Set(runtimeAsked ? [] : [...[...ecosystems.values()].flat(), ...[...familyWords.values()].filter((id) => id >= 0)]),
     subjectOfTool,
-    toolKinds: kindsAsked(subjectOfTool, contentWords),
+    toolKinds: kindsAsked(subjectOfTool, asked),
     languagesAsked: [...new Set(subjectOfTool.map(languageFamily).filter((family) => family !== undefined))],
     // "haskell formatter" is no elementary OS app named formatter, "ocaml lsp" no library named lsp.
     subjectNotMeant: [
@@ -343,18 +343,25 @@ function toolForUse(
   return use.length > 0 ? { name: normalizeName(name), use } : undefined;
 }
 
-/** The second word of each "<word> or <word>" of two content words, by the first. */
-function eitherOf(words: readonly string[], contentWords: readonly string[]): Map<string, string> {
+/**
+ * The words asked as another's alternative, each to the first of its chain: "lua or perl or ruby" gives perl and ruby to
+ * lua. Read off the query as written, so that a word dropped in between ("without", a repeat) makes no pair.
+ */
+function eitherOf(tokens: readonly string[], contentWords: readonly string[]): Map<string, string> {
   const either = new Map<string, string>();
-  for (let i = 1; i + 1 < words.length; i++) {
-    const [first, second] = [words[i - 1]!, words[i + 1]!];
-    if (words[i] === "or" && first !== second && contentWords.includes(first) && contentWords.includes(second) && !either.has(first))
-      either.set(second, first);
+  for (let i = 1; i + 1 < tokens.length; i++) {
+    const [first, second] = [tokens[i - 1]!, tokens[i + 1]!];
+    if (tokens[i] !== "or" || !contentWords.includes(first) || !contentWords.includes(second)) continue;
+    const root = either.get(first) ?? first;
+    if (second !== root && !either.has(second)) either.set(second, root);
   }
   return either;
 }
 
-/** Each alternative as one more word its first word makes, matched as its own by a name or a description. */
+/**
+ * Each alternative as one more word its chain's first word makes: matched by a name or a description as a related
+ * word is, at a related word's weight, and covering the first word's share of the query in full.
+ */
 function withEither(compounds: Map<string, string[]>, alternatives: ReadonlyMap<string, string>): Map<string, string[]> {
   for (const [second, first] of alternatives) compounds.set(first, [...(compounds.get(first) ?? []), second]);
   return compounds;

@@ -41,11 +41,11 @@ function known(index: NixpkgsIndex, word: string): boolean {
 function meant(index: NixpkgsIndex, word: string): string | undefined {
   let best: string | undefined;
   let bestUses = MIN_USES - 1;
-  const ownStem = stem(word);
   for (const candidate of oneTypoFrom(word)) {
     const candidateStem = stem(candidate);
-    // A letter changed or added leaves a word's stem as long: "bitrate" is no "biteate", which stems to "bit".
-    if (candidate.length >= word.length && candidateStem.length < ownStem.length) continue;
+    // A word meant keeps at least half its letters in its stem; one that the stemmer cuts shorter is another,
+    // shorter word with an ending made up: "bitrate" is no "biteate", which stems to "bit".
+    if (2 * candidateStem.length < word.length) continue;
     const term = index.descriptions.find(candidateStem);
     const uses = term >= 0 ? index.descriptions.postings(term).length : 0;
     if (uses > bestUses) [best, bestUses] = [candidate, uses];
