@@ -77,14 +77,24 @@ describe("a name two top-level packages answer to", () => {
     expect(mentions.context[1]).toContain("chart");
   });
 
-  it("is both's when neither says what its mentioners say", () => {
+  it("is the package's named so itself when neither says what its mentioners say", () => {
     const entries = [
       entry("helm", "Free, cross-platform, polyphonic synthesizer"),
       program("kubernetes-helm", "helm", "Package manager for kubernetes"),
       ...saying("tool", 5, (i) => `Works with helm ${i} quickly`),
     ];
     const mentions = findMentions(entries);
-    expect([mentions.count[0], mentions.count[1]]).toEqual([5, 5]);
+    expect([mentions.count[0], mentions.count[1]]).toEqual([5, 0]);
+  });
+
+  it("counts a mentioner once however many of the package's names it says ('kubernetes-helm' is helm too)", () => {
+    const entries = [
+      entry("helm", "Free, cross-platform, polyphonic synthesizer"),
+      program("kubernetes-helm", "helm", "Package manager for kubernetes"),
+      ...saying("plugin", 3, (i) => `Plugin ${i} for kubernetes-helm`),
+    ];
+    const mentions = findMentions(entries);
+    expect([mentions.count[0], mentions.count[1]]).toEqual([0, 3]);
   });
 
   it("is no name of a program that no other top-level package is named ('Uses jq' names no jq-fork whose program is jq)", () => {

@@ -264,6 +264,7 @@ describe("stemming", () => {
     // A verb with "up" is one word, as descriptions write it; "up" alone says nothing ("taking up disk space", "speed up").
     expect(textTerms("look up dns records")).toEqual(textTerms("lookup DNS records"));
     expect(textTerms("back up files")).toEqual(textTerms("backup files"));
+    expect(textTerms("backing up files")).toEqual(textTerms("backup files"));
     expect(textTerms("what is taking up disk space")).toEqual(textTerms("taking disk space"));
     // Light verbs an agent leads with say nothing of the package.
     expect(textTerms("show listening ports")).toEqual(textTerms("listening ports"));

@@ -73,9 +73,8 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   // to tell apart (meantBy): "Helm charts" are kubernetes-helm's, whose program is helm, not the synthesizer helm's.
   entries.forEach((entry, id) => {
     const program = entry.mainProgram.toLowerCase();
-    const others = named.get(program) ?? [];
     const topLevel = (other: number) => !entries[other]!.attr.includes(".");
-    if (topLevel(id) && !others.includes(id) && others.some(topLevel)) addName(program, id);
+    if (topLevel(id) && !ownNames(entry).has(program) && (named.get(program) ?? []).some(topLevel)) addName(program, id);
   });
 
   const ordinary = ordinaryWords(entries, named);
@@ -116,7 +115,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   };
   const mentioners = new Map<number, number[]>();
   for (const [name, ids] of namers) {
-    for (const target of meantBy(named.get(name)!, ids, entries, descriptionTermsOf)) {
+    for (const target of meantBy(name, named.get(name)!, ids, entries, descriptionTermsOf)) {
       for (const id of ids) {
         if (
           target === id ||
@@ -130,8 +129,13 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
       }
     }
   }
-  // In catalog order, as they were found: which of a much-named package's mentioners give its context must not depend on its names' order.
-  for (const list of mentioners.values()) list.sort((a, b) => a - b);
+  // In catalog order, each once however many of its names it says ("kubernetes-helm" is helm too): which of a much-named
+  // package's mentioners give its context must not depend on its names' order.
+  for (const [target, list] of mentioners)
+    mentioners.set(
+      target,
+      [...new Set(list)].sort((a, b) => a - b),
+    );
 
   for (const [target, ids] of mentioners) {
     count[target] = ids.length;
@@ -156,25 +160,31 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
 }
 
 /**
- * Which of the packages a name is its mentioners mean: those whose own description says most of what the
- * mentioners commonly say ("Helm charts", "Kubernetes": kubernetes-helm, "Package manager for kubernetes", not
- * the synthesizer helm); all of them when none says any of it.
+ * Which of the packages a name is its mentioners mean, when one is so named only by its program: those whose own
+ * description says most of what the mentioners commonly say, the name aside ("Helm charts", "Kubernetes":
+ * kubernetes-helm, "Package manager for kubernetes", not the synthesizer helm). When none says any of it, the
+ * packages so named themselves, as every mention went before programs were names. A set's members keep theirs.
  */
 function meantBy(
+  name: string,
   targets: number[],
   mentioners: number[],
   entries: readonly CatalogEntry[],
   termsOf: (id: number) => Set<string>,
 ): number[] {
+  const byProgram = targets.filter((target) => programOnly(entries[target]!, name));
+  if (byProgram.length === 0) return targets;
   const topLevel = targets.filter((target) => !entries[target]!.attr.includes("."));
-  if (new Set(topLevel.map((target) => plainPname(entries[target]!.pname))).size < 2) return targets;
+  const ownTerms = new Set(textTerms(name));
   const frequency = new Map<string, number>();
   for (const id of mentioners.slice(0, MAX_CONTEXT_MENTIONS))
-    for (const term of termsOf(id)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+    for (const term of termsOf(id)) if (!ownTerms.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const common = [...frequency].filter(([, times]) => times >= MIN_CONTEXT_MENTIONS).map(([term]) => term);
   const shared = (target: number) => common.filter((term) => termsOf(target).has(term)).length;
   const most = Math.max(...topLevel.map(shared));
-  return most === 0 ? targets : targets.filter((target) => entries[target]!.attr.includes(".") || shared(target) === most);
+  const meant = (target: number) =>
+    entries[target]!.attr.includes(".") || (most === 0 ? !byProgram.includes(target) : shared(target) === most);
+  return targets.filter(meant);
 }
 
 /** A package's own names: its attribute's last part and its pname. */

@@ -67,10 +67,10 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   // otherwise ("temperature of all cpu cores").
   ["multicore", "multi[ -]core", "(?<=\\b(?:using|uses?|on|across|utili[sz]ing) )(?:all (?:the |my )?|multiple )(?:cpu |processor )?cores"],
   // A verb with "up" is one word ("back up", "look up"); "up" alone is a stopword ("taking up space", "spin up").
-  ["backup", "back[ -]up"],
-  ["lookup", "look[ -]up"],
-  ["cleanup", "clean[ -]up"],
-  ["setup", "set[ -]up"],
+  ["backup", "back(?:s|ed|ing)?[ -]up"],
+  ["lookup", "look(?:s|ed|ing)?[ -]up"],
+  ["cleanup", "clean(?:s|ed|ing)?[ -]up"],
+  ["setup", "set(?:s|ting)?[ -]up"],
   ["apikey", "api[ -]keys?"],
   ["bidirectional", "bi-directional", "two[ -]way", "2[ -]way"],
   ["opensource", "open[ -]source"],
