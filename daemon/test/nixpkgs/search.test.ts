@@ -1674,3 +1674,13 @@ describe("two words with 'or' between them", () => {
     expect(ranked(index, "convert ebooks to mobi or azw3 or pdf")[0]).toBe("toazw");
   });
 });
+
+describe("a word's stem as a name", () => {
+  it("is not one that cuts a long ending: 'system information' is no inform7, whose name is the stem 'inform'", () => {
+    const index = smallIndex([...WIDGETS, ["inform7", "Design system for interactive fiction"], ["sysinfo", "System information tool"]]);
+    const found = ranked(index, "show system information");
+    expect(found[0]).toBe("sysinfo");
+    // A plural's stem still is a name: "linters" finds lint.
+    expect(ranked(smallIndex([...WIDGETS, ["lint", "Checks code"]]), "code linters")).toContain("lint");
+  });
+});

@@ -128,6 +128,8 @@ export const MAX_RANKED = 200;
  * eslint. At 256 it rarely cuts a real name; the scan costs about 0.05 ms.
  */
 const PREFIX_EXPANSION = 256;
+/** Most letters a word's stem may cut for the stem to match a name ("formatting": format; not "information": inform). */
+const MAX_NAME_STEM_CUT = 4;
 /**
  * How much longer a description word a query word starts may be: a form or compound of it ("compress" →
  * compressor, "markdown" → markdownlint), not another word ("java" → javascript, "type" → typescript).
@@ -694,7 +696,11 @@ function scoreWord(
   // a name that is one (2048) is matched whole.
   // Not a stem that only drops a final "e": that is another word, often a name ("stripe": strip, "pipe": pip, "note": not),
   // and the word itself starts every name its stem would.
-  const nameStem = stemmed.length >= 3 && !(word.endsWith("e") && stemmed === word.slice(0, -1)) ? [stemmed] : [];
+  // Nor one that cuts a long ending: "information" is no "inform" (inform7), though a plural's or a verb's stem is ("linting": lint).
+  const nameStem =
+    stemmed.length >= 3 && word.length - stemmed.length <= MAX_NAME_STEM_CUT && !(word.endsWith("e") && stemmed === word.slice(0, -1))
+      ? [stemmed]
+      : [];
   const forms = /^\d+$/.test(word) ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
   // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name; a top-level
   // one only, as for a whole name: "command runner" is a task, not python313Packages.command-runner.
