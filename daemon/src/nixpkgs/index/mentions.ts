@@ -52,21 +52,16 @@ function ordinaryWords(entries: readonly CatalogEntry[], named: ReadonlyMap<stri
   );
 }
 
-/** Computes mentions for every package, by its attribute's last part and its pname. */
+/** Computes mentions for every package, by its attribute's last part and its pname, and by its program where another package is so named. */
 export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   const n = entries.length;
   const count = new Uint32Array(n);
   const context: string[][] = Array.from({ length: n }, () => []);
 
   const named = new Map<string, number[]>();
-  const addName = (word: string, id: number) => {
-    const ids = named.get(word);
-    if (ids) ids.push(id);
-    else named.set(word, [id]);
-  };
   entries.forEach((entry, id) => {
     for (const word of ownNames(entry)) {
-      if (word.length >= MIN_NAME_LENGTH) addName(word, id);
+      if (word.length >= MIN_NAME_LENGTH) pushTo(named, word, id);
     }
   });
   // A top-level package's program that another top-level package is named is a name of both, for their mentioners
@@ -74,7 +69,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   entries.forEach((entry, id) => {
     const program = entry.mainProgram.toLowerCase();
     const topLevel = (other: number) => !entries[other]!.attr.includes(".");
-    if (topLevel(id) && !ownNames(entry).has(program) && (named.get(program) ?? []).some(topLevel)) addName(program, id);
+    if (topLevel(id) && !ownNames(entry).has(program) && (named.get(program) ?? []).some(topLevel)) pushTo(named, program, id);
   });
 
   const ordinary = ordinaryWords(entries, named);
@@ -99,9 +94,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
         if (setVoices.has(setVoice)) continue;
         setVoices.add(setVoice);
       }
-      const list = namers.get(name);
-      if (list) list.push(id);
-      else namers.set(name, [id]);
+      pushTo(namers, name, id);
     }
   });
 
@@ -123,9 +116,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
           (programOnly(entries[target]!, name) && ownNames(entries[id]!).has(name))
         )
           continue;
-        const list = mentioners.get(target);
-        if (list) list.push(id);
-        else mentioners.set(target, [id]);
+        pushTo(mentioners, target, id);
       }
     }
   }
@@ -185,6 +176,13 @@ function meantBy(
   const meant = (target: number) =>
     entries[target]!.attr.includes(".") || (most === 0 ? !byProgram.includes(target) : shared(target) === most);
   return targets.filter(meant);
+}
+
+/** Adds an id to the list a key has. */
+function pushTo<K>(lists: Map<K, number[]>, key: K, id: number): void {
+  const list = lists.get(key);
+  if (list) list.push(id);
+  else lists.set(key, [id]);
 }
 
 /** A package's own names: its attribute's last part and its pname. */

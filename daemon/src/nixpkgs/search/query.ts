@@ -195,9 +195,9 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   // as it is before a kind of tool ("make alternative", "make alternative written in rust").
   const lightMake = (w: string, i: number, all: string[]) => i === 0 && w === "make" && all.length > 1 && !TOOL_KINDS.has(all[1]!);
   const conversionsNamed = conversionsAsked(text);
-  const allWords = [...new Set(formatsSpelledOut(conversionsNamed, textWords(text)).map(oneKind))].filter(
-    (w, i, all) => !lightMake(w, i, all),
-  );
+  // The query's words in order, as written; allWords has each once.
+  const tokens = formatsSpelledOut(conversionsNamed, textWords(text)).map(oneKind);
+  const allWords = [...new Set(tokens)].filter((w, i, all) => !lightMake(w, i, all));
   // "without docker", "instead of make": the tool named is the one not meant, and no word to match.
   const unwanted = notWanted(allWords);
   // "format go code" asks for a formatter as "go formatter" does, not for file formats.
@@ -257,7 +257,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   // Which release of it is asked for says nothing of which package: nss_latest and lastversion are no answer to "latest python".
   const asked = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
   // "c or c++", "mobi or azw3": either is what is asked, one word to cover, which the second matches as the first's alternative.
-  const alternatives = eitherOf(textWords(text).map(oneKind), asked);
+  const alternatives = eitherOf(tokens, asked);
   const contentWords = asked.filter((w) => !alternatives.has(w));
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
   const programWords = contentWords.filter(

@@ -355,41 +355,27 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // (OPEN_WORDS) of a long query, such as the description an alternative is sought by (alternatives.ts).
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
-  const weighted = contentWords
-    .map((w) => {
-      const { asked, match } = wordWeights(index, w);
-      return { w, weight: asked, matchWeight: match };
-    })
-    .sort((a, b) => b.weight - a.weight);
+  const weighted = contentWords.map((w) => ({ w, ...wordWeights(index, w) })).sort((a, b) => b.asked - a.asked);
   // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
   // implementation for the PNG file format".
   const { saysLibrary } = scratch;
   let libraryAsked: { score: number; coverage: number } | undefined;
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
-  for (const [i, { w, weight, matchWeight }] of weighted.entries()) {
-    const coverageWeight = programWords.includes(w) ? 0 : weight * subjectWeight(index, w);
+  for (const [i, { w, asked, match }] of weighted.entries()) {
+    const coverageWeight = programWords.includes(w) ? 0 : asked * subjectWeight(index, w);
     wanted += coverageWeight;
-    const refineOnly = i > 0 && (weight < WEIGHT.commonWordWeight || opened >= OPEN_WORDS);
+    const refineOnly = i > 0 && (asked < WEIGHT.commonWordWeight || opened >= OPEN_WORDS);
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
-    if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * matchWeight, coverage: coverageWeight };
+    if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
     let found = false;
-    scoreWord(
-      index,
-      w,
-      matchWeight,
-      scratch,
-      queryStems,
-      refineOnly ? isCandidate : undefined,
-      compounds.get(w) ?? [],
-      (id, score, share) => {
-        touch(id);
-        total[id] = total[id]! + score;
-        matched[id] = matched[id]! + coverageWeight * share;
-        if (libraryWord) saysLibrary[id] = 1;
-        found = true;
-      },
-    );
+    scoreWord(index, w, match, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
+      touch(id);
+      total[id] = total[id]! + score;
+      matched[id] = matched[id]! + coverageWeight * share;
+      if (libraryWord) saysLibrary[id] = 1;
+      found = true;
+    });
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked) {
