@@ -887,6 +887,14 @@ describe("an alternative asked for", () => {
     expect(ranked(tools, "schedule jobs like cron").slice(0, 2).sort()).toEqual(["cron", "cronie"]);
     expect(ranked(tools, "cron-like scheduler").slice(0, 2).sort()).toEqual(["cron", "cronie"]);
   });
+
+  it("without the tool itself when a 'but' says how the one wanted differs ('like make but simpler')", () => {
+    for (const query of ["job scheduler like cron but for containers", "cron-like scheduler but for containers"]) {
+      const found = ranked(tools, query);
+      expect(found).not.toContain("cron");
+      expect(found[0]).toBe("cronie");
+    }
+  });
 });
 
 describe("what other packages say of a package", () => {

@@ -10,7 +10,8 @@ import { nameWords, normalizeName, stem, textWords } from "./text.js";
 
 /**
  * Words after which, or before which, a query names the tool it wants another of ("find equivalent", "better
- * find"). "like" and "similar" ask for its kind, the tool itself included ("schedule jobs like cron"), but "would
+ * find"). "like" and "similar" ask for its kind, the tool itself included ("schedule jobs like cron") unless a
+ * "but" follows ("like make but simpler"), but "would
  * like to" for nothing; a clone is also what a git repository has ("clone a git repository"), so only "vim clone"
  * asks for one.
  */
@@ -64,7 +65,9 @@ export function alternativesAsked(index: NixpkgsIndex, query: string): Alternati
       const named = name ? namedPackages(index, name) : [];
       if (named.length === 0) continue;
       const rest = words.filter((_, j) => j !== i && j !== at && !(j > i && j < at)).join(" ");
-      return { query, named, name: name!, rest, namedToo: OF_ITS_KIND.has(word) || word === LIKE_AFTER };
+      // "like make but simpler" says how it differs: make itself is not meant.
+      const differs = words.slice(Math.max(i, at) + 1).includes("but");
+      return { query, named, name: name!, rest, namedToo: (OF_ITS_KIND.has(word) || word === LIKE_AFTER) && !differs };
     }
   }
   return undefined;
