@@ -1657,6 +1657,17 @@ describe("a misspelt word", () => {
     ]);
     expect(ranked(monitors, "network monitorng")[0]).toBe("netwatch");
   });
+
+  it("is never a stopword, which no index holds: 'would' is no 'world', 'until' no 'util'", () => {
+    const index = smallIndex([
+      ...WIDGETS,
+      ["worldmap", "Draws a world map"],
+      ["atlas", "Shows the world"],
+      ["globe", "Spins the world"],
+      ["imgview", "Image viewer"],
+    ]);
+    expect(ranked(index, "which image viewer would you pick")).toEqual(["imgview"]);
+  });
 });
 
 describe("two words with 'or' between them", () => {

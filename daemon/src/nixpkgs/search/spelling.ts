@@ -3,7 +3,7 @@
 // substitution or a swap of neighbours) of a word descriptions use. A query of one word is a name, left to
 // "did you mean" (close-names.ts).
 import type { NixpkgsIndex } from "../index/index.js";
-import { stem } from "./text.js";
+import { isStopword, stem } from "./text.js";
 
 /** Shorter words are too often an acronym or a name this nixpkgs lacks, one typo from some other word... */
 const MIN_LENGTH = 5;
@@ -23,7 +23,9 @@ export function withTyposMended(index: NixpkgsIndex, query: string): string {
   // "dictdDBs.wiktionary") are no words.
   return query.replace(/(?<=^|[\s,;:!?()"'])[A-Za-z]+(?=$|[\s,;:!?()"']|\.(?:\s|$))/g, (word) => {
     const lower = word.toLowerCase();
-    if (lower.length < MIN_LENGTH || lower.length > MAX_LENGTH || tries >= MAX_MENDED || known(index, lower)) return word;
+    // A stopword is in no index, and no typo: "would" is no "world", "until" no "util".
+    if (lower.length < MIN_LENGTH || lower.length > MAX_LENGTH || tries >= MAX_MENDED || isStopword(lower) || known(index, lower))
+      return word;
     tries++;
     return meant(index, lower) ?? word;
   });

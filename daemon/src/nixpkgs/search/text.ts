@@ -13,6 +13,9 @@ const STOPWORDS = new Set(
   ),
 );
 
+/** Whether a word says nothing of a package (STOPWORDS). */
+export const isStopword = (word: string): boolean => STOPWORDS.has(word);
+
 /**
  * Words that say only that a program is wanted, what for or how good ("cli tool to …", "a program that …", "… on linux",
  * "… for my project", "a fast, simple, open source tool to …"): every package is one, or says so of itself, so a
