@@ -276,11 +276,11 @@ describe("ranked search", () => {
 });
 
 /** An index of a few packages, each a name and a description, for one ranking question. */
-function smallIndex(packages: [attr: string, description: string, pname?: string, version?: string][]): NixpkgsIndex {
+function smallIndex(packages: [attr: string, description: string, pname?: string, version?: string, position?: string][]): NixpkgsIndex {
   const catalog = Object.fromEntries(
-    packages.map(([attr, description, pname = attr, version = "1.0"]) => [
+    packages.map(([attr, description, pname = attr, version = "1.0", position]) => [
       attr,
-      { name: `${pname}-${version}`, pname, version, meta: { description } },
+      { name: `${pname}-${version}`, pname, version, meta: { description, position } },
     ]),
   );
   const path = join(mkdtempSync(join(tmpdir(), "nixshed-search-small-")), "index");
@@ -1295,6 +1295,25 @@ describe("an ecosystem named", () => {
     ]);
     expect(ranked(small, "elm formatter")[0]).toBe("elmPackages.elm-format");
     expect(ranked(small, "tmux plugin")[0]).toBe("tmuxPlugins.resurrect");
+  });
+
+  it("is not said of a set's build of a top-level package ('python package manager' is no rpm), but of the set's own that top level exposes", () => {
+    const rpmAt = "pkgs/tools/package-management/rpm/default.nix:143";
+    const hackage = "pkgs/development/haskell-modules/hackage-packages.nix:333171";
+    const small = smallIndex([
+      ...WIDGETS,
+      // rpm with its Python bindings: rpm's own expression, description and version.
+      ["rpm", "RPM package manager", "rpm", "4.20.1", rpmAt],
+      ["python313Packages.rpm", "RPM package manager", "rpm", "4.20.1", rpmAt],
+      ["poetry", "Python dependency management and packaging made easy", "poetry", "2.1.0", "pkgs/by-name/po/poetry/package.nix:10"],
+      // hlint is Haskell's, whose description does not say so.
+      ["hlint", "Source code suggestions", "hlint", "3.8", hackage],
+      ["haskellPackages.hlint", "Source code suggestions", "hlint", "3.8", hackage],
+      ["codehint", "Source code suggestions", "codehint", "3.8", "pkgs/development/haskell-modules/codehint.nix:5"],
+    ]);
+    expect(ranked(small, "python package manager")[0]).toBe("poetry");
+    // Matched as Haskell's, the set's member scores far above its top-level twin, and shows.
+    expect(ranked(small, "haskell source code suggestions")[0]).toBe("haskellPackages.hlint");
   });
 });
 
