@@ -683,6 +683,13 @@ describe("words of relation and quantity", () => {
   });
 });
 
+describe("a word with a mark at its edge", () => {
+  it("is the word: '#includes' is includes, as descriptions are read; c++ keeps its marks", () => {
+    const small = smallIndex([...WIDGETS, ["iwyu", "Analyzes #includes of C++ sources"], ["cppcheck2", "Checks C++ files"]]);
+    expect(ranked(small, "which #includes does my c++ file need")[0]).toBe("iwyu");
+  });
+});
+
 describe("the words of asking", () => {
   const small = smallIndex([
     ...WIDGETS,

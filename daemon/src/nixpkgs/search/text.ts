@@ -53,16 +53,20 @@ export function squashName(name: string): string {
 export function textWords(text: string): string[] {
   return joinPhrases(text)
     .split(/[^a-z0-9+#]+/)
+    .map(withoutEdgeMarks)
     .filter((word) => word.length > 0);
+}
+
+/** "#includes" is includes, "++" nothing; but c++, c# and f# are languages. */
+function withoutEdgeMarks(word: string): string {
+  return word === "c++" || word === "c#" || word === "f#" ? word : word.replace(/^[+#]+|[+#]+$/g, "");
 }
 
 /** Stemmed words of free text, stopwords dropped. */
 export function textTerms(text: string): string[] {
   const terms: string[] = [];
   for (const word of textWords(text)) {
-    const clean = word.replace(/^[+#]+|[+#]+$/g, (edge) => (word === "c++" || word === "c#" || word === "f#" ? edge : ""));
-    if (clean.length === 0 || STOPWORDS.has(clean)) continue;
-    terms.push(stem(clean));
+    if (!STOPWORDS.has(word)) terms.push(stem(word));
   }
   return terms;
 }
