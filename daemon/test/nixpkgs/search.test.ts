@@ -683,24 +683,6 @@ describe("words of relation and quantity", () => {
   });
 });
 
-describe("a hyphenated name written whole", () => {
-  const small = () =>
-    smallIndex([
-      ...WIDGETS,
-      ["tree", "Command to produce a depth indented directory listing"],
-      ["tree-sitter", "Parser generator tool and an incremental parsing library"],
-      ["docker", "Open source project to pack, ship and run any application as a lightweight container"],
-      ["docker-compose", "Docker CLI plugin to define and run multi-container applications with Docker"],
-      ["kompose", "Tool to help users who are familiar with docker-compose move to Kubernetes"],
-    ]);
-
-  it("is that package, its words no other's names: 'tree-sitter cli' is no tree, 'a docker-compose file into kubernetes' no docker", () => {
-    const index = small();
-    expect(ranked(index, "tree-sitter cli")).toEqual(["tree-sitter"]);
-    expect(ranked(index, "translate a docker-compose file into kubernetes manifests")[0]).toBe("kompose");
-  });
-});
-
 describe("a word with a mark at its edge", () => {
   it("is the word: '#includes' is includes, as descriptions are read; c++ keeps its marks", () => {
     const small = smallIndex([...WIDGETS, ["iwyu", "Analyzes #includes of C++ sources"], ["cppcheck2", "Checks C++ files"]]);

@@ -109,8 +109,6 @@ export interface ParsedQuery {
    * (PROGRAM_WORDS), a version ("node 22"), and what a language's tool works on ("formatter for xml code").
    */
   programWords: string[];
-  /** The parts of a hyphenated name the query writes whole ("tree-sitter cli"), which name no other package (tree). */
-  partsOfNames: ReadonlySet<string>;
 }
 
 /** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
@@ -302,21 +300,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
     // A library is for programs: "library for building cli apps" asks for one by them.
     programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
-    partsOfNames: partsOfNamesWritten(index, text),
   };
-}
-
-/**
- * The words of each hyphenated top-level attribute in the text ("git-lfs", "tree-sitter"), joined as it writes them. Not
- * a program's ("ansible-playbook", "redis-cli"), whose first word is its package's name.
- */
-function partsOfNamesWritten(index: NixpkgsIndex, text: string): Set<string> {
-  const parts = new Set<string>();
-  for (const name of text.toLowerCase().match(/[a-z0-9]+(?:-[a-z0-9]+)+/g) ?? []) {
-    const id = index.lookup(name);
-    if (id >= 0 && index.family[id] === index.topLevelFamily) for (const part of name.split("-")) parts.add(part);
-  }
-  return parts;
 }
 
 /**

@@ -285,7 +285,6 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     madeIn,
     libraryMayBeMeant,
     programWords,
-    partsOfNames,
   } = parseQuery(index, query, alternativesNamed);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
@@ -370,8 +369,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
     let found = false;
-    const how = { candidates: refineOnly ? isCandidate : undefined, compounds: compounds.get(w) ?? [], asName: !partsOfNames.has(w) };
-    scoreWord(index, w, match, scratch, queryStems, how, (id, score, share) => {
+    scoreWord(index, w, match, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + coverageWeight * share;
@@ -398,7 +396,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const { asked, match } = wordWeights(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, asked);
     ecosystemMatchWeight = Math.max(ecosystemMatchWeight, match);
-    scoreWord(index, w, match, scratch, queryStems, { candidates: ecosystemCandidate }, (id, score, share) => {
+    scoreWord(index, w, match, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
@@ -655,16 +653,6 @@ function subjectWeight(index: NixpkgsIndex, word: string): number {
   return 1 + Math.min(1, (named + 1) / (said + WEIGHT.subjectSmoothing));
 }
 
-/** How one query word is matched (scoreWord). */
-interface WordMatching {
-  /** When given, only these packages are scored. */
-  candidates?: (id: number) => boolean;
-  /** Words the query's words make together, matched by their stems as related words are ("digital ocean": digitalocean), and as names ("hex dump": hexdump). */
-  compounds?: readonly string[];
-  /** Whether the word is matched as a name, or is only part of one the query writes whole ("tree" of "tree-sitter"). */
-  asName?: boolean;
-}
-
 /** Calls `add` once per package with the best way one query word matches it. */
 function scoreWord(
   index: NixpkgsIndex,
@@ -673,7 +661,10 @@ function scoreWord(
   scratches: Scratch,
   /** The stems of all the query's words. */
   queryStems: ReadonlySet<string>,
-  { candidates, compounds = [], asName = true }: WordMatching,
+  /** When given, only these packages are scored. */
+  candidates: ((id: number) => boolean) | undefined,
+  /** Words the query's words make together, matched by their stems as related words are ("digital ocean": digitalocean), and as names ("hex dump": hexdump). */
+  compounds: readonly string[],
   add: (id: number, score: number, share: number) => void,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
@@ -699,7 +690,7 @@ function scoreWord(
     stemmed.length >= 3 && word.length - stemmed.length <= MAX_NAME_STEM_CUT && !(word.endsWith("e") && stemmed === word.slice(0, -1))
       ? [stemmed]
       : [];
-  const forms = /^\d+$/.test(word) || !asName ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
+  const forms = /^\d+$/.test(word) ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
   // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name; a top-level
   // one only, as for a whole name: "command runner" is a task, not python313Packages.command-runner.
   const topLevel = index.topLevelFamily;
@@ -731,7 +722,7 @@ function scoreWord(
   }
 
   // A technical token (sha256, base64, x264) names a program too: sha256sum is coreutils'.
-  if (asName && /[a-z]/.test(word) && /[0-9]/.test(word)) {
+  if (/[a-z]/.test(word) && /[0-9]/.test(word)) {
     for (const term of index.exact.withPrefix(word, 16, { including: true })) {
       for (const id of index.exact.postings(term)) offer(id, rarity * WEIGHT.nameWord);
     }
