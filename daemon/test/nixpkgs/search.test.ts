@@ -901,6 +901,9 @@ describe("an alternative asked for", () => {
       expect(found).not.toContain("cron");
       expect(found[0]).toBe("cronie");
     }
+    // A "but" that says nothing, or names the tool again, does not.
+    expect(ranked(tools, "job scheduler like cron but").slice(0, 2).sort()).toEqual(["cron", "cronie"]);
+    expect(ranked(tools, "scheduler like cron but compatible with cron").slice(0, 2).sort()).toEqual(["cron", "cronie"]);
   });
 });
 
@@ -1319,6 +1322,8 @@ describe("an ecosystem named", () => {
       ["codehint", "Source code suggestions", "codehint", "3.8", "pkgs/development/haskell-modules/codehint.nix:5"],
     ]);
     expect(ranked(small, "python package manager")[0]).toBe("poetry");
+    // Asked for as Python's bindings, it is Python's.
+    expect(ranked(small, "python rpm bindings")[0]).toBe("python313Packages.rpm");
     // Matched as Haskell's, the set's member scores far above its top-level twin, and shows.
     expect(ranked(small, "haskell source code suggestions")[0]).toBe("haskellPackages.hlint");
   });

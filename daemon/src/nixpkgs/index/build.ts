@@ -18,18 +18,21 @@ import { descriptionTerms, nameWords, normalizeName, squashName, textWords } fro
 import { implementationLanguages, toolLanguages } from "../search/tool-languages.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
-export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32, builtOutsideSet: 64 } as const;
+export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32, buildOfTopLevel: 64 } as const;
 
 /** Fields of a package's details, in the order they are stored (the attribute path is kept apart). */
 export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
 
 /**
- * A set's member whose expression is not among its set's (pkgs/development/python-modules, haskell-modules,
- * top-level/perl-packages.nix…) but a program's or a C library's own: python312Packages.rpm is rpm, built with its
- * Python bindings.
+ * A set's member that is a top-level package's build: it has the expression of a top-level package it is grouped
+ * with, and that expression is the package's own, not among a set's (pkgs/development/python-modules,
+ * haskell-modules, top-level/perl-packages.nix…). python312Packages.rpm is rpm, built with its Python bindings;
+ * haskellPackages.hlint is Haskell's own, which top-level hlint exposes.
  */
-function builtOutsideSet(position: string): boolean {
-  return position !== "" && !/-modules\/|\/node-packages\/|\/top-level\//.test(position);
+function isBuildOfTopLevel(entry: CatalogEntry, topLevelPositions: ReadonlySet<string>): boolean {
+  return (
+    entry.attr.includes(".") && topLevelPositions.has(entry.position) && !/-modules\/|\/node-packages\/|\/top-level\//.test(entry.position)
+  );
 }
 
 export function buildIndex(input: CatalogEntry[], source: string): Buffer {
@@ -94,8 +97,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.unfree ? FLAG.unfree : 0) |
       (entry.insecure ? FLAG.insecure : 0) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0) |
-      (familyName === "" && /^lib[a-z]/.test(leaf) ? FLAG.libraryName : 0) |
-      (familyName !== "" && builtOutsideSet(entry.position) ? FLAG.builtOutsideSet : 0);
+      (familyName === "" && /^lib[a-z]/.test(leaf) ? FLAG.libraryName : 0);
     const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
     factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);
@@ -179,6 +181,9 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       groupRep[id] = rep;
       groupNext[id] = members[(i + 1) % members.length]!;
     });
+    const topLevelPositions = new Set(members.filter((id) => !attrOf(id).includes(".")).map((id) => entries[id]!.position));
+    topLevelPositions.delete("");
+    for (const id of members) if (isBuildOfTopLevel(entries[id]!, topLevelPositions)) flags[id] = flags[id]! | FLAG.buildOfTopLevel;
   }
 
   exact.delete("");

@@ -65,12 +65,26 @@ export function alternativesAsked(index: NixpkgsIndex, query: string): Alternati
       const named = name ? namedPackages(index, name) : [];
       if (named.length === 0) continue;
       const rest = words.filter((_, j) => j !== i && j !== at && !(j > i && j < at)).join(" ");
-      // "like make but simpler" says how it differs: make itself is not meant.
-      const differs = words.slice(Math.max(i, at) + 1).includes("but");
-      return { query, named, name: name!, rest, namedToo: (OF_ITS_KIND.has(word) || word === LIKE_AFTER) && !differs };
+      return {
+        query,
+        named,
+        name: name!,
+        rest,
+        namedToo: (OF_ITS_KIND.has(word) || word === LIKE_AFTER) && !saysHowItDiffers(words.slice(Math.max(i, at) + 1), name!),
+      };
     }
   }
   return undefined;
+}
+
+/**
+ * Whether the words after the name say how the tool wanted differs from it: "like make but simpler", not "like
+ * ripgrep but" (nothing said) or "like make but compatible with make" (make itself would do).
+ */
+function saysHowItDiffers(after: readonly string[], name: string): boolean {
+  const but = after.indexOf("but");
+  const how = but < 0 ? [] : after.slice(but + 1);
+  return how.length > 0 && !how.includes(name);
 }
 
 /**

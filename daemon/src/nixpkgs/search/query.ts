@@ -94,6 +94,8 @@ export interface ParsedQuery {
   reversedKeys: string[];
   /** Whether the query asks for a library ("c json library", "libxml2 bindings"). */
   asksForLibrary: boolean;
+  /** Whether it asks for a language's bindings of something ("python rpm bindings"). */
+  asksForBindings: boolean;
   /** Whether it asks for a program in so many words ("haskell build tool", "cli to …"). */
   asksForProgram: boolean;
   /** Whether it is a language's name alone ("rust", "haskell"): the language itself, not an editor's plugin for it. */
@@ -293,6 +295,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     compounds: withEither(compoundsOf(index, allWords, contentWords, asksForTool), alternatives),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
+    asksForBindings: words.some((w) => w === "binding" || w === "bindings"),
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
     languageAlone: words.length === 1 && languageFamily(words[0]!) !== undefined,
     madeIn,

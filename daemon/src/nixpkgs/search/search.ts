@@ -280,6 +280,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     reversedKeys,
     conventionKeys,
     asksForLibrary,
+    asksForBindings,
     asksForProgram,
     languageAlone,
     madeIn,
@@ -457,9 +458,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       (mask && !mask[index.platformSet[id]!]);
     if (!hidden) {
       // A set's build of a top-level package (python312Packages.rpm, rpm's bindings: "RPM package manager") is that
-      // package, which "python package manager" does not ask for by naming Python; hlint, exposed from Haskell's set, is Haskell's.
-      const inFamily =
-        inNamedFamily[index.family[id]!] === 1 && !(flags & FLAG.builtOutsideSet && index.family[index.groupRep[id]!] === topLevel);
+      // package, which "python package manager" does not ask for by naming Python; "python rpm bindings" does.
+      const inFamily = inNamedFamily[index.family[id]!] === 1 && !(flags & FLAG.buildOfTopLevel && !asksForBindings);
       const named = inFamily ? Math.max(ecosystem[id]!, WEIGHT.descriptionStem * ecosystemMatchWeight) : ecosystem[id]!;
       if (named > 0) {
         total[id] = total[id]! + named;
