@@ -58,18 +58,23 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   const count = new Uint32Array(n);
   const context: string[][] = Array.from({ length: n }, () => []);
 
+  // Each package's own names and program, read once: the loops below ask of them per mentioner and per name.
+  const own = entries.map(ownNames);
+  const programs = entries.map((entry) => entry.mainProgram.toLowerCase());
+  /** Whether a package is so named only by its program: the synthesizer helm's own name is no mention of kubernetes-helm. */
+  const programOnly = (id: number, name: string) => programs[id] === name && !own[id]!.has(name);
+  const topLevel = (id: number) => !entries[id]!.attr.includes(".");
+
   const named = new Map<string, number[]>();
-  entries.forEach((entry, id) => {
-    for (const word of ownNames(entry)) {
+  own.forEach((names, id) => {
+    for (const word of names) {
       if (word.length >= MIN_NAME_LENGTH) pushTo(named, word, id);
     }
   });
   // A top-level package's program that another top-level package is named is a name of both, for their mentioners
   // to tell apart (meantBy): "Helm charts" are kubernetes-helm's, whose program is helm, not the synthesizer helm's.
-  entries.forEach((entry, id) => {
-    const program = entry.mainProgram.toLowerCase();
-    const topLevel = (other: number) => !entries[other]!.attr.includes(".");
-    if (topLevel(id) && !ownNames(entry).has(program) && (named.get(program) ?? []).some(topLevel)) pushTo(named, program, id);
+  programs.forEach((program, id) => {
+    if (topLevel(id) && !own[id]!.has(program) && (named.get(program) ?? []).some(topLevel)) pushTo(named, program, id);
   });
 
   const ordinary = ordinaryWords(entries, named);
@@ -88,7 +93,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
     voices.add(voice);
     for (const name of namesIn(entry, named, ordinary)) {
       // Its own program names no other package: kubernetes-helm, whose program is helm, is no mention of the synthesizer helm.
-      if (name === entry.mainProgram.toLowerCase()) continue;
+      if (name === programs[id]) continue;
       const setVoice = set && name.length < MIN_PROSE_NAME_LENGTH ? `${family}.${name}` : "";
       if (setVoice) {
         if (setVoices.has(setVoice)) continue;
@@ -108,14 +113,9 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
   };
   const mentioners = new Map<number, number[]>();
   for (const [name, ids] of namers) {
-    for (const target of meantBy(name, named.get(name)!, ids, entries, descriptionTermsOf)) {
+    for (const target of meantBy(name, named.get(name)!, ids, { programOnly, topLevel, termsOf: descriptionTermsOf })) {
       for (const id of ids) {
-        if (
-          target === id ||
-          plainPnames[target] === plainPnames[id] ||
-          (programOnly(entries[target]!, name) && ownNames(entries[id]!).has(name))
-        )
-          continue;
+        if (target === id || plainPnames[target] === plainPnames[id] || (programOnly(target, name) && own[id]!.has(name))) continue;
         pushTo(mentioners, target, id);
       }
     }
@@ -156,26 +156,25 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
  * kubernetes-helm, "Package manager for kubernetes", not the synthesizer helm). When none says any of it, the
  * packages so named themselves, as every mention went before programs were names. A set's members keep theirs.
  */
-function meantBy(
-  name: string,
-  targets: number[],
-  mentioners: number[],
-  entries: readonly CatalogEntry[],
-  termsOf: (id: number) => Set<string>,
-): number[] {
-  const byProgram = targets.filter((target) => programOnly(entries[target]!, name));
+function meantBy(name: string, targets: number[], mentioners: number[], { programOnly, topLevel, termsOf }: NameFacts): number[] {
+  const byProgram = targets.filter((target) => programOnly(target, name));
   if (byProgram.length === 0) return targets;
-  const topLevel = targets.filter((target) => !entries[target]!.attr.includes("."));
   const ownTerms = new Set(textTerms(name));
   const frequency = new Map<string, number>();
   for (const id of mentioners.slice(0, MAX_CONTEXT_MENTIONS))
     for (const term of termsOf(id)) if (!ownTerms.has(term)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   const common = [...frequency].filter(([, times]) => times >= MIN_CONTEXT_MENTIONS).map(([term]) => term);
   const shared = (target: number) => common.filter((term) => termsOf(target).has(term)).length;
-  const most = Math.max(...topLevel.map(shared));
-  const meant = (target: number) =>
-    entries[target]!.attr.includes(".") || (most === 0 ? !byProgram.includes(target) : shared(target) === most);
+  const most = Math.max(...targets.filter(topLevel).map(shared));
+  const meant = (target: number) => !topLevel(target) || (most === 0 ? !byProgram.includes(target) : shared(target) === most);
   return targets.filter(meant);
+}
+
+/** What meantBy asks of the packages, by id. */
+interface NameFacts {
+  programOnly: (id: number, name: string) => boolean;
+  topLevel: (id: number) => boolean;
+  termsOf: (id: number) => Set<string>;
 }
 
 /** Adds an id to the list a key has. */
@@ -188,11 +187,6 @@ function pushTo<K>(lists: Map<K, number[]>, key: K, id: number): void {
 /** A package's own names: its attribute's last part and its pname. */
 function ownNames(entry: CatalogEntry): Set<string> {
   return new Set([splitAttr(entry.attr).leaf.toLowerCase(), plainPname(entry.pname).toLowerCase()]);
-}
-
-/** Whether a package is so named only by its program: the synthesizer helm's own name is no mention of kubernetes-helm. */
-function programOnly(entry: CatalogEntry, name: string): boolean {
-  return entry.mainProgram.toLowerCase() === name && !ownNames(entry).has(name);
 }
 
 /** The top-level package names a package's description and attribute mention. */

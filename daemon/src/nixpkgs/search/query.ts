@@ -54,6 +54,8 @@ const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
+/** ...of them, those asking for a language's bindings of something ("python rpm bindings"). */
+const BINDING_WORDS = new Set(["binding", "bindings"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
 const LIBRARY_PART_WORDS = new Set([...LIBRARY_WORDS, "api", "header", "headers"]);
 
@@ -295,7 +297,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     compounds: withEither(compoundsOf(index, allWords, contentWords, asksForTool), alternatives),
     reversedKeys: reverseConversionNames(conversionsNamed),
     asksForLibrary,
-    asksForBindings: words.some((w) => w === "binding" || w === "bindings"),
+    asksForBindings: words.some((w) => BINDING_WORDS.has(w)),
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
     languageAlone: words.length === 1 && languageFamily(words[0]!) !== undefined,
     madeIn,
