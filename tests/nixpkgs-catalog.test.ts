@@ -98,6 +98,10 @@ describe("the real catalog", () => {
       "from a bash script",
       "on ubuntu",
       "on my mac",
+      "in ci",
+      "in a ci job",
+      "from a ci pipeline",
+      "on a headless server",
     ];
     for (const task of ["convert markdown to pdf", "pretty print json", "resize images"]) {
       for (const asked of [...places.map((place) => `${task} ${place}`), `command to ${task}`])

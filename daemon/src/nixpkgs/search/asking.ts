@@ -13,10 +13,10 @@ const FROM_NIXPKGS =
 
 /**
  * Where the task is to run, which every batch program can: "… in a script", "… with a shell command", "… on ubuntu",
- * "… on my mac". "Lint a shell script" is no such place.
+ * "… on my mac", "… in a ci job", "… on a server". "Lint a shell script" is no such place, nor is "linter for ci" (its use).
  */
 const WHERE_IT_RUNS =
-  /(?<=\S)\s+(?:(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)|(?:on|in|for|under) (?:an? |the |my )?(?:ubuntu|debian|fedora|linux|macos|mac|osx|windows|wsl|unix)(?: (?:machines?|box|servers?|systems?|laptop|hosts?))?)[\s?.!]*$/i;
+  /(?<=\S)\s+(?:(?:in|from|with|inside|within|using) (?:an? |the |my )?(?:(?:shell|bash|sh|posix) )?(?:scripts?|commands?|one-liners?)|(?:on|in|for|under) (?:an? |the |my )?(?:ubuntu|debian|fedora|linux|macos|mac|osx|windows|wsl|unix)(?: (?:machines?|box|servers?|systems?|laptop|hosts?))?|(?:in|from|during|inside|within|on) (?:an? |the |my |our )?(?:ci|ci\/cd)(?: (?:jobs?|pipelines?|runs?|workflows?|runners?))?|on (?:an? |the |my )?(?:headless |remote )?servers?)[\s?.!]*$/i;
 
 /** Verbs of getting a package, before its name: "install ripgrep", "add jq". */
 const GETTING = /^(?:install|add|get|use|run|try|download)\s+(?:the\s+)?(?=\S)/i;
