@@ -1253,6 +1253,23 @@ describe("a language's tool asked for by kind", () => {
       ["pypm", "Package and dependency manager for Python projects", "pypm", "0.5"],
     ]);
     expect(ranked(managers, "fast python package manager")[0]).toBe("pypm");
+    // ...and one saying whose tool it is after a word of what it is: "LSP implementation for Swift and C-based languages".
+    const servers = smallIndex([
+      ...WIDGETS,
+      ["sourcekit-lsp", "Language Server Protocol implementation for Swift and C-based languages"],
+      ["ccls", "C/c++ language server powered by clang", "ccls", "0.20250101"],
+    ]);
+    expect(ranked(servers, "c lsp")[0]).toBe("ccls");
+  });
+
+  it("finds a shell's tool for the shell asked: 'shell lsp' is the language server for Bash", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["bash-language-server", "Language server for Bash"],
+      ["shelltool", "Shell tool for running jobs"],
+      ["vale-ls", "LSP implementation for the Vale command-line tool"],
+    ]);
+    expect(ranked(small, "shell lsp")[0]).toBe("bash-language-server");
   });
 
   it("finds a compiler named so: 'rust compiler' is rustc, before another compiler for Rust", () => {

@@ -54,7 +54,7 @@ const RELATED: Record<string, string[]> = {
   transcode: ["video", "convert"],
   terminal: ["console", "tui", "cli"],
   // "from the shell": on the command line.
-  shell: ["cli"],
+  shell: ["cli", "bash", "sh"],
   ui: ["interface", "tui"],
   query: ["processor", "filter", "select"],
   format: ["formatter", "pretty", "reformat", "indent"],

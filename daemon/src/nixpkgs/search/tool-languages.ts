@@ -42,6 +42,9 @@ const TOOL_WORDS = new Set([
 /** Words between a language and its tool: "Haskell source code formatter", "Shell script linter". */
 const BETWEEN = new Set(["code", "source", "script", "scripts", "file", "files"]);
 
+/** Words after a tool's kind that the language may follow: "lsp implementation for TypeScript". */
+const AFTER_TOOL = new Set(["implementation", "plugin", "extension", "wrapper", "frontend"]);
+
 /** The language family a word names, if any. */
 export const languageFamily = (word: string): string | undefined => FAMILY_OF.get(word);
 
@@ -54,8 +57,10 @@ export function toolLanguages(description: string): string[] {
     let at = i - 1;
     while (at >= 0 && BETWEEN.has(words[at]!)) at--;
     for (; at >= 0 && FAMILY_OF.has(words[at]!); at--) found.add(FAMILY_OF.get(words[at]!)!);
-    if (words[i + 1] !== "for" && words[i + 1] !== "of") return;
-    const after = words[i + 2] === "the" ? words[i + 3] : words[i + 2];
+    // "linter for YAML files", "lsp implementation for TypeScript".
+    const next = AFTER_TOOL.has(words[i + 1]!) ? i + 2 : i + 1;
+    if (words[next] !== "for" && words[next] !== "of") return;
+    const after = words[next + 1] === "the" ? words[next + 2] : words[next + 1];
     if (after && FAMILY_OF.has(after)) found.add(FAMILY_OF.get(after)!);
   });
   return [...found];
