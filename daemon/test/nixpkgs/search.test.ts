@@ -1262,6 +1262,22 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(servers, "c lsp")[0]).toBe("ccls");
   });
 
+  it("reads a language in a top-level name its description does not say as what it is made in: 'go debugger' is no yq-go", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["yq-go", "Portable command-line YAML processor"],
+      ["go-task", "Task runner / simpler Make alternative written in Go"],
+      ["delve", "Debugger for the Go programming language"],
+      ["tree-sitter-go", "Go grammar for tree-sitter"],
+    ]);
+    expect(ranked(small, "go debugger")[0]).toBe("delve");
+    expect(ranked(small, "go debugger")).not.toContain("yq-go");
+    expect(ranked(small, "go grammar")[0]).toBe("tree-sitter-go");
+    // The whole name still finds it.
+    expect(ranked(small, "yq go")[0]).toBe("yq-go");
+    expect(ranked(small, "go-task")[0]).toBe("go-task");
+  });
+
   it("finds a shell's tool for the shell asked: 'shell lsp' is the language server for Bash", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -15,7 +15,7 @@ import { establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
 import { groupByKeys } from "./groups.js";
 import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
-import { implementationLanguages, toolLanguages } from "../search/tool-languages.js";
+import { implementationLanguages, languageFamily, termsNameLanguage, toolLanguages } from "../search/tool-languages.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
 export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32, buildOfTopLevel: 64 } as const;
@@ -124,20 +124,23 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       post(exact, normalizeName(name), id);
       post(exact, squashName(name), id);
     }
+    const described = new Set(descriptionTerms(entry.description));
     for (const name of [leaf, pname, entry.mainProgram]) {
       if (!name) continue;
       post(names, squashName(name), id);
       // Phrases in names too: typescript-language-server is found by "lsp", as its description would be.
-      const words = [...nameWords(name), ...textWords(nameWords(name).join(" "))];
+      const parts = nameWords(name);
+      const words = [...parts, ...textWords(parts.join(" "))];
       const noise = lettersBesideDigits(name);
-      for (const word of words) if (!noise.has(word)) post(names, word, id);
+      const madeIn = familyName === "" && parts.length > 1 ? madeInParts(words, described) : NO_WORDS;
+      for (const word of words) if (!noise.has(word) && !madeIn.has(word)) post(names, word, id);
     }
     // Its other programs each as one word of its names, unsplit: "uuid" starts uuidgen (util-linux), "pdf" pdfinfo
     // (poppler-utils), but pg_dump's "dump" is no name of postgresql.
     for (const program of programs) post(names, squashName(program), id);
     // Python libraries glue "py" to what they are about: pyyaml is a yaml library, pytest a test one.
     if (familyName === "pythonPackages" && /^py[a-z]{3,}/i.test(leaf)) post(names, squashName(leaf.slice(2)), id);
-    for (const term of new Set(descriptionTerms(entry.description))) post(descriptions, term, id);
+    for (const term of described) post(descriptions, term, id);
     for (const language of toolLanguages(entry.description)) post(toolLanguage, language, id);
     for (const language of implementationLanguages(entry.description)) post(madeIn, language, id);
 
@@ -302,4 +305,20 @@ function lettersBesideDigits(name: string): Set<string> {
     .split(/[^a-z0-9]+/)
     .filter((part) => /[0-9]/.test(part));
   return new Set(parts.flatMap((part) => part.match(/[a-z]+/g) ?? []).filter((letters) => letters.length === 1));
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/**
+ * The parts of a top-level package's longer name that name a language its description does not say (outside a clause
+ * saying what it is written in): what it is made in, not what it is for. yq-go is no Go tool, nor is go-task ("… written
+ * in Go") more than any task runner; tree-sitter-go ("Go grammar for tree-sitter") is Go's. Its whole name still finds it.
+ */
+function madeInParts(words: readonly string[], described: ReadonlySet<string>): ReadonlySet<string> {
+  return new Set(
+    words.filter((word) => {
+      const family = languageFamily(word);
+      return family !== undefined && !termsNameLanguage(described, family);
+    }),
+  );
 }

@@ -3,7 +3,7 @@
 // C++ nix", Nix's, naming C++ in passing) below ccls ("C/c++ language server"). Each entry is one
 // language as people write it; a family shares its tools (a JavaScript linter lints TypeScript, a
 // shell one bash, a C one C++). The index builder and the search read the same list.
-import { madeInClauses, textWords } from "./text.js";
+import { madeInClauses, stem, textWords } from "./text.js";
 
 const LANGUAGES: readonly (readonly string[])[] = [
   ["python", "py"],
@@ -25,6 +25,8 @@ const LANGUAGES: readonly (readonly string[])[] = [
 ];
 /** Each way of writing a language, to the first of its family. */
 const FAMILY_OF = new Map(LANGUAGES.flatMap((family) => family.map((name) => [name, family[0]!] as const)));
+/** A family's spellings, by its first. */
+const SPELLINGS = new Map(LANGUAGES.map((family) => [family[0]!, family]));
 /** The kinds of tool that are a language's, as text words (phrases.ts: "language server" is lsp, "pretty printer" formatter). */
 const TOOL_WORDS = new Set([
   "formatter",
@@ -47,6 +49,11 @@ const AFTER_TOOL = new Set(["implementation", "plugin", "extension", "wrapper", 
 
 /** The language family a word names, if any. */
 export const languageFamily = (word: string): string | undefined => FAMILY_OF.get(word);
+
+/** Whether description terms (descriptionTerms) name the language of this family, however it is written. */
+export function termsNameLanguage(terms: ReadonlySet<string>, family: string): boolean {
+  return (SPELLINGS.get(family) ?? [family]).some((name) => terms.has(stem(name)));
+}
 
 /** The language families a description names a tool for: before the tool ("C/c++ language server") or after it ("linter for YAML files"). */
 export function toolLanguages(description: string): string[] {
