@@ -127,6 +127,8 @@ describe("the real catalog", () => {
       ["tmux for remote sessions", ["tmux"]],
       // Or a word related to it: pandoc's "documentation formats" for docx.
       ["pandoc for docx", ["pandoc"]],
+      // Or most of its words: "… operations on container images", though not "copying".
+      ["skopeo for copying container images", ["skopeo"]],
     ];
     for (const [query, wanted] of cases) expect(wanted, query).toContain(first(query));
   });

@@ -421,12 +421,17 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   weigh(named(termsOf(unwanted)), WEIGHT.unwanted);
   // "jq for yaml" is yq, not jq; but "vault for secrets" is vault, whose description says secrets.
   if (toolForUse) {
-    // The use's rarest word, or a word related to it, says it ("large files": large; docx: document); a common one (files) any tool's words say.
+    // The use's rarest word, or a word related to it, says it ("large files": large; docx: document); a common one (files)
+    // any tool's words say. So do most of its words ("skopeo for copying container images": container images).
     const asked = (w: string) => wordWeights(index, w).asked;
     const rarest = toolForUse.use.reduce((rarest, w) => (asked(w) > asked(rarest) ? w : rarest));
-    const use = [rarest, ...relatedStems(stem(rarest))];
-    const [own, others] = [describesItselfAs(index, use), othersSayOf(index, use)];
-    const saysUse = (id: number) => own(id) || others(id);
+    const [saysRarest, ...saysEach] = [rarest, ...toolForUse.use].map((word) => {
+      const words = [word, ...relatedStems(stem(word))];
+      const [own, others] = [describesItselfAs(index, words), othersSayOf(index, words)];
+      return (id: number) => own(id) || others(id);
+    });
+    const saysMost = (id: number) => saysEach.filter((says) => says(id)).length * 2 > saysEach.length && saysEach.length > 1;
+    const saysUse = (id: number) => saysRarest!(id) || saysMost(id);
     weigh(
       [...named(termsOf([toolForUse.name]))].filter((id) => !saysUse(id)),
       WEIGHT.otherUse,
