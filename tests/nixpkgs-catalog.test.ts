@@ -155,6 +155,16 @@ describe("the real catalog", () => {
     expect(top("rtl8812au")[0]).toMatch(/\.rtl8812au$/);
   });
 
+  it("reads an ordinary word amid a query as the word, not as another package's program ('scan a host': no dig, for bind's host)", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 5, platform: "x86_64-linux" }).map((result) => result.attr);
+    expect(top("scan a host for open ports")[0]).toBe("nmap");
+    expect(top("reduce pdf file size")).not.toContain("binutils");
+    // First, as a command line has it, it is the program still; a technical token ("base64") anywhere.
+    expect(top("host command")[0]).toBe("dig");
+    expect(top("size of an elf binary")[0]).toBe("binutils");
+    expect(top("decode base64 text")[0]).toBe("coreutils");
+  });
+
   it("reads GNU's name before a tool's as its name, whichever way nixpkgs spells it ('gnu sed': gnused, 'gnu parallel': parallel)", () => {
     const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
     expect(first("gnu sed")).toBe("gnused");

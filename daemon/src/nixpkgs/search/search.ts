@@ -9,6 +9,7 @@ import { FLAG } from "../index/build.js";
 import type { Dictionary } from "../index/dictionary.js";
 import { type NixpkgsIndex, type PackageRecord, perIndex } from "../index/index.js";
 import { splitAttr } from "../index/package-sets.js";
+import { KNOWN_OTHER_PROGRAMS } from "../index/programs.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { parseQuery, refuseLongQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
@@ -259,6 +260,27 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 
 export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_RANKED);
 
+/** Descriptions using a word at least this often make it an ordinary word (ordinaryProgramNames). */
+const ORDINARY_WORD_USES = 30;
+
+/**
+ * Packages' other programs that ordinary words name (bind's host, binutils' size, procps' free, util-linux's script),
+ * by that word: it names the program only where a command line has it, first ("host example.com"); amid a query it
+ * is the word ("scan a host for open ports" is no dig, "reduce pdf file size" no binutils).
+ */
+const ordinaryProgramNames = perIndex((index): Map<string, Set<number>> => {
+  const byWord = new Map<string, Set<number>>();
+  // Words of letters only: "base64" or "sha256sum" is a command's name wherever it stands.
+  const words = new Set([...KNOWN_OTHER_PROGRAMS.values()].flat().filter((program) => /^[a-z]+$/.test(program)));
+  for (const program of words) {
+    const [said, named] = [index.descriptions.find(stem(program)), index.exact.find(program)];
+    if (said < 0 || named < 0 || index.descriptions.postings(said).length < ORDINARY_WORD_USES) continue;
+    const others = [...index.exact.postings(named)].filter((id) => normalizeName(splitAttr(index.attr(id)).leaf) !== program);
+    if (others.length > 0) byWord.set(program, new Set(others));
+  }
+  return byWord;
+});
+
 /** The packages that best match what the query says, in order. */
 function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, alternativesNamed = true): SearchResult[] {
   const limit = clampLimit(options.limit);
@@ -363,6 +385,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   let libraryAsked: { score: number; coverage: number } | undefined;
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
+  const firstWord = text.split(" ")[0];
   for (const [i, { w, asked, match }] of weighted.entries()) {
     const coverageWeight = programWords.includes(w) ? 0 : asked * subjectWeight(index, w);
     wanted += coverageWeight;
@@ -370,13 +393,25 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
     let found = false;
-    scoreWord(index, w, match, scratch, queryStems, refineOnly ? isCandidate : undefined, compounds.get(w) ?? [], (id, score, share) => {
-      touch(id);
-      total[id] = total[id]! + score;
-      matched[id] = matched[id]! + coverageWeight * share;
-      if (libraryWord) saysLibrary[id] = 1;
-      found = true;
-    });
+    const notNamed = w === firstWord ? undefined : ordinaryProgramNames(index).get(w);
+    const candidates = refineOnly ? isCandidate : undefined;
+    scoreWord(
+      index,
+      w,
+      match,
+      scratch,
+      queryStems,
+      candidates,
+      compounds.get(w) ?? [],
+      (id, score, share) => {
+        touch(id);
+        total[id] = total[id]! + score;
+        matched[id] = matched[id]! + coverageWeight * share;
+        if (libraryWord) saysLibrary[id] = 1;
+        found = true;
+      },
+      notNamed,
+    );
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked) {
@@ -671,6 +706,8 @@ function scoreWord(
   /** Words the query's words make together, matched by their stems as related words are ("digital ocean": digitalocean), and as names ("hex dump": hexdump). */
   compounds: readonly string[],
   add: (id: number, score: number, share: number) => void,
+  /** Packages the word does not name here (ordinaryProgramNames). */
+  notNamed?: ReadonlySet<number>,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
   // A common word ("file", "tool") in a name says less than a rare one.
@@ -711,6 +748,7 @@ function scoreWord(
     const nameTerm = form === toolVerb ? -1 : index.names.find(form);
     if (nameTerm >= 0) {
       for (const id of index.names.postings(nameTerm)) {
+        if (notNamed?.has(id)) continue;
         offer(id, rarity * (WEIGHT.nameWord + WEIGHT.nameWordCloseness * Math.min(1, form.length / index.nameLength[id]!)));
       }
     }
