@@ -1278,6 +1278,21 @@ describe("a language's tool asked for by kind", () => {
     expect(ranked(small, "go-task")[0]).toBe("go-task");
   });
 
+  it("finds a tool for the language asked in another of its spellings: 'verilog language server' is SystemVerilog's", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["svls", "SystemVerilog language server"],
+      ["iverilog", "Compiler for the IEEE-1364 Verilog hardware description language"],
+      ["verilator", "Fast and robust (System)Verilog simulator/compiler and linter"],
+      // Language servers are many: a tool for Verilog that is none matched the rarer word.
+      ["nil", "Nix language server"],
+      ["zls", "Zig language server"],
+      ["gopls", "Go language server"],
+      ["taplo", "TOML language server"],
+    ]);
+    expect(ranked(small, "verilog language server")[0]).toBe("svls");
+  });
+
   it("finds a shell's tool for the shell asked: 'shell lsp' is the language server for Bash", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -11,6 +11,7 @@ import { type NixpkgsIndex, type PackageRecord, perIndex } from "../index/index.
 import { splitAttr } from "../index/package-sets.js";
 import { KNOWN_OTHER_PROGRAMS } from "../index/programs.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
+import { languageFamily } from "./tool-languages.js";
 import { parseQuery, refuseLongQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS } from "./text.js";
@@ -386,6 +387,11 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
   const firstWord = text.split(" ")[0];
+  const languageToolsOf = (word: string) => {
+    const family = languageFamily(word);
+    const term = family !== undefined && languagesAsked.includes(family) ? index.toolLanguages.find(family) : -1;
+    return term < 0 ? undefined : index.toolLanguages.postings(term);
+  };
   for (const [i, { w, asked, match }] of weighted.entries()) {
     const coverageWeight = programWords.includes(w) ? 0 : asked * subjectWeight(index, w);
     wanted += coverageWeight;
@@ -411,6 +417,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         found = true;
       },
       notNamed,
+      languageToolsOf(w),
     );
     if (found && !refineOnly) opened++;
   }
@@ -708,6 +715,8 @@ function scoreWord(
   add: (id: number, score: number, share: number) => void,
   /** Packages the word does not name here (ordinaryProgramNames). */
   notNamed?: ReadonlySet<number>,
+  /** The tools for the language the word names, when a tool for it is asked (index.toolLanguages). */
+  languageTools?: Uint32Array,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
   // A common word ("file", "tool") in a name says less than a rare one.
@@ -800,6 +809,8 @@ function scoreWord(
   }
   const context = index.context.find(stemmed);
   if (own >= 0 && context >= 0) credit(own, WEIGHT.descriptionStem * WEIGHT.context, WEIGHT.contextShare, index.context.postings(context));
+  // A tool for the language in another of its spellings ("SystemVerilog language server" for verilog) says it as a related word would.
+  if (own >= 0 && languageTools) credit(own, WEIGHT.descriptionStem * WEIGHT.related, WEIGHT.relatedShare, languageTools);
   // A word in both the name and the description counts for both, the description half.
   for (const id of described.drain()) {
     const score = description[id]!;
