@@ -165,6 +165,16 @@ describe("the real catalog", () => {
     expect(top("decode base64 text")[0]).toBe("coreutils");
   });
 
+  it("answers a language's linter without another language's ('Fast linters runner for Go' is Go's, everyday tools included)", () => {
+    const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
+    for (const language of ["perl", "ocaml", "elm", "haxe"]) expect(top(`${language} linter`)).not.toContain("golangci-lint");
+    expect(top("go linter")).toContain("golangci-lint");
+    // An everyday tool for another language is no everyday answer here: "SQL linter and auto-formatter", "Extremely fast
+    // Python linter and code formatter".
+    expect(top("protobuf linter and formatter")).not.toContain("sqlfluff");
+    expect(top("protobuf linter and formatter")).not.toContain("ruff");
+  });
+
   it("reads GNU's name before a tool's as its name, whichever way nixpkgs spells it ('gnu sed': gnused, 'gnu parallel': parallel)", () => {
     const first = (query: string) => searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr;
     expect(first("gnu sed")).toBe("gnused");

@@ -488,7 +488,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     );
   }
   weigh(named(reversedKeys.flatMap((key) => index.exact.withPrefix(key, PREFIX_EXPANSION, { including: true }))), WEIGHT.reversed);
-  weigh(toolsForOtherLanguages(index, languagesAsked), WEIGHT.otherLanguage);
+  const otherLanguages = toolsForOtherLanguages(index, languagesAsked);
+  weigh(otherLanguages, WEIGHT.otherLanguage);
   // "nix linter" is no nixfmt, an everyday tool saying it is a formatter: its everyday factor is not for this.
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
@@ -521,9 +522,10 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         (ofEcosystem ? WEIGHT.namedEcosystem : 1);
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
       // even one Python packages mention (whois); asking for a library ("c json library"), not for an everyday
-      // program, even one whose description says "C library and command line tool" (qrencode).
-      const common =
-        flags & FLAG.common && !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) && !otherKindOnly(id) ? WEIGHT.common : 1;
+      // program, even one whose description says "C library and command line tool" (qrencode); asking for a
+      // language's tool, not for another language's everyday one ("perl linter": no golangci-lint).
+      const everyday = !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) && !otherKindOnly(id) && !otherLanguages.has(id);
+      const common = flags & FLAG.common && everyday ? WEIGHT.common : 1;
       // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
       // language's own library is asked for by its language ("python png library").
       const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;

@@ -44,8 +44,8 @@ const TOOL_WORDS = new Set([
 /** Words between a language and its tool: "Haskell source code formatter", "Shell script linter". */
 const BETWEEN = new Set(["code", "source", "script", "scripts", "file", "files"]);
 
-/** Words after a tool's kind that the language may follow: "lsp implementation for TypeScript". */
-const AFTER_TOOL = new Set(["implementation", "plugin", "extension", "wrapper", "frontend"]);
+/** Words after a tool's kind that the language may follow: "lsp implementation for TypeScript", "linters runner for Go". */
+const AFTER_TOOL = new Set(["implementation", "plugin", "extension", "wrapper", "frontend", "runner"]);
 
 /** The language family a word names, if any. */
 export const languageFamily = (word: string): string | undefined => FAMILY_OF.get(word);
