@@ -132,8 +132,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       const parts = nameWords(name);
       const words = [...parts, ...textWords(parts.join(" "))];
       const noise = lettersBesideDigits(name);
-      const madeIn = familyName === "" && parts.length > 1 ? madeInParts(words, described) : NO_WORDS;
-      for (const word of words) if (!noise.has(word) && !madeIn.has(word)) post(names, word, id);
+      const madeIn = familyName === "" && parts.length > 1 ? madeInParts(words, described) : undefined;
+      for (const word of words) if (!noise.has(word) && !madeIn?.has(word)) post(names, word, id);
     }
     // Its other programs each as one word of its names, unsplit: "uuid" starts uuidgen (util-linux), "pdf" pdfinfo
     // (poppler-utils), but pg_dump's "dump" is no name of postgresql.
@@ -306,8 +306,6 @@ function lettersBesideDigits(name: string): Set<string> {
     .filter((part) => /[0-9]/.test(part));
   return new Set(parts.flatMap((part) => part.match(/[a-z]+/g) ?? []).filter((letters) => letters.length === 1));
 }
-
-const NO_WORDS: ReadonlySet<string> = new Set();
 
 /**
  * The parts of a top-level package's longer name that name a language its description does not say (outside a clause

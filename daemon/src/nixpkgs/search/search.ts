@@ -261,7 +261,10 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 
 export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_RANKED);
 
-/** Descriptions using a word at least this often make it an ordinary word (ordinaryProgramNames). */
+/**
+ * Descriptions using a program's name at least this often make it an ordinary word (ordinaryProgramNames). A package's
+ * own name must be written lowercase more often to be one (mentions.ts): prose capitalises names, not programs.
+ */
 const ORDINARY_WORD_USES = 30;
 
 /**
@@ -399,26 +402,19 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
     let found = false;
-    const notNamed = w === firstWord ? undefined : ordinaryProgramNames(index).get(w);
-    const candidates = refineOnly ? isCandidate : undefined;
-    scoreWord(
-      index,
-      w,
-      match,
-      scratch,
-      queryStems,
-      candidates,
-      compounds.get(w) ?? [],
-      (id, score, share) => {
-        touch(id);
-        total[id] = total[id]! + score;
-        matched[id] = matched[id]! + coverageWeight * share;
-        if (libraryWord) saysLibrary[id] = 1;
-        found = true;
-      },
-      notNamed,
-      languageToolsOf(w),
-    );
+    const scope: WordScope = {
+      candidates: refineOnly ? isCandidate : undefined,
+      compounds: compounds.get(w),
+      notNamed: w === firstWord ? undefined : ordinaryProgramNames(index).get(w),
+      languageTools: languageToolsOf(w),
+    };
+    scoreWord(index, w, match, scratch, queryStems, scope, (id, score, share) => {
+      touch(id);
+      total[id] = total[id]! + score;
+      matched[id] = matched[id]! + coverageWeight * share;
+      if (libraryWord) saysLibrary[id] = 1;
+      found = true;
+    });
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked) {
@@ -439,7 +435,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     const { asked, match } = wordWeights(index, w);
     ecosystemWeight = Math.max(ecosystemWeight, asked);
     ecosystemMatchWeight = Math.max(ecosystemMatchWeight, match);
-    scoreWord(index, w, match, scratch, queryStems, ecosystemCandidate, [], (id, score, share) => {
+    scoreWord(index, w, match, scratch, queryStems, { candidates: ecosystemCandidate }, (id, score, share) => {
       if (ecosystem[id] === 0) {
         touch(id);
         ecosystemHits.push(id);
@@ -465,15 +461,16 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   if (toolForUse) {
     // The use's rarest word, or a word related to it, says it ("large files": large; docx: document); a common one (files)
     // any tool's words say. So do most of its words ("skopeo for copying container images": container images).
+    const { use } = toolForUse;
     const asked = (w: string) => wordWeights(index, w).asked;
-    const rarest = toolForUse.use.reduce((rarest, w) => (asked(w) > asked(rarest) ? w : rarest));
-    const [saysRarest, ...saysEach] = [rarest, ...toolForUse.use].map((word) => {
+    const rarest = use.indexOf(use.reduce((rarest, w) => (asked(w) > asked(rarest) ? w : rarest)));
+    const says = use.map((word) => {
       const words = [word, ...relatedStems(stem(word))];
       const [own, others] = [describesItselfAs(index, words), othersSayOf(index, words)];
       return (id: number) => own(id) || others(id);
     });
-    const saysMost = (id: number) => saysEach.filter((says) => says(id)).length * 2 > saysEach.length && saysEach.length > 1;
-    const saysUse = (id: number) => saysRarest!(id) || saysMost(id);
+    const saysMost = (id: number) => use.length > 1 && says.filter((saysWord) => saysWord(id)).length * 2 > use.length;
+    const saysUse = (id: number) => says[rarest]!(id) || saysMost(id);
     weigh(
       [...named(termsOf([toolForUse.name]))].filter((id) => !saysUse(id)),
       WEIGHT.otherUse,
@@ -702,6 +699,18 @@ function subjectWeight(index: NixpkgsIndex, word: string): number {
   return 1 + Math.min(1, (named + 1) / (said + WEIGHT.subjectSmoothing));
 }
 
+/** What else the query says of how one of its words is to match (scoreWord). */
+interface WordScope {
+  /** When given, only these packages are scored. */
+  candidates?: (id: number) => boolean;
+  /** Words the query's words make together, matched by their stems as related words are ("digital ocean": digitalocean), and as names ("hex dump": hexdump). */
+  compounds?: readonly string[];
+  /** Packages the word does not name here (ordinaryProgramNames). */
+  notNamed?: ReadonlySet<number>;
+  /** The tools for the language the word names, when a tool for it is asked (index.toolLanguages). */
+  languageTools?: Uint32Array;
+}
+
 /** Calls `add` once per package with the best way one query word matches it. */
 function scoreWord(
   index: NixpkgsIndex,
@@ -710,15 +719,8 @@ function scoreWord(
   scratches: Scratch,
   /** The stems of all the query's words. */
   queryStems: ReadonlySet<string>,
-  /** When given, only these packages are scored. */
-  candidates: ((id: number) => boolean) | undefined,
-  /** Words the query's words make together, matched by their stems as related words are ("digital ocean": digitalocean), and as names ("hex dump": hexdump). */
-  compounds: readonly string[],
+  { candidates, compounds = [], notNamed, languageTools }: WordScope,
   add: (id: number, score: number, share: number) => void,
-  /** Packages the word does not name here (ordinaryProgramNames). */
-  notNamed?: ReadonlySet<number>,
-  /** The tools for the language the word names, when a tool for it is asked (index.toolLanguages). */
-  languageTools?: Uint32Array,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
   // A common word ("file", "tool") in a name says less than a rare one.

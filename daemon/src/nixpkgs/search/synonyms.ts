@@ -54,7 +54,7 @@ const RELATED: Record<string, string[]> = {
   transcode: ["video", "convert"],
   terminal: ["console", "tui", "cli"],
   // "from the shell": on the command line.
-  shell: ["cli", "bash", "sh"],
+  shell: ["cli"],
   ui: ["interface", "tui"],
   query: ["processor", "filter", "select"],
   format: ["formatter", "pretty", "reformat", "indent"],
