@@ -635,6 +635,21 @@ describe("a long query", () => {
     expect(ranked(small, "wibble wobble zap zip quux").sort()).toEqual(["delta", "gamma"]);
   });
 
+  it("lets its other words find an everyday tool: 'filter and reshape json returned by an api in a pipeline' lists jq", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["jq", "Lightweight and flexible command-line JSON processor"],
+      ["pipewire", "Server and API to deal with multimedia pipelines"],
+      ["rs", "Reshape a data array from standard input"],
+      ["jsonapi", "JSON API parser returning a dictionary"],
+      ["jello", "Filter JSON data with Python syntax"],
+      ...Array.from({ length: 40 }, (_, i): [string, string] => [`json${i}`, `Reads JSON ${i}`]),
+    ]);
+    expect(ranked(small, "filter and reshape json returned by an api in a pipeline")).toContain("jq");
+    // Not a package that is no everyday tool: json0 says no rarer word.
+    expect(ranked(small, "filter and reshape json returned by an api in a pipeline")).not.toContain("json0");
+  });
+
   it("counts among those only words some package has: 'a modern, lightweight tool to compress images' is an image compressor", () => {
     const small = smallIndex([...WIDGETS, ["imgsquash", "Compresses PNG images"]]);
     expect(ranked(small, "a modern, lightweight, open source tool to compress images")[0]).toBe("imgsquash");

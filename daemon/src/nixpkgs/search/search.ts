@@ -115,7 +115,8 @@ const WEIGHT = {
 /**
  * How many of a query's words, the rarest, find packages; later ones only re-rank what those found. A package matching
  * none of the rarest four seldom wins, and each further word walked its whole postings: "command runner like make"
- * searched make's description too, in 8 ms, now 3.
+ * searched make's description too, in 8 ms, now 3. An everyday tool is the exception, found by any word: in a long task
+ * ("filter and reshape json returned by an api in a pipeline") its word (json) is seldom among the rarest.
  */
 const OPEN_WORDS = 4;
 /** Words asking for a library that a lib* name says ("libpng"). */
@@ -381,6 +382,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // which keeps a search from walking a tenth of the catalog; so does every word after the rarest few
   // (OPEN_WORDS) of a long query, such as the description an alternative is sought by (alternatives.ts).
   const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
+  const isCandidateOrEveryday = (id: number) => isCandidate(id) || (index.flags[id]! & FLAG.common) !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, ...wordWeights(index, w) })).sort((a, b) => b.asked - a.asked);
   // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
@@ -403,7 +405,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
     let found = false;
     const scope: WordScope = {
-      candidates: refineOnly ? isCandidate : undefined,
+      candidates: refineOnly ? isCandidateOrEveryday : undefined,
       compounds: compounds.get(w),
       notNamed: w === firstWord ? undefined : ordinaryProgramNames(index).get(w),
       languageTools: languageToolsOf(w),
