@@ -607,6 +607,19 @@ describe("a library named lib*", () => {
 });
 
 describe("a library asked for", () => {
+  it("by its ecosystem's word for one ('perl module', 'ruby gem') is that ecosystem's library, not an everyday program", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["httpie", "Command line HTTP client whose goal is to make requests human-friendly"],
+      ["perl540Packages.NetHTTPLite", "Lightweight HTTP implementation", "perl5.40.0-Net-HTTP-Lite"],
+      ["rubyPackages.httpx", "HTTP client library", "ruby3.4-httpx"],
+    ]);
+    expect(ranked(small, "perl module for making http requests")[0]).toBe("perl540Packages.NetHTTPLite");
+    expect(ranked(small, "ruby gem for making http requests")[0]).toBe("rubyPackages.httpx");
+    // Without its ecosystem, a module is anybody's.
+    expect(ranked(small, "module for making http requests")[0]).toBe("httpie");
+  });
+
   it("is what a lib* name says, as a description saying 'library' would: 'png library' is libpng", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -54,6 +54,8 @@ const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
+/** An ecosystem's own words for a library, asking for one beside its language ("perl module", "ruby gem", "python framework"). */
+const ECOSYSTEM_LIBRARY_WORDS = new Set(["module", "modules", "gem", "gems", "crate", "crates", "framework", "frameworks"]);
 /** ...of them, those asking for a language's bindings of something ("python rpm bindings"). */
 const BINDING_WORDS = new Set(["binding", "bindings"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
@@ -270,7 +272,9 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const forUse = toolForUse(words, asked, isName);
   const { kind: kindOfTool, variantWord } = kindOfNamed(words, isName);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
-  const asksForLibrary = words.some((w) => LIBRARY_WORDS.has(w));
+  const asksForLibrary =
+    words.some((w) => LIBRARY_WORDS.has(w)) ||
+    (!asksForTool && words.some(namesEcosystem) && words.some((w) => ECOSYSTEM_LIBRARY_WORDS.has(w)));
   const subjectOfTool = asksForTool ? words.filter((w) => !TOOL_KINDS.has(w)) : [];
   return {
     text,
