@@ -620,6 +620,15 @@ describe("a library asked for", () => {
     expect(ranked(small, "module for making http requests")[0]).toBe("httpie");
   });
 
+  it("reads a description's 'comma-separated values' as the csv asked for", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["perl540Packages.TextTable", "Comma-separated values manipulator", "perl5.40.0-Text-Table"],
+      ["perl540Packages.FileReader", "Module for parsing files", "perl5.40.0-File-Reader"],
+    ]);
+    expect(ranked(small, "perl csv parser")[0]).toBe("perl540Packages.TextTable");
+  });
+
   it("is what a lib* name says, as a description saying 'library' would: 'png library' is libpng", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -59,6 +59,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["pdf", "portable document format"],
   ["aws", "amazon web services"],
   ["rst", "restructured ?text"],
+  ["csv", "comma[ -]separated[ -]values?"],
   ["barcode", "bar codes?"],
   ["email", "e-mail"],
   ["ebook", "e-books?"],
