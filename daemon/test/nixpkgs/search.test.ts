@@ -320,6 +320,16 @@ describe("kinds of tool the stemmer keeps whole", () => {
 });
 
 describe("a language's own sets", () => {
+  it("of Perl are modules for Perl programs, meant for a task only with Perl named: less than another set's members", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["perl540Packages.GeoIP", "Look up the location of an IP address", "perl5.40.0-GeoIP"],
+      ["rubyPackages.geoip", "Look up the location of an IP address", "ruby3.4-geoip"],
+    ]);
+    expect(ranked(small, "look up the location of an ip address")).toEqual(["rubyPackages.geoip", "perl540Packages.GeoIP"]);
+    expect(ranked(small, "perl module to look up the location of an ip address")[0]).toBe("perl540Packages.GeoIP");
+  });
+
   it("hold its compilers too: 'haskell compiler' is GHC (haskell.compiler.*), not a Haskell library about compiling", () => {
     const small = smallIndex([
       ["haskell.compiler.ghc98", "Glasgow Haskell Compiler", "ghc", "9.8.4"],
