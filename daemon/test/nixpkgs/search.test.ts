@@ -1022,12 +1022,16 @@ describe("programs the catalog cannot name", () => {
       ["knot-dns", "Authoritative-only DNS server from .cz domain registry"],
       ["lastpass-cli", "Stores, retrieves, generates, and synchronizes passwords securely"],
       ["kdigger", "In-pod context discovery tool for Kubernetes penetration testing"],
+      ["powershell", "Powerful cross-platform shell and scripting language based on .NET"],
+      ["buildkit", "Concurrent, cache-efficient, and Dockerfile-agnostic builder toolkit"],
     ]);
-    expect(["ebook-convert", "soffice", "kdig", "lpass"].map((program) => ranked(small, program)[0])).toEqual([
+    expect(["ebook-convert", "soffice", "kdig", "lpass", "pwsh", "buildctl"].map((program) => ranked(small, program)[0])).toEqual([
       "calibre",
       "libreoffice-fresh",
       "knot-dns",
       "lastpass-cli",
+      "powershell",
+      "buildkit",
     ]);
   });
 
@@ -1051,6 +1055,21 @@ describe("programs the catalog cannot name", () => {
   it("are a top-level package's: the Python library named redis installs no redis-cli", () => {
     const owners = small.exact.postings(small.exact.find("rediscli"));
     expect([...owners].map((id) => small.attr(id))).toEqual(["redis"]);
+  });
+
+  it("are also a compiler's or runtime's in a set of toolchains, where the channel has none at top level: ghci is GHC, iex Elixir", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["haskell.compiler.ghc98", "Glasgow Haskell Compiler", "ghc", "9.8.4"],
+      ["haskellPackages.ghci", "The ghci library", "ghci"],
+      ["beam28Packages.elixir", "Functional language built on top of the Erlang VM", "elixir"],
+      ["beam28Packages.erlang", "Programming language used for massively scalable soft real-time systems", "erlang"],
+    ]);
+    expect(["ghci", "iex", "erl"].map((program) => ranked(small, program)[0])).toEqual([
+      "haskell.compiler.ghc98",
+      "beam28Packages.elixir",
+      "beam28Packages.erlang",
+    ]);
   });
 });
 

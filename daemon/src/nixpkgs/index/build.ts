@@ -266,8 +266,16 @@ function isRelease(version: string): boolean {
 }
 
 /** What a table of programs says of a package: by attribute, or by pname for a top-level package. */
+/**
+ * Sets whose member named after a language is its compiler or runtime (haskell.compiler.ghc98 is ghc,
+ * beam28Packages.erlang erlang), where the channel has none at top level; in other sets a tool's name is often a
+ * library's (python313Packages.redis installs no redis-cli).
+ */
+const TOOLCHAIN_SETS = /^(haskell\.compiler|beam\d*Packages)$/;
+
 function knownPrograms<T>(table: ReadonlyMap<string, T>, entry: CatalogEntry): T | undefined {
-  return table.get(entry.attr) ?? (entry.attr.includes(".") ? undefined : table.get(plainPname(entry.pname)));
+  const byPname = !entry.attr.includes(".") || TOOLCHAIN_SETS.test(splitAttr(entry.attr).set);
+  return table.get(entry.attr) ?? (byPname ? table.get(plainPname(entry.pname)) : undefined);
 }
 
 function platformSetId(list: string[] | null, platforms: Map<string, number>, sets: Map<string, number>): number {

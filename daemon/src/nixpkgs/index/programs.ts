@@ -69,6 +69,10 @@ const MAIN_PROGRAMS: Record<string, string> = {
   chez: "scheme",
   gnum4: "m4",
   "go-tools": "staticcheck",
+  powershell: "pwsh",
+  buildkit: "buildctl",
+  "firebase-tools": "firebase",
+  "netlify-cli": "netlify",
 };
 
 /** Nix's commands before `nix`, as Nix and Lix install them (the channel's catalog has Nix only as nixVersions.*). */
@@ -126,6 +130,7 @@ const OTHER_PROGRAMS: Record<string, string> = {
   inetutils: "telnet ftp tftp logger",
   openjdk: "javac jar jshell keytool",
   go: "gofmt",
+  swift: "swiftc",
   ruby: "irb gem erb",
   perl: "shasum cpan perldoc prove",
   ghc: "ghci runghc",
