@@ -722,6 +722,16 @@ describe("make", () => {
     // However much follows: make is the tool named, not a light verb before "alternative written in rust" (cargo).
     expect(ranked(alternatives, "make alternative written in rust")[0]).toBe("gotask");
   });
+
+  it("before a use is the tool asked for another use: 'make for go' is a Go build tool, not Go", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["go", "Go Programming language"],
+      ["gofont", "Go font family"],
+      ["mage", "Make/Rake-like Build Tool Using Go"],
+    ]);
+    expect(ranked(small, "make for go")[0]).toBe("mage");
+  });
 });
 
 describe("words of relation and quantity", () => {

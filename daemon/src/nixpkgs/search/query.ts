@@ -198,8 +198,9 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const madeIn = implementationLanguages(said);
   const text = (madeIn.length > 0 && withoutImplementation(said)) || said;
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
-  // as it is before a kind of tool ("make alternative", "make alternative written in rust").
-  const lightMake = (w: string, i: number, all: string[]) => i === 0 && w === "make" && all.length > 1 && !TOOL_KINDS.has(all[1]!);
+  // as it is before a kind of tool ("make alternative", "make alternative written in rust") or a use ("make for go").
+  const lightMake = (w: string, i: number, all: string[]) =>
+    i === 0 && w === "make" && all.length > 1 && !TOOL_KINDS.has(all[1]!) && all[1] !== "for";
   const conversionsNamed = conversionsAsked(text);
   // The query's words in order, as written; allWords has each once.
   const tokens = formatsSpelledOut(conversionsNamed, textWords(text)).map(oneKind);
