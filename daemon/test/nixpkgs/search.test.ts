@@ -1034,15 +1034,14 @@ describe("programs the catalog cannot name", () => {
       ["kdigger", "In-pod context discovery tool for Kubernetes penetration testing"],
       ["powershell", "Powerful cross-platform shell and scripting language based on .NET"],
       ["buildkit", "Concurrent, cache-efficient, and Dockerfile-agnostic builder toolkit"],
+      ["nushell", "Modern shell written in Rust"],
+      ["coreutils", "GNU Core Utilities"],
+      ["natscli", "NATS Command Line Interface"],
+      ["haskellPackages.nats", "Natural numbers", "nats"],
     ]);
-    expect(["ebook-convert", "soffice", "kdig", "lpass", "pwsh", "buildctl"].map((program) => ranked(small, program)[0])).toEqual([
-      "calibre",
-      "libreoffice-fresh",
-      "knot-dns",
-      "lastpass-cli",
-      "powershell",
-      "buildkit",
-    ]);
+    expect(
+      ["ebook-convert", "soffice", "kdig", "lpass", "pwsh", "buildctl", "nu", "nats"].map((program) => ranked(small, program)[0]),
+    ).toEqual(["calibre", "libreoffice-fresh", "knot-dns", "lastpass-cli", "powershell", "buildkit", "nushell", "natscli"]);
   });
 
   it("are named by a technical token, even among other words: 'calculate sha256 of a file' is coreutils (sha256sum)", () => {

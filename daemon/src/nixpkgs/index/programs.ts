@@ -73,6 +73,10 @@ const MAIN_PROGRAMS: Record<string, string> = {
   buildkit: "buildctl",
   "firebase-tools": "firebase",
   "netlify-cli": "netlify",
+  nushell: "nu",
+  lunarvim: "lvim",
+  sublime4: "subl",
+  natscli: "nats",
 };
 
 /** Nix's commands before `nix`, as Nix and Lix install them (the channel's catalog has Nix only as nixVersions.*). */
