@@ -320,6 +320,16 @@ describe("kinds of tool the stemmer keeps whole", () => {
 });
 
 describe("a language's own sets", () => {
+  it("of PHP extensions are the runtime's, no tool: 'php formatter' is a formatter, 'php tidy extension' the extension", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      ["php84Extensions.tidy", "PHP extension: tidy, formatter of PHP's HTML output", "php-tidy", "8.4.12"],
+      ["pretty-php", "Opinionated PHP code formatter", "pretty-php", "0.4.95"],
+    ]);
+    expect(ranked(small, "php formatter")[0]).toBe("pretty-php");
+    expect(ranked(small, "php tidy extension")[0]).toBe("php84Extensions.tidy");
+  });
+
   it("of Perl are modules for Perl programs, meant for a task only with Perl named: less than another set's members", () => {
     const small = smallIndex([
       ...WIDGETS,

@@ -102,6 +102,7 @@ const NICHE_FAMILIES = new Set([
   "nltk-data",
   "terraform-providers",
   "azure-cli-extensions",
+  "phpExtensions",
 ]);
 
 /** Families of families: kernels, Android SDK parts and editor extensions, one family per publisher. */
