@@ -63,14 +63,16 @@ export class Dictionary {
 
   /** Whether a term's postings, ascending, hold `id`. */
   lists(term: number, id: number): boolean {
-    const ids = this.postings(term);
-    let [low, high] = [0, ids.length];
+    // In place, with no view of the postings made: this runs once per candidate of a search.
+    const { postings, postingOffsets } = this.sections;
+    let [low, high] = [postingOffsets[term]!, postingOffsets[term + 1]!];
+    const end = high;
     while (low < high) {
       const middle = (low + high) >>> 1;
-      if (ids[middle]! < id) low = middle + 1;
+      if (postings[middle]! < id) low = middle + 1;
       else high = middle;
     }
-    return ids[low] === id;
+    return low < end && postings[low] === id;
   }
 
   /** Per term, how many of its postings `accept` takes: a column derived in one pass over the postings. */
