@@ -265,7 +265,6 @@ function isRelease(version: string): boolean {
   return !/(rc|alpha|beta|pre|dev)[0-9.-]*$|unstable/i.test(version);
 }
 
-/** What a table of programs says of a package: by attribute, or by pname for a top-level package. */
 /**
  * Sets whose member named after a language is its compiler or runtime (haskell.compiler.ghc98 is ghc,
  * beam28Packages.erlang erlang), where the channel has none at top level; in other sets a tool's name is often a
@@ -273,6 +272,7 @@ function isRelease(version: string): boolean {
  */
 const TOOLCHAIN_SETS = /^(haskell\.compiler|beam\d*Packages)$/;
 
+/** What a table of programs says of a package: by attribute, or by pname at top level and in a set of toolchains. */
 function knownPrograms<T>(table: ReadonlyMap<string, T>, entry: CatalogEntry): T | undefined {
   const byPname = !entry.attr.includes(".") || TOOLCHAIN_SETS.test(splitAttr(entry.attr).set);
   return table.get(entry.attr) ?? (byPname ? table.get(plainPname(entry.pname)) : undefined);

@@ -54,12 +54,12 @@ const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
-/** An ecosystem's own words for a library, asking for one beside its language ("perl module", "ruby gem", "python framework"). */
-const ECOSYSTEM_LIBRARY_WORDS = new Set(["module", "modules", "gem", "gems", "crate", "crates", "framework", "frameworks"]);
 /** ...of them, those asking for a language's bindings of something ("python rpm bindings"). */
 const BINDING_WORDS = new Set(["binding", "bindings"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
 const LIBRARY_PART_WORDS = new Set([...LIBRARY_WORDS, "api", "header", "headers"]);
+/** An ecosystem's own words for a library, asking for one beside its language ("perl module", "ruby gem", "python framework"). */
+const ECOSYSTEM_LIBRARY_WORDS = new Set(["module", "modules", "gem", "gems", "crate", "crates", "framework", "frameworks"]);
 
 /** What a query asks for, before any package is scored. */
 export interface ParsedQuery {

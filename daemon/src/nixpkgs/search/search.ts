@@ -117,8 +117,8 @@ const WEIGHT = {
  * none of the rarest six seldom wins, and each further word walked its whole postings: "command runner like make"
  * searched make's description too. Six, not four: a long task's rarest words are often its asides ("spin up a
  * throwaway kubernetes cluster inside docker for ci tests": spin, throwaway, inside, ci), and the answer's words
- * (kind: "Kubernetes IN Docker - local clusters for testing") come after them. An everyday tool is the exception, found by any word: in a long task
- * ("filter and reshape json returned by an api in a pipeline") its word (json) is seldom among the rarest.
+ * (kind: "Kubernetes IN Docker - local clusters for testing") come after them. An everyday tool is found by any
+ * word: in a long task ("filter and reshape json returned by an api in a pipeline") its word (json) is seldom rare.
  */
 const OPEN_WORDS = 6;
 /** Words asking for a library that a lib* name says ("libpng"). */
