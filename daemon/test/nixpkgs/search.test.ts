@@ -640,6 +640,18 @@ describe("a library asked for", () => {
     expect(ranked(small, "module for making http requests")[0]).toBe("httpie");
   });
 
+  it("with its language named is that language's, not a system library: 'python ssh client library' is no libssh", () => {
+    const small = smallIndex([
+      ...WIDGETS,
+      // The system library says more of the query, and is the more established (released, where the other is 0.x).
+      ["libssh", "SSH client library", "libssh", "1.11.1"],
+      ["python313Packages.paramiko", "SSHv2 protocol library", "python3.13-paramiko", "0.4.0"],
+    ]);
+    expect(ranked(small, "python ssh client library")[0]).toBe("python313Packages.paramiko");
+    // With no language named, the system library.
+    expect(ranked(small, "ssh client library")[0]).toBe("libssh");
+  });
+
   it("reads a description's 'comma-separated values' as the csv asked for", () => {
     const small = smallIndex([
       ...WIDGETS,

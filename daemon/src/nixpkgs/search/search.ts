@@ -85,8 +85,10 @@ const WEIGHT = {
   libraryName: 0.8,
   /** Factor of a tool whose description says it is for another language than the one asked ("c++ lsp": nixd, "Nix language server … C++ nix"). */
   otherLanguage: 0.3,
-  /** Factor of a package set's member when a library is asked for and no language named. */
+  /** Factor of a package set's member when a library is asked for and no language named... */
   unnamedLanguageLibrary: 0.5,
+  /** ...and of a package outside the set of the language named ("python ssh client library": libssh). */
+  otherLanguageLibrary: 0.5,
   /** Factor of a package that calls itself a command-line program and not a library, when a library is asked for. */
   programForLibrary: 0.5,
   /** Factor of a package that calls itself a library and no program, when a language's tool, or a tool in so many words, is asked for. */
@@ -528,8 +530,17 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       const everyday = !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) && !otherKindOnly(id) && !otherLanguages.has(id);
       const common = flags & FLAG.common && everyday ? WEIGHT.common : 1;
       // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
-      // language's own library is asked for by its language ("python png library").
-      const system = asksForLibrary && ecosystemWeight === 0 && index.family[id] !== topLevel ? WEIGHT.unnamedLanguageLibrary : 1;
+      // language's own library is asked for by its language ("python png library"), and is no system one then
+      // (libssh for "python ssh client library"), unless bindings to it are asked for.
+      const setLibraryUnasked = ecosystemWeight === 0 && index.family[id] !== topLevel;
+      const otherLanguageLibrary = ecosystemWeight > 0 && !ofEcosystem && !asksForBindings;
+      const whoseLibrary = !asksForLibrary
+        ? 1
+        : setLibraryUnasked
+          ? WEIGHT.unnamedLanguageLibrary
+          : otherLanguageLibrary
+            ? WEIGHT.otherLanguageLibrary
+            : 1;
       const program =
         asksForLibrary && programOnly[id] === 1 ? WEIGHT.programForLibrary : toolAsked && libraryOnly[id] === 1 ? WEIGHT.libraryForTool : 1;
       // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter),
@@ -544,7 +555,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         editorsOwn *
         madeInFactor(id) *
         (queryFactor.get(id) ?? 1) *
-        system *
+        whoseLibrary *
         program *
         unexposed *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
