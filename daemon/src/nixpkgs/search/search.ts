@@ -85,10 +85,8 @@ const WEIGHT = {
   libraryName: 0.8,
   /** Factor of a tool whose description says it is for another language than the one asked ("c++ lsp": nixd, "Nix language server … C++ nix"). */
   otherLanguage: 0.3,
-  /** Factor of a package set's member when a library is asked for and no language named... */
-  unnamedLanguageLibrary: 0.5,
-  /** ...and of a package outside the set of the language named ("python ssh client library": libssh). */
-  otherLanguageLibrary: 0.5,
+  /** Factor of a library from elsewhere than asked: a set's when no language is named, another set's or a system one when one is. */
+  libraryElsewhere: 0.5,
   /** Factor of a package that calls itself a command-line program and not a library, when a library is asked for. */
   programForLibrary: 0.5,
   /** Factor of a package that calls itself a library and no program, when a language's tool, or a tool in so many words, is asked for. */
@@ -527,20 +525,12 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       // even one Python packages mention (whois); asking for a library ("c json library"), not for an everyday
       // program, even one whose description says "C library and command line tool" (qrencode); asking for a
       // language's tool, not for another language's everyday one ("perl linter": no golangci-lint).
-      const everyday = !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) && !otherKindOnly(id) && !otherLanguages.has(id);
-      const common = flags & FLAG.common && everyday ? WEIGHT.common : 1;
-      // A library asked for with no language named ("png decoding library") is a system one, not pypng: a
-      // language's own library is asked for by its language ("python png library"), and is no system one then
-      // (libssh for "python ssh client library"), unless bindings to it are asked for.
-      const setLibraryUnasked = ecosystemWeight === 0 && index.family[id] !== topLevel;
-      const otherLanguageLibrary = ecosystemWeight > 0 && !ofEcosystem && !asksForBindings;
-      const whoseLibrary = !asksForLibrary
-        ? 1
-        : setLibraryUnasked
-          ? WEIGHT.unnamedLanguageLibrary
-          : otherLanguageLibrary
-            ? WEIGHT.otherLanguageLibrary
-            : 1;
+      const everyday =
+        flags & FLAG.common && !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) && !otherKindOnly(id) && !otherLanguages.has(id);
+      const common = everyday ? WEIGHT.common : 1;
+      // A library asked for is the language's named, or a system one when none is: "png decoding library" is no pypng,
+      // "python png library" pypng, and "python ssh client library" no libssh, unless bindings to it are asked for.
+      const libraryElsewhere = asksForLibrary && (ecosystemWeight === 0 ? index.family[id] !== topLevel : !ofEcosystem && !asksForBindings);
       const program =
         asksForLibrary && programOnly[id] === 1 ? WEIGHT.programForLibrary : toolAsked && libraryOnly[id] === 1 ? WEIGHT.libraryForTool : 1;
       // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter),
@@ -555,7 +545,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         editorsOwn *
         madeInFactor(id) *
         (queryFactor.get(id) ?? 1) *
-        whoseLibrary *
+        (libraryElsewhere ? WEIGHT.libraryElsewhere : 1) *
         program *
         unexposed *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
