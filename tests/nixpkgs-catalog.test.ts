@@ -309,6 +309,20 @@ describe("the real catalog", () => {
     }
   });
 
+  it("answers debugging, cloud and secret tasks with the everyday debuggers, cloud CLIs and sops first", () => {
+    const cases: [query: string, wanted: string][] = [
+      ["c debugger", "gdb"],
+      ["manage azure resources from the command line", "azure-cli"],
+      ["manage google cloud resources", "google-cloud-sdk"],
+      ["encrypt yaml secrets", "sops"],
+      ["python profiler", "py-spy"],
+      ["capture traffic on an interface to a file", "tcpdump"],
+    ];
+    for (const [query, wanted] of cases) {
+      expect(searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr, query).toBe(wanted);
+    }
+  });
+
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {
     const text = execFileSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--limit", "3", "rg"], { encoding: "utf8" });
     expect(text.split("\n")[0]).toMatch(/^ripgrep 14\.1\.1: /);

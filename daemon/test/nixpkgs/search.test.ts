@@ -1434,11 +1434,11 @@ describe("an ecosystem named", () => {
     expect(ranked(small, "python json parser")[0]).toBe("python313Packages.orjson");
   });
 
-  it("is not said by other packages' words of a package: Python libraries mentioning whois make it no Python tool", () => {
+  it("is not said by other packages' words of a package: Python libraries mentioning curl make it no Python tool", () => {
     const small = smallIndex([
-      ["whois", "Intelligent WHOIS client"],
-      ["python313Packages.ipwhois", "Python library to retrieve whois data", "python3.13-ipwhois"],
-      ["python313Packages.cymruwhois", "Python client for the whois service", "python3.13-cymruwhois"],
+      ["curl", "Command line tool and client for transferring files with URL syntax"],
+      ["python313Packages.pycurl", "Python interface to libcurl and its curl client", "python3.13-pycurl"],
+      ["python313Packages.uncurl", "Python client that converts curl commands to requests code", "python3.13-uncurl"],
       ["python313Packages.asyncpg", "Asyncio PostgreSQL driver", "python3.13-asyncpg"],
     ]);
     expect(ranked(small, "python driver")[0]).toBe("python313Packages.asyncpg");

@@ -67,7 +67,7 @@ export function executeDescription(everyday: string, { defaults, configured }: P
   const named = others.slice(0, NAMED_EXCEPTIONS).map(([attr, permissions]) => `${attr} (${describeAccess(permissions)})`);
   const exceptions = others.length ? ` Allowed more: ${named.join(", ")}${others.length > named.length ? ", …" : ""}.` : "";
   const intro = `Run a nixpkgs package's program once in a jail, in /project (${describeAccess(defaults)}; relative paths are project files; ${JAIL_SCRATCH} is scratch); args: an array, no shell.${exceptions}`;
-  return everyday ? `${intro} Everyday packages need no search (… = pass program):\n${everyday}` : intro;
+  return everyday ? `${intro} No search needed (… = pass program):\n${everyday}` : intro;
 }
 
 export function executeTool(

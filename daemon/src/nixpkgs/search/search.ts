@@ -522,7 +522,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         (inFamily ? index.factor[id]! / index.familyFactors[index.family[id]!]! : index.factor[id]!) *
         (ofEcosystem ? WEIGHT.namedEcosystem : 1);
       // Naming an ecosystem ("python postgres driver") asks for its packages, not for an everyday tool outside it,
-      // even one Python packages mention (whois); asking for a library ("c json library"), not for an everyday
+      // even one Python packages mention (curl); asking for a library ("c json library"), not for an everyday
       // program, even one whose description says "C library and command line tool" (qrencode); asking for a
       // language's tool, not for another language's everyday one ("perl linter": no golangci-lint).
       const everyday =
