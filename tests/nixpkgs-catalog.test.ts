@@ -312,6 +312,8 @@ describe("the real catalog", () => {
   it("answers debugging, cloud and secret tasks with the everyday debuggers, cloud CLIs and sops first", () => {
     const cases: [query: string, wanted: string][] = [
       ["c debugger", "gdb"],
+      // A memory leak is a debugger's, not a secret's (sops).
+      ["find memory leaks in a c program", "valgrind"],
       ["manage azure resources from the command line", "azure-cli"],
       ["manage google cloud resources", "google-cloud-sdk"],
       ["encrypt yaml secrets", "sops"],

@@ -76,6 +76,8 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["bidirectional", "bi-directional", "two[ -]way", "2[ -]way"],
   ["opensource", "open[ -]source"],
   ["mitm", "man[ -]in[ -]the[ -]middle"],
+  // A leak of memory is found by debuggers and profilers; a leak alone is a secret's (synonyms.ts).
+  ["memleak", "memory leaks?"],
   ["letsencrypt", "let'?s[ -]?encrypt"],
   // Open is what a port, connection or socket is to be listed at all, no word of its own (not OpenSSL's).
   ["port", "open ports?", "ports? (?:that )?(?:are|is) open"],

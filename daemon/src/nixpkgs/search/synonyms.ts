@@ -117,6 +117,7 @@ const RELATED: Record<string, string[]> = {
   strong: ["secure", "random"],
   credential: ["secret", "password"],
   leak: ["secret"],
+  memleak: ["memory", "debug", "profiler", "leak"],
   commit: ["git"],
   apikey: ["secret", "token", "credential"],
   env: ["environment", "dotenv"],
