@@ -314,6 +314,9 @@ describe("the real catalog", () => {
       ["c debugger", "gdb"],
       // A memory leak is a debugger's, not a secret's (sops).
       ["find memory leaks in a c program", "valgrind"],
+      // A debugger in the words of its use: a backtrace, a crash, a core dump.
+      ["get a backtrace from a crashing native binary", "gdb"],
+      ["analyze a core dump", "gdb"],
       ["manage azure resources from the command line", "azure-cli"],
       ["manage google cloud resources", "google-cloud-sdk"],
       ["encrypt yaml secrets", "sops"],

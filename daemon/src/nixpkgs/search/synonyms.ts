@@ -128,6 +128,11 @@ const RELATED: Record<string, string[]> = {
   // Let's Encrypt issues certificates over ACME, which is what its clients say they speak.
   letsencrypt: ["acme", "certificate"],
   debug: ["debugger", "breakpoint"],
+  // What a debugger is used for, in the words of its use.
+  backtrace: ["debugger", "debug"],
+  segfault: ["debugger", "debug", "crash"],
+  crash: ["debugger", "debug"],
+  coredump: ["debugger", "core"],
   llm: ["language", "model", "ai", "gpt"],
   latex: ["tex", "typesetting", "document"],
   word: ["docx", "document", "office"],
