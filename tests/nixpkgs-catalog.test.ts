@@ -264,6 +264,9 @@ describe("the real catalog", () => {
     const top = searchIndex(index, "watch a directory for changes", { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);
     expect(top).not.toContain("rclone");
     expect(top).toContain("watchman");
+    // To rerun is to run again, on a change: entr "Run arbitrary commands when files change".
+    const rerun = searchIndex(index, "rerun the test suite whenever a source file changes", { limit: 5, platform: "x86_64-linux" });
+    expect(rerun.map((result) => result.attr)).toContain("entr");
   });
 
   it("answers which process uses the bandwidth with a per-process tool, not with every network monitor", () => {

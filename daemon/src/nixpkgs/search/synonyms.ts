@@ -83,6 +83,7 @@ const RELATED: Record<string, string[]> = {
   repository: ["repo"],
   github: ["git", "forge"],
   watch: ["change", "rerun"],
+  rerun: ["run", "watch", "change"],
   fuzzy: ["interactive"],
   hex: ["binary", "dump"],
   count: ["lines", "statistics", "code"],
