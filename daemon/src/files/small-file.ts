@@ -24,19 +24,23 @@ export class UnreadableFile extends Error {
 export interface SmallFileOptions {
   /** Only the first bytes, however large the file. */
   head?: number;
+  /** Most bytes of a whole file (default MAX_BYTES). */
+  maxBytes?: number;
+  /** A symlink as the last part of the path is no file (ELOOP), as git takes a .gitignore that is one. */
+  noFollow?: boolean;
   /** Where the file must really lie once open (descriptor-path.ts). */
   within?: Within;
 }
 
 /**
- * The text of the regular file at `path` (through symlinks): all of it, or its first `head` bytes;
- * undefined when there is none. A FIFO, device or socket, a file over MAX_BYTES, or one opened outside `within`, is an
+ * The text of the regular file at `path` (through symlinks unless `noFollow`): all of it, or its first `head` bytes;
+ * undefined when there is none. A FIFO, device or socket, a file over `maxBytes`, or one opened outside `within`, is an
  * UnreadableFile; other errors (permission denied, a symlink loop) are thrown as they are.
  */
-export function readSmallText(path: string, { head, within }: SmallFileOptions = {}): string | undefined {
+export function readSmallText(path: string, { head, maxBytes = MAX_BYTES, noFollow, within }: SmallFileOptions = {}): string | undefined {
   let fd: number;
   try {
-    fd = openSync(path, FLAGS);
+    fd = openSync(path, noFollow ? FLAGS | constants.O_NOFOLLOW : FLAGS);
   } catch (error) {
     if (isAbsent(error)) return undefined;
     // A socket cannot be opened at all.
@@ -47,7 +51,7 @@ export function readSmallText(path: string, { head, within }: SmallFileOptions =
     if (!openedWithin(fd, within)) throw new UnreadableFile(path, "leads outside where it must lie");
     const stats = fstatSync(fd);
     if (!stats.isFile()) throw new UnreadableFile(path, "not a regular file");
-    if (head === undefined && stats.size > MAX_BYTES) throw new UnreadableFile(path, `over ${MAX_BYTES} bytes`);
+    if (head === undefined && stats.size > maxBytes) throw new UnreadableFile(path, `over ${maxBytes} bytes`);
     // What the file holds now, never more: it may grow while it is read.
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, head ?? stats.size));
     let filled = 0;

@@ -2,43 +2,71 @@
 // this for its directories, which rg cannot give (it lists files, never the directories it skips).
 // git needs a repository to judge, and reads a repository's configuration, which a project's own
 // `.git/config` would be (its core.excludesFile may name a FIFO, or a file of gigabytes). So git is
-// always given nixshed's own: an empty bare repository made once in a private temporary directory,
-// with the served root as its work tree. It reads the root's .gitignore files and the user's own
+// always given nixshed's own: an empty bare repository made once in a private temporary directory.
+// Nor does git open a project's file: a .gitignore checked to be a plain file can be a FIFO by the
+// time git opens it (a jail writing the project can swap one in), and git would wait on it until the
+// call's time is up. The daemon reads each .gitignore from the root down to the directory itself,
+// without waiting and no larger than MAX_IGNORE_FILE_BYTES, and git judges a private copy of them: a
+// tree of those files alone, directories named with a trailing slash. git also reads the user's own
 // configuration, as rg, which walks the root alone, does.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { lstat } from "node:fs/promises";
+import { mkdtempSync, readlinkSync, rmSync } from "node:fs";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
+import { isInside } from "../files/path-inside.js";
+import { readPlantedText } from "../files/small-file.js";
 
 /** Most bytes of a .gitignore given to git, which reads a whole one into memory with no limit of its own. */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
 
-/**
- * The names in `dir` (a held directory) that git ignores; `root` is the served root holding it (held),
- * the work tree, and `below` the way from it to `dir`. Empty without git, and where a .gitignore on
- * that way is no plain file of a sane size: a FIFO would stall git, a sparse file of gigabytes fill
- * the host's memory outside any jail. The listing then shows what they would hide.
- */
-export async function gitIgnored(
-  dir: string,
-  root: { path: string; below: string },
-  names: string[],
-  signal: AbortSignal,
-): Promise<Set<string>> {
-  if (names.length === 0 || !(await plainIgnoreFiles(root.path, root.below))) return new Set();
-  const own = await ownRepository();
-  return own ? checkIgnore(dir, names, { GIT_DIR: own, GIT_WORK_TREE: root.path }, signal) : new Set();
+/** A name in the directory listed, and whether it is a directory (which patterns ending in a slash match alone). */
+export interface ListedName {
+  name: string;
+  directory: boolean;
 }
 
-/** Whether each .gitignore from `root` down to `below` is absent or a regular file of at most MAX_IGNORE_FILE_BYTES. */
-async function plainIgnoreFiles(root: string, below: string): Promise<boolean> {
-  const parts = below === "" ? [] : below.split(sep);
-  for (let depth = 0; depth <= parts.length; depth++) {
-    const stats = await lstat(join(root, ...parts.slice(0, depth), ".gitignore")).catch(() => undefined);
-    if (stats && (!stats.isFile() || stats.size > MAX_IGNORE_FILE_BYTES)) return false;
+/**
+ * The names in a directory that git ignores; `root` is the served root holding it (held, reached at
+ * `path`), and `below` the way from it to the directory. Empty without git. A .gitignore that is no
+ * plain file of a sane size counts as empty: a FIFO would stall git, a sparse file of gigabytes fill
+ * the host's memory outside any jail; the listing then shows what it would hide.
+ */
+export async function gitIgnored(root: { path: string; below: string }, names: ListedName[], signal: AbortSignal): Promise<Set<string>> {
+  if (names.length === 0) return new Set();
+  const own = await ownRepository();
+  if (!own) return new Set();
+  const copy = await mkdtemp(join(own, "tree-"));
+  try {
+    const parts = root.below === "" ? [] : root.below.split(sep);
+    const real = readlinkSync(root.path);
+    for (let depth = 0; depth <= parts.length; depth++) {
+      const text = ignoreFileText(join(root.path, ...parts.slice(0, depth), ".gitignore"), real);
+      const at = join(copy, ...parts.slice(0, depth));
+      await mkdir(at, { recursive: true });
+      if (text) await writeFile(join(at, ".gitignore"), text);
+    }
+    const asGiven = ({ name, directory }: ListedName) => (directory ? `${name}/` : name);
+    const ignored = await checkIgnore(
+      join(copy, ...parts),
+      names.map(asGiven),
+      { GIT_DIR: join(own, "repository"), GIT_WORK_TREE: copy },
+      signal,
+    );
+    return new Set(names.filter((named) => ignored.has(asGiven(named))).map(({ name }) => name));
+  } finally {
+    await rm(copy, { recursive: true, force: true });
   }
-  return true;
+}
+
+/** A .gitignore's text as git would read it (a symlink is none), if it is a plain file of a sane size really in the root. */
+function ignoreFileText(path: string, root: string): string | undefined {
+  try {
+    return readPlantedText(path, { maxBytes: MAX_IGNORE_FILE_BYTES, noFollow: true, within: (opened) => isInside(opened, root) });
+  } catch {
+    // Unreadable (permission denied): git could not have read it either.
+    return undefined;
+  }
 }
 
 /** `git check-ignore` of the names, git given `env`: those ignored. */
@@ -61,7 +89,7 @@ function checkIgnore(dir: string, names: string[], env: Record<string, string>, 
 
 let own: Promise<string | undefined> | undefined;
 
-/** nixshed's own empty bare repository, made once; undefined where it cannot be made now (tried again next time). */
+/** nixshed's own private directory holding its empty bare repository, made once; undefined where it cannot be made now (tried again next time). */
 function ownRepository(): Promise<string | undefined> {
   own ??= makeRepository().then((made) => {
     if (!made) own = undefined;
@@ -70,7 +98,7 @@ function ownRepository(): Promise<string | undefined> {
   return own;
 }
 
-/** An empty bare repository in a fresh private directory, removed when the process exits; nothing is left of a failed one. */
+/** A fresh private directory with an empty bare repository in it, removed when the process exits; nothing is left of a failed one. */
 async function makeRepository(): Promise<string | undefined> {
   let dir: string;
   try {
@@ -78,7 +106,9 @@ async function makeRepository(): Promise<string | undefined> {
   } catch {
     return undefined;
   }
-  const made = await new Promise<boolean>((resolve) => execFile("git", ["init", "--bare", "--quiet", dir], (error) => resolve(!error)));
+  const made = await new Promise<boolean>((resolve) =>
+    execFile("git", ["init", "--bare", "--quiet", join(dir, "repository")], (error) => resolve(!error)),
+  );
   if (!made) {
     rmSync(dir, { recursive: true, force: true });
     return undefined;

@@ -71,9 +71,8 @@ async function listDirectory(
   const ignored = request.includeIgnored
     ? new Set<string>()
     : await gitIgnored(
-        dir,
         root,
-        dirents.map((dirent) => dirent.name),
+        dirents.map((dirent) => ({ name: dirent.name, directory: dirent.isDirectory() })),
         signal,
       );
   return dirents.filter((dirent) => !ignored.has(dirent.name)).map((dirent) => ({ name: dirent.name, type: typeOf(dirent) }));

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
 import { listFiles } from "../../src/fs/list.js";
 import { jailed } from "../../src/fs/ripgrep.js";
@@ -121,6 +122,33 @@ describe("list_files", () => {
     writeFileSync(join(g.root, ".gitignore"), "*.log\n");
     truncateSync(join(g.root, ".gitignore"), 2 * 1024 * 1024);
     expect(paths(await listFiles(g.confinement, { path: "src" }, cap(100), never))).toEqual(["src/b.log", "src/kept.ts"]);
+  });
+
+  it("walks git past a .gitignore swapped for a FIFO after it was checked, as a jail writing the project could", async () => {
+    const f = await fixture({ "a.log": "", "kept.ts": "", "file/.gitignore": "*.log\n" });
+    execFileSync("mkfifo", [join(f.root, "fifo")]);
+    // Another thread flips .gitignore between the file and the FIFO (each rename atomic) as fast as it can, so that
+    // some listings find a plain file where they check and a FIFO where git opens it.
+    const swapper = new Worker(
+      `const { linkSync, renameSync } = require("node:fs");
+       const root = require("node:worker_threads").workerData;
+       for (let i = 0; ; i++) {
+         linkSync(root + (i % 2 ? "/fifo" : "/file/.gitignore"), root + "/swap");
+         renameSync(root + "/swap", root + "/.gitignore");
+       }`,
+      { eval: true, workerData: f.root },
+    );
+    try {
+      for (let call = 0; call < 20; call++) {
+        // Without the release, git waits on the FIFO until this signal ends it.
+        const signal = AbortSignal.timeout(15_000);
+        const listed = paths(await listFiles(f.confinement, {}, cap(100), signal));
+        expect(signal.aborted, `call ${call}`).toBe(false);
+        expect(listed).toContain("kept.ts");
+      }
+    } finally {
+      await swapper.terminate();
+    }
   });
 
   it("stops rg at 1 GiB: a sparse .gitignore of 3 GB (nothing on disk) is one line of error, not the host's memory", async () => {
