@@ -114,10 +114,11 @@ describe("list_files", () => {
     ]);
   });
 
-  it("gives git no .gitignore that is a FIFO (which would stall it) or over 1 MiB (which it reads whole into memory): the listing is unfiltered", async () => {
-    const f = await fixture({ "a.log": "", "src/b.log": "", "src/kept.ts": "" });
+  it("counts a .gitignore that is a FIFO (which would stall git) or over 1 MiB (which git reads whole into memory) as empty; the others still count", async () => {
+    const f = await fixture({ "a.log": "", "src/b.log": "", "src/c.tmp": "", "src/kept.ts": "", "src/.gitignore": "*.tmp\n" });
     execFileSync("mkfifo", [join(f.root, ".gitignore")]);
     expect(paths(await listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "a.log", "src"]);
+    expect(paths(await listFiles(f.confinement, { path: "src" }, cap(100), never))).toEqual(["src/.gitignore", "src/b.log", "src/kept.ts"]);
     const g = await fixture({ "src/b.log": "", "src/kept.ts": "" });
     writeFileSync(join(g.root, ".gitignore"), "*.log\n");
     truncateSync(join(g.root, ".gitignore"), 2 * 1024 * 1024);
