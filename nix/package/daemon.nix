@@ -8,6 +8,7 @@
   nodejs,
   makeBinaryWrapper,
   ripgrep,
+  bash,
   nix,
   bubblewrap,
   src,
@@ -46,11 +47,11 @@ stdenvNoCC.mkDerivation {
     mkdir -p "$out/lib/nixshed/daemon"
     cp -r package.json config.example.toml node_modules "$out/lib/nixshed/"
     cp -r daemon/package.json daemon/dist "$out/lib/nixshed/daemon/"
-    # ripgrep and bubblewrap are ours, first on PATH; nix goes last so that a user's own nix (the one
-    # matching their nix daemon) wins and ours is only the fallback.
+    # ripgrep, the sh that limits its memory, and bubblewrap are ours, first on PATH; nix goes last so
+    # that a user's own nix (the one matching their nix daemon) wins and ours is only the fallback.
     makeWrapper ${nodejs}/bin/node "$out/bin/nixshed" \
       --add-flags "$out/lib/nixshed/daemon/dist/cli/main.js" \
-      --prefix PATH : ${lib.makeBinPath ([ ripgrep ] ++ lib.optional stdenvNoCC.hostPlatform.isLinux bubblewrap)} \
+      --prefix PATH : ${lib.makeBinPath ([ ripgrep bash ] ++ lib.optional stdenvNoCC.hostPlatform.isLinux bubblewrap)} \
       --suffix PATH : ${lib.makeBinPath [ nix ]}
     runHook postInstall
   '';

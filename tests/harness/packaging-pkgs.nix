@@ -1,5 +1,5 @@
 # Stand-in for the nixpkgs attributes nix/package/ uses (and runCommand for server.nix), backed by this machine's own tools (node and
-# npm, ripgrep, bubblewrap, nix, bash, coreutils), so the real packaging files build here without
+# npm, ripgrep, bash, bubblewrap, nix, coreutils), so the real packaging files build here without
 # nixpkgs. Only what those files need: mkDerivation runs `buildCommand`, or `buildPhase` then
 # `installPhase` in a copy of `src`, with each native input's bin/ on PATH and its setup hook sourced.
 {
@@ -87,6 +87,10 @@ rec {
     PATH = hostPath;
   };
   ripgrep = hostTool "ripgrep" [ "rg" ];
+  bash = hostTool "bash" [
+    "bash"
+    "sh"
+  ];
   bubblewrap = hostTool "bubblewrap" [ "bwrap" ];
   nix = hostTool "nix" [
     "nix"
@@ -106,6 +110,7 @@ rec {
       nodejs
       cacert
       ripgrep
+      bash
       bubblewrap
       nix
       ;

@@ -44,6 +44,8 @@ describe("nix/package through the harness", () => {
     );
     const wrapper = readFileSync(`${daemon}/bin/nixshed`, "utf8");
     expect(wrapper).toMatch(/ripgrep\/bin/);
+    // The sh that limits rg's memory is the package's own, not whatever /bin/sh the host has.
+    expect(wrapper).toMatch(/-bash\/bin/);
     expect(() => readFileSync(`${daemon}/lib/nixshed/node_modules/typescript/package.json`)).toThrow();
     // nixpkgs' stdenv fails a build whose output holds a dangling symlink (noBrokenSymlinks).
     expect(execFileSync("find", [daemon, "-xtype", "l"], { encoding: "utf8" })).toBe("");

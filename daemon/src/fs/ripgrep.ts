@@ -7,7 +7,7 @@
 // the served root (bound from its descriptor, at /search, so .gitignore files above the searched
 // directory still count): a symlink leads nowhere else there.
 import { spawn, type ChildProcessByStdio, type SpawnOptions } from "node:child_process";
-import { closeSync, constants, existsSync, openSync } from "node:fs";
+import { closeSync, constants, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { onPath } from "../files/on-path.js";
@@ -31,15 +31,20 @@ const SEARCH_ROOT = "/search";
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
 /**
- * Most KiB rg may allocate (RLIMIT_DATA, set by the shell that starts it). rg reads each .gitignore
+ * Most KiB rg may allocate (RLIMIT_DATA, set by the shell that starts it; without one, rg does not run). rg reads each .gitignore
  * whole: a project's sparse one of 3 GB, which costs nothing on disk, grew it to 24 GB outside any
  * jail. No walk or search of a sane tree needs 1 GiB; over it rg aborts, and the call fails in one line.
  */
 const MAX_DATA_KIB = 1024 * 1024;
-/** What starts rg: a shell that limits it, then runs it as $0 with its arguments as "$@" (rg alone where there is no /bin/sh). */
-const LIMITED = existsSync("/bin/sh") ? ["/bin/sh", "-c", `ulimit -d ${MAX_DATA_KIB} && exec "$0" "$@"`] : [];
-/** rg's command line, program first, as LIMITED starts it. */
-const limitedRg = (rg: string, args: string[]) => [...LIMITED, rg, ...args];
+/** The shell that limits rg: the first sh on PATH (the Nix package puts its own bash first), found once. */
+let limitingShell: string | undefined;
+function shell(): string {
+  limitingShell ??= onPath("sh");
+  if (!limitingShell) throw new FsError("no sh on PATH, which limits ripgrep's memory", "put a POSIX shell on PATH");
+  return limitingShell;
+}
+/** rg's command line, program first: a shell that limits it, then runs it as $0 with its arguments as "$@". */
+const limitedRg = (rg: string, args: string[]) => [shell(), "-c", `ulimit -d ${MAX_DATA_KIB} && exec "$0" "$@"`, rg, ...args];
 const spawnArgv = ([program, ...args]: string[], options: SpawnOptions) => spawn(program!, args, options);
 
 let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
@@ -49,7 +54,7 @@ export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
   jail ??= new Promise((resolve) => {
     const rg = onPath("rg");
     if (!rg) return resolve(undefined);
-    const binds = [...SYSTEM, rg].flatMap((path) => ["--ro-bind-try", path, path]);
+    const binds = [...SYSTEM, rg, shell()].flatMap((path) => ["--ro-bind-try", path, path]);
     const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, SEARCH_ROOT];
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
@@ -149,7 +154,7 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
     });
     options.signal.throwIfAborted();
     // The limiting shell's word for a program it cannot find.
-    if (code === 127 && LIMITED.length > 0 && !produced) throw notInstalled();
+    if (code === 127 && !produced) throw notInstalled();
     if (code === 2 && !produced) throw new FsError(`ripgrep failed: ${stderr.trim() || "exit status 2"}`);
   } finally {
     release?.stop();

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -18,6 +18,14 @@ async function collectWith(search: typeof ripgrep, args: string[], signal = neve
   return records;
 }
 const collect = (args: string[], signal = never) => collectWith(ripgrep, args, signal);
+/** Where this machine has a program. */
+const hostProgram = (name: string) => execFileSync("sh", ["-c", `command -v ${name}`], { encoding: "utf8", env: { PATH: path } }).trim();
+/** A fresh directory holding links to the given programs, by name. */
+function dirWith(programs: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), "nixshed-path-"));
+  for (const [name, target] of Object.entries(programs)) symlinkSync(target, join(dir, name));
+  return dir;
+}
 
 describe("ripgrep", () => {
   it("yields no unfinished record when it is stopped: the abort is what the reader gets", async () => {
@@ -37,16 +45,31 @@ describe("ripgrep", () => {
   });
 
   it("says how to install ripgrep when it is missing", async () => {
-    process.env.PATH = "/nonexistent";
+    process.env.PATH = dirWith({ sh: hostProgram("sh") });
     const failure = collect(["--version"]);
     await expect(failure).rejects.toBeInstanceOf(FsError);
     await expect(failure).rejects.toThrow(/ripgrep \(rg\) is not installed/);
   });
 
+  it("runs rg only under the memory limit of the first sh on PATH (the package's own), and not at all without one", async () => {
+    const rg = hostProgram("rg");
+    process.env.PATH = dirWith({ rg });
+    vi.resetModules();
+    const unlimited = await import("../../src/fs/ripgrep.js");
+    await expect(collectWith(unlimited.ripgrep, ["--version"])).rejects.toThrow(/^no sh on PATH, which limits ripgrep's memory$/);
+    // A shell of its own, found on PATH rather than at /bin/sh, says it ran before it limits rg.
+    const marker = join(mkdtempSync(join(tmpdir(), "nixshed-rg-shell-")), "ran");
+    const own = dirWith({ rg });
+    writeFileSync(join(own, "sh"), `#!${hostProgram("sh")}\necho ran > ${marker}\nexec ${hostProgram("sh")} "$@"\n`, { mode: 0o755 });
+    process.env.PATH = own;
+    vi.resetModules();
+    const limited = await import("../../src/fs/ripgrep.js");
+    expect((await collectWith(limited.ripgrep, ["--version"]))[0]).toMatch(/^ripgrep \d+/);
+    expect(readFileSync(marker, "utf8")).toBe("ran\n");
+  });
+
   it("runs unjailed where there is no bwrap, the failed probe closing what it opened once", async () => {
-    const onlyRg = mkdtempSync(join(tmpdir(), "nixshed-only-rg-"));
-    symlinkSync(execFileSync("sh", ["-c", "command -v rg"], { encoding: "utf8" }).trim(), join(onlyRg, "rg"));
-    process.env.PATH = onlyRg;
+    process.env.PATH = dirWith({ rg: hostProgram("rg"), sh: hostProgram("sh") });
     vi.resetModules();
     const fresh = await import("../../src/fs/ripgrep.js");
     expect(await fresh.jailed()).toBeUndefined();
