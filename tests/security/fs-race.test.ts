@@ -29,11 +29,16 @@ const { lstatSync, renameSync, writeSync } = require("node:fs");
 const [project] = process.argv.slice(1);
 const at = (name) => project + "/" + name;
 let strays = 0;
+let calmAt = process.hrtime.bigint();
 writeSync(1, "ready\\n");
 for (;;) {
-  // Stay a directory for a moment, now and then for a few milliseconds, so that tools also get to
-  // succeed inside however fast this machine is (timed, not counted in loop turns).
-  const until = process.hrtime.bigint() + BigInt(Math.round(Math.random() < 0.0005 ? 1e7 : Math.random() * 2e4));
+  // Stay a directory for a moment, and every 20 ms of swapping for 10 ms, so that tools also get to
+  // succeed inside however fast this machine is and however slow its renames (timed, not counted in
+  // loop turns: a chance per turn gave a slow machine's edits no calm at all).
+  const now = process.hrtime.bigint();
+  const calm = now >= calmAt;
+  if (calm) calmAt = now + 30_000_000n;
+  const until = now + (calm ? 10_000_000n : BigInt(Math.round(Math.random() * 2e4)));
   while (process.hrtime.bigint() < until);
   try { renameSync(at("d"), at("real")); } catch {}
   try { renameSync(at("evil"), at("d")); } catch {}
