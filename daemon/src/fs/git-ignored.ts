@@ -36,7 +36,12 @@ export async function gitIgnored(root: { path: string; below: string }, names: L
   if (names.length === 0) return new Set();
   const own = await ownRepository();
   if (!own) return new Set();
-  const copy = await mkdtemp(join(own, "tree-"));
+  // Gone (a cleaner of the temporary directory took it): made again next time, and this listing is unfiltered.
+  const copy = await mkdtemp(join(own, "tree-")).catch(() => {
+    ownDir = undefined;
+    return undefined;
+  });
+  if (!copy) return new Set();
   try {
     const parts = root.below === "" ? [] : root.below.split(sep);
     const real = readlinkSync(root.path);
@@ -87,15 +92,15 @@ function checkIgnore(dir: string, names: string[], env: Record<string, string>, 
   });
 }
 
-let own: Promise<string | undefined> | undefined;
+let ownDir: Promise<string | undefined> | undefined;
 
 /** nixshed's own private directory holding its empty bare repository, made once; undefined where it cannot be made now (tried again next time). */
 function ownRepository(): Promise<string | undefined> {
-  own ??= makeRepository().then((made) => {
-    if (!made) own = undefined;
+  ownDir ??= makeRepository().then((made) => {
+    if (!made) ownDir = undefined;
     return made;
   });
-  return own;
+  return ownDir;
 }
 
 /** A fresh private directory with an empty bare repository in it, removed when the process exits; nothing is left of a failed one. */

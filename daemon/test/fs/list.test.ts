@@ -1,8 +1,9 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { listFiles } from "../../src/fs/list.js";
 import { jailed } from "../../src/fs/ripgrep.js";
 import { fixture, never } from "./fixture.js";
@@ -112,6 +113,24 @@ describe("list_files", () => {
       "ignored",
       "src",
     ]);
+  });
+
+  it("lists unfiltered, not failing, when a cleaner took its private directory, and makes it again for the next listing", async () => {
+    const f = await fixture({ ".gitignore": "*.log\n", "a.log": "", "kept.ts": "" });
+    const own = mkdtempSync(join(tmpdir(), "nixshed-own-tmp-"));
+    const tmp = process.env.TMPDIR;
+    process.env.TMPDIR = own;
+    try {
+      vi.resetModules();
+      const fresh = await import("../../src/fs/list.js");
+      expect(paths(await fresh.listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "kept.ts"]);
+      for (const made of readdirSync(own)) rmSync(join(own, made), { recursive: true });
+      expect(paths(await fresh.listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "a.log", "kept.ts"]);
+      expect(paths(await fresh.listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "kept.ts"]);
+    } finally {
+      if (tmp === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = tmp;
+    }
   });
 
   it("counts a .gitignore that is a FIFO (which would stall git) or over 1 MiB (which git reads whole into memory) as empty; the others still count", async () => {
