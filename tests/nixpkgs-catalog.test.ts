@@ -297,6 +297,11 @@ describe("the real catalog", () => {
     expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
   });
 
+  it("reads transcribing audio as speech to text, with an article between ('transcribe an audio recording')", () => {
+    const top = searchIndex(index, "transcribe an audio recording to text locally", { limit: 5, platform: "x86_64-linux" });
+    expect(top.map((result) => result.attr)).toContain("whisperx");
+  });
+
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
     // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);

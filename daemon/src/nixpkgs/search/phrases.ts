@@ -30,7 +30,12 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
     "prettify",
   ],
   ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
-  ["stt", "speech[ -]to[ -]text", "speech recognition", "transcri(?:be|ption) (?:audio|speech)"],
+  [
+    "stt",
+    "speech[ -]to[ -]text",
+    "speech recognition",
+    "transcri(?:be|bing|ption) (?:of )?(?:an? |the |my )?(?:audio|speech|recordings?|voice|podcasts?)",
+  ],
   [
     "ocr",
     "optical character recognition",
