@@ -19,6 +19,13 @@ const DEV = readQueries("nixpkgs-queries-dev.json");
 
 let indexPath: string;
 let index: NixpkgsIndex;
+/** The attributes of a query's first `limit` results on Linux. */
+const attrsOf = (query: string, limit: number) =>
+  searchIndex(index, query, { limit, platform: "x86_64-linux" }).map((result) => result.attr);
+/** Each query's first result is the package named beside it. */
+const expectFirsts = (cases: [query: string, first: string][]) => {
+  for (const [query, first] of cases) expect(attrsOf(query, 1)[0], query).toBe(first);
+};
 
 beforeAll(() => {
   indexPath = join(mkdtempSync(join(tmpdir(), "nixshed-catalog-")), "nixpkgs.idx");
@@ -77,13 +84,10 @@ describe("the real catalog", () => {
       "stack",
     );
     // Not a package named for the kind alone (formatter, an elementary OS app; ocamlPackages.lsp, a library).
-    const firsts: [query: string, first: string][] = [
+    expectFirsts([
       ["haskell formatter", "ormolu"],
       ["ocaml lsp", "ocamlPackages.ocaml-lsp"],
-    ];
-    for (const [query, first] of firsts) {
-      expect(searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr, query).toBe(first);
-    }
+    ]);
   });
 
   it("answers a task asked with where it is to run ('… nix package', '… on nixos', '… in a script') as the task, unless packages are its subject", () => {
@@ -265,8 +269,7 @@ describe("the real catalog", () => {
     expect(top).not.toContain("rclone");
     expect(top).toContain("watchman");
     // To rerun is to run again, on a change: entr "Run arbitrary commands when files change".
-    const rerun = searchIndex(index, "rerun the test suite whenever a source file changes", { limit: 5, platform: "x86_64-linux" });
-    expect(rerun.map((result) => result.attr)).toContain("entr");
+    expect(attrsOf("rerun the test suite whenever a source file changes", 5)).toContain("entr");
   });
 
   it("answers which process uses the bandwidth with a per-process tool, not with every network monitor", () => {
@@ -298,8 +301,7 @@ describe("the real catalog", () => {
   });
 
   it("reads transcribing audio as speech to text, with an article between ('transcribe an audio recording')", () => {
-    const top = searchIndex(index, "transcribe an audio recording to text locally", { limit: 5, platform: "x86_64-linux" });
-    expect(top.map((result) => result.attr)).toContain("whisperx");
+    expect(attrsOf("transcribe an audio recording to text locally", 5)).toContain("whisperx");
   });
 
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
@@ -318,7 +320,7 @@ describe("the real catalog", () => {
   });
 
   it("answers debugging, cloud and secret tasks with the everyday debuggers, cloud CLIs and sops first", () => {
-    const cases: [query: string, wanted: string][] = [
+    expectFirsts([
       ["c debugger", "gdb"],
       // A memory leak is a debugger's, not a secret's (sops).
       ["find memory leaks in a c program", "valgrind"],
@@ -330,10 +332,7 @@ describe("the real catalog", () => {
       ["encrypt yaml secrets", "sops"],
       ["python profiler", "py-spy"],
       ["capture traffic on an interface to a file", "tcpdump"],
-    ];
-    for (const [query, wanted] of cases) {
-      expect(searchIndex(index, query, { limit: 1, platform: "x86_64-linux" })[0]?.attr, query).toBe(wanted);
-    }
+    ]);
   });
 
   it("answers `nixshed search` from the CLI, as text and as JSON", () => {

@@ -34,7 +34,7 @@ export interface ListedName {
  */
 export async function gitIgnored(root: { path: string; below: string }, names: ListedName[], signal: AbortSignal): Promise<Set<string>> {
   if (names.length === 0) return new Set();
-  const own = await ownRepository();
+  const own = await ownDirectory();
   if (!own) return new Set();
   // Gone (a cleaner of the temporary directory took it): made again next time, and this listing is unfiltered.
   const copy = await mkdtemp(join(own, "tree-")).catch(() => {
@@ -45,11 +45,10 @@ export async function gitIgnored(root: { path: string; below: string }, names: L
   try {
     const parts = root.below === "" ? [] : root.below.split(sep);
     const real = readlinkSync(root.path);
+    await mkdir(join(copy, ...parts), { recursive: true });
     for (let depth = 0; depth <= parts.length; depth++) {
       const text = ignoreFileText(join(root.path, ...parts.slice(0, depth), ".gitignore"), real);
-      const at = join(copy, ...parts.slice(0, depth));
-      await mkdir(at, { recursive: true });
-      if (text) await writeFile(join(at, ".gitignore"), text);
+      if (text) await writeFile(join(copy, ...parts.slice(0, depth), ".gitignore"), text);
     }
     const asGiven = ({ name, directory }: ListedName) => (directory ? `${name}/` : name);
     const ignored = await checkIgnore(
@@ -95,8 +94,8 @@ function checkIgnore(dir: string, names: string[], env: Record<string, string>, 
 let ownDir: Promise<string | undefined> | undefined;
 
 /** nixshed's own private directory holding its empty bare repository, made once; undefined where it cannot be made now (tried again next time). */
-function ownRepository(): Promise<string | undefined> {
-  ownDir ??= makeRepository().then((made) => {
+function ownDirectory(): Promise<string | undefined> {
+  ownDir ??= makeOwnDirectory().then((made) => {
     if (!made) ownDir = undefined;
     return made;
   });
@@ -104,7 +103,7 @@ function ownRepository(): Promise<string | undefined> {
 }
 
 /** A fresh private directory with an empty bare repository in it, removed when the process exits; nothing is left of a failed one. */
-async function makeRepository(): Promise<string | undefined> {
+async function makeOwnDirectory(): Promise<string | undefined> {
   let dir: string;
   try {
     dir = mkdtempSync(join(tmpdir(), "nixshed-git-"));

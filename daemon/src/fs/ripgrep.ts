@@ -31,9 +31,10 @@ const SEARCH_ROOT = "/search";
 /** The root's descriptor number in the child. */
 const HELD_FD = 3;
 /**
- * Most KiB rg may allocate (RLIMIT_DATA, set by the shell that starts it; without one, rg does not run). rg reads each .gitignore
- * whole: a project's sparse one of 3 GB, which costs nothing on disk, grew it to 24 GB outside any
- * jail. No walk or search of a sane tree needs 1 GiB; over it rg aborts, and the call fails in one line.
+ * Most KiB rg may allocate (RLIMIT_DATA, set by the shell that starts it; without one, rg does not run).
+ * rg reads each .gitignore whole: a project's sparse one of 3 GB, which costs nothing on disk, grew it
+ * to 24 GB outside any jail. No walk or search of a sane tree needs 1 GiB; over it rg aborts, and the
+ * call fails in one line.
  */
 const MAX_DATA_KIB = 1024 * 1024;
 /** The shell that limits rg: the first sh on PATH (the Nix package puts its own bash first), found once. */

@@ -115,6 +115,13 @@ describe("list_files", () => {
     ]);
   });
 
+  it("reads a .gitignore that is a symlink as none, as git does, even to a file in the project", async () => {
+    const f = await fixture({ patterns: "*.log\n", "a.log": "", "src/b.log": "", "src/.gitignore": "*.tmp\n", "src/c.tmp": "" });
+    symlinkSync("patterns", join(f.root, ".gitignore"));
+    expect(paths(await listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "a.log", "patterns", "src"]);
+    expect(paths(await listFiles(f.confinement, { path: "src" }, cap(100), never))).toEqual(["src/.gitignore", "src/b.log"]);
+  });
+
   it("lists unfiltered, not failing, when a cleaner took its private directory, and makes it again for the next listing", async () => {
     const f = await fixture({ ".gitignore": "*.log\n", "a.log": "", "kept.ts": "" });
     const own = mkdtempSync(join(tmpdir(), "nixshed-own-tmp-"));

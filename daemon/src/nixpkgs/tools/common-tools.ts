@@ -112,7 +112,7 @@ export const COMMON_GROUPS: readonly CommonGroup[] = [
   },
   { purpose: "debug", tools: [t("gdb"), t("valgrind"), t("strace"), t("py-spy"), t("tcpdump")] },
   {
-    purpose: "lint",
+    purpose: "lint/fmt",
     tools: [
       t("shellcheck"),
       t("shfmt"),
