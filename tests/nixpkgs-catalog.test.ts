@@ -59,6 +59,13 @@ describe("the real catalog", () => {
     expect(rate, misses).toBeGreaterThanOrEqual(0.81);
   });
 
+  it("ranks a short page as the start of a long one: what a search leaves unranked could not have reached the page", () => {
+    const queries = [...QUERIES.queries, ...DEV.queries].map(({ query }) => query);
+    const pageOf = (query: string, limit: number) =>
+      searchIndex(index, query, { limit, platform: "x86_64-linux" }).map(({ attr, score }) => `${attr} ${score}`);
+    for (const query of queries) expect(pageOf(query, 3), query).toEqual(pageOf(query, 50).slice(0, 3));
+  });
+
   it("finds a language's tool however an agent shortens or wraps the ask, not its libraries or a package named for the kind", () => {
     const cases: [query: string, wanted: string][] = [
       ["py formatter", "ruff"],

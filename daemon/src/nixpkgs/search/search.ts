@@ -208,6 +208,8 @@ interface Scratch {
   madeInAny: Uint8Array;
   /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
   saysLibrary: Uint8Array;
+  /** Per touched package, in touch order, the most it can score (rankQuery). */
+  bound: Float32Array;
 }
 const scratchFor = perIndex((index): Scratch => {
   const n = index.size;
@@ -233,6 +235,7 @@ const scratchFor = perIndex((index): Scratch => {
     ...selfDescriptions(index),
     madeInAny: madeInAny(index),
     saysLibrary: new Uint8Array(n),
+    bound: new Float32Array(n),
   };
 });
 
@@ -433,7 +436,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
   // name or description says it; among the set's members it ranks only what the other words found.
   // A package outside every set may be found by it alone: "postgresql client" is postgresql itself.
-  let [ecosystemWeight, ecosystemMatchWeight] = [0, 0];
+  let [ecosystemWeight, ecosystemMatchWeight, ecosystemMost] = [0, 0, 0];
   const ecosystemCandidate = (id: number) => isCandidate(id) || index.family[id] === topLevel;
   for (const w of ecosystemWords) {
     const { asked, match } = wordWeights(index, w);
@@ -445,6 +448,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         ecosystemHits.push(id);
       }
       ecosystem[id] = Math.max(ecosystem[id]!, score);
+      ecosystemMost = Math.max(ecosystemMost, score);
       if (share >= 1) ecosystemOwn[id] = 1;
     });
   }
@@ -499,7 +503,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
-  for (const id of touched.drain()) {
+  const rank = (id: number) => {
     const flags = index.flags[id]!;
     const hidden =
       (!options.includeBroken && flags & FLAG.broken) ||
@@ -562,6 +566,31 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       }
       if (id === rep) repScore[rep] = score;
     }
+  };
+  // Most packages a query touches matched a common word and cannot reach the page. Each one's score is bounded by its match
+  // and its factors' ceiling; the most promising are ranked first, and of the rest only those whose bound reaches half the
+  // page's last score: a group's representative shows at half its best member's (shownFor).
+  const ids = touched.drain();
+  const namedMost = familyIds.size > 0 || ecosystemWeight > 0 ? Math.max(ecosystemMost, WEIGHT.descriptionStem * ecosystemMatchWeight) : 0;
+  const ceilings = ceilingsOf(index);
+  const madeInCeiling = madeIn.length > 0 ? WEIGHT.madeInAsked : 1;
+  const { bound } = scratch;
+  let most = 0;
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    const coverage = wanted > 0 ? Math.min(1, (matched[id]! + ecosystemWeight) / wanted) : 0;
+    const b =
+      (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** WEIGHT.coverageExponent) * ceilings[id]! * madeInCeiling;
+    bound[i] = b;
+    if (b > most) most = b;
+  }
+  const firstBand = bandHolding(bound, ids.length, most, limit * 4);
+  const inFirstBand = (i: number) => bound[i]! >= firstBand;
+  for (let i = 0; i < ids.length; i++) if (bound[i]! > 0 && inFirstBand(i)) rank(ids[i]!);
+  const ranked = reps.peek();
+  const page = ranked.length >= limit ? topK(ranked, best, limit, index)[limit - 1]!.score : 0;
+  for (let i = 0; i < ids.length; i++) if (bound[i]! > 0 && !inFirstBand(i) && bound[i]! * WEIGHT.representative >= page) rank(ids[i]!);
+  for (const id of ids) {
     total[id] = 0;
     matched[id] = 0;
     whole[id] = 0;
@@ -587,6 +616,33 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     repScore[rep] = 0;
   }
   return top.map(({ score }, i) => resultOf(index, showing[i]!, score));
+}
+
+/**
+ * Per package, the most its factors can multiply its match by: its own factor, or its family's share of it when the
+ * family is named, with the named ecosystem's and the everyday factors (madeIn's comes per query, the rest only lower).
+ */
+const ceilingsOf = perIndex(
+  (index): Float32Array =>
+    index.factor.map((factor, id) => {
+      const ofFamily = factor / index.familyFactors[index.family[id]!]!;
+      return Math.max(factor, ofFamily) * WEIGHT.namedEcosystem * (index.flags[id]! & FLAG.common ? WEIGHT.common : 1);
+    }),
+);
+
+/** The lowest bound, by quarter octaves below the highest, that at least `wanted` of the first `count` bounds reach. */
+function bandHolding(bound: Float32Array, count: number, most: number, wanted: number): number {
+  const BANDS = 64;
+  const perBand = new Uint32Array(BANDS);
+  for (let i = 0; i < count; i++) {
+    if (bound[i]! > 0) perBand[Math.min(BANDS - 1, Math.floor(-4 * Math.log2(bound[i]! / most)))]!++;
+  }
+  let held = 0;
+  for (let band = 0; band < BANDS - 1; band++) {
+    held += perBand[band]!;
+    if (held >= wanted) return most * 2 ** (-(band + 1) / 4);
+  }
+  return 0;
 }
 
 /** A package as a search result, with its score. */
