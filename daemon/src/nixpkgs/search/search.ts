@@ -165,13 +165,36 @@ class IdList {
   }
 }
 
+/** An IdList holding each id once, which says whether it holds one from a byte per package: a search asks of thousands at random. */
+class IdSet extends IdList {
+  private readonly held: Uint8Array;
+  constructor(capacity: number) {
+    super(capacity);
+    this.held = new Uint8Array(capacity);
+  }
+  add(id: number): void {
+    if (this.held[id] === 1) return;
+    this.held[id] = 1;
+    this.push(id);
+  }
+  has(id: number): boolean {
+    return this.held[id] === 1;
+  }
+  override drain(): Uint32Array {
+    const ids = super.drain();
+    for (const id of ids) this.held[id] = 0;
+    return ids;
+  }
+}
+
 /**
  * Reusable per-package scratch arrays: a search allocates nothing proportional to the catalog. Scores
  * are 32-bit: a search reads them at random across the catalog, and half the bytes stay in cache
  * (seven significant digits rank as 64 bits do on every bench query).
  */
 interface Scratch {
-  touched: IdList;
+  /** The packages a query's words or names matched. */
+  touched: IdSet;
   reps: IdList;
   hits: IdList;
   described: IdList;
@@ -214,7 +237,7 @@ interface Scratch {
 const scratchFor = perIndex((index): Scratch => {
   const n = index.size;
   return {
-    touched: new IdList(n),
+    touched: new IdSet(n),
     reps: new IdList(n),
     hits: new IdList(n),
     described: new IdList(n),
@@ -326,9 +349,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const mask = platform ? index.platformMask(platform) : undefined;
   const scratch = scratchFor(index);
   const { total, matched, whole, best, shown, repScore, ecosystem, ecosystemOwn, touched, reps, ecosystemHits } = scratch;
-  const touch = (id: number) => {
-    if (total[id] === 0 && matched[id] === 0 && whole[id] === 0) touched.push(id);
-  };
+  const touch = (id: number) => touched.add(id);
 
   // A name that is the attribute's own counts fully; a pname or program a little less
   // ("python3" is the pname of every python3.withPackages environment).
@@ -386,7 +407,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // Rarest first: a word most descriptions use ("tool", "cli") then only re-ranks what rarer words found,
   // which keeps a search from walking a tenth of the catalog; so does every word after the rarest few
   // (OPEN_WORDS) of a long query, such as the description an alternative is sought by (alternatives.ts).
-  const isCandidate = (id: number) => total[id] !== 0 || matched[id] !== 0 || whole[id] !== 0;
+  const isCandidate = (id: number) => touched.has(id);
   const isCandidateOrEveryday = (id: number) => isCandidate(id) || (index.flags[id]! & FLAG.common) !== 0;
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, ...wordWeights(index, w) })).sort((a, b) => b.asked - a.asked);
@@ -630,17 +651,21 @@ const ceilingsOf = perIndex(
     }),
 );
 
-/** The lowest bound, by quarter octaves below the highest, that at least `wanted` of the first `count` bounds reach. */
+/**
+ * The lowest bound, in steps of a quarter octave below the highest, that at least `wanted` of the first `count` bounds
+ * reach. A positive float's bits above the mantissa's top two are its octave and quarter, in the order of its value.
+ */
 function bandHolding(bound: Float32Array, count: number, most: number, wanted: number): number {
   const BANDS = 64;
+  const SHIFT = 21;
+  const bits = new Int32Array(bound.buffer, bound.byteOffset, count);
+  const top = new Int32Array(Float32Array.of(most).buffer)[0]! >> SHIFT;
   const perBand = new Uint32Array(BANDS);
-  for (let i = 0; i < count; i++) {
-    if (bound[i]! > 0) perBand[Math.min(BANDS - 1, Math.floor(-4 * Math.log2(bound[i]! / most)))]!++;
-  }
+  for (let i = 0; i < count; i++) if (bits[i]! > 0) perBand[Math.min(BANDS - 1, top - (bits[i]! >> SHIFT))]!++;
   let held = 0;
   for (let band = 0; band < BANDS - 1; band++) {
     held += perBand[band]!;
-    if (held >= wanted) return most * 2 ** (-(band + 1) / 4);
+    if (held >= wanted) return new Float32Array(Int32Array.of((top - band) << SHIFT).buffer)[0]!;
   }
   return 0;
 }
