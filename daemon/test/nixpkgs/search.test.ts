@@ -1507,16 +1507,19 @@ describe("a word packages are named after", () => {
 });
 
 describe("a tool the query does not want", () => {
-  it("is neither a word to match nor an answer: 'without docker', 'instead of make'", () => {
+  it("is neither a word to match nor an answer: 'without docker', 'instead of make', 'friendlier than curl'", () => {
     const small = smallIndex([
       ...WIDGETS,
       ["docker", "Builds and runs container images"],
       ["buildah", "Builds OCI images"],
       ["make", "Runs the tasks of a makefile"],
       ["just", "Runs tasks"],
+      ["curl", "Command line tool for sending HTTP requests with URL syntax"],
+      ["httpie", "Command line HTTP client"],
     ]);
     expect(ranked(small, "build container images without docker")[0]).toBe("buildah");
     expect(ranked(small, "run tasks instead of make")[0]).toBe("just");
+    expect(ranked(small, "send http requests with a friendlier syntax than curl")[0]).toBe("httpie");
   });
 
   it("is all a negation names, up to the next clause: 'without the docker daemon' wants no daemon either", () => {

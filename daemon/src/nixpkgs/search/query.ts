@@ -166,8 +166,8 @@ const oneKind = (w: string) => {
   return w.endsWith("s") && (TOOL_KINDS.has(one) || KINDS_NAMED.has(one)) ? one : w;
 };
 
-/** Words after which a query names what it does not want. */
-const NEGATIONS = new Set(["without", "instead"]);
+/** Words after which a query names what it does not want: "without docker", "instead of make", "friendlier than curl". */
+const NEGATIONS = new Set(["without", "instead", "than"]);
 
 /** Words that end what a negation covers ("without docker for ci": ci is wanted). */
 const NEGATION_ENDS = new Set(["and", "but", "for", "in", "on", "to", "with", "using", "or"]);
