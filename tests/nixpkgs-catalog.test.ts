@@ -66,6 +66,15 @@ describe("the real catalog", () => {
     for (const query of queries) expect(pageOf(query, 3), query).toEqual(pageOf(query, 50).slice(0, 3));
   });
 
+  it("reads 'a pdf file' as a pdf: a tool for the kind named need not say 'file' ('pull the text out of a pdf file')", () => {
+    expectFirsts([
+      ["pull the text out of a pdf file", "poppler-utils"],
+      ["explore a big json file interactively", "fx"],
+      ["render a markdown file in the terminal", "glow"],
+      ["inspect the schema of a parquet file", "pqrs"],
+    ]);
+  });
+
   it("finds a language's tool however an agent shortens or wraps the ask, not its libraries or a package named for the kind", () => {
     const cases: [query: string, wanted: string][] = [
       ["py formatter", "ruff"],

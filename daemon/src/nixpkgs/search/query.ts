@@ -112,9 +112,20 @@ export interface ParsedQuery {
   conventionKeys: string[];
   /**
    * Content words that cost nothing to miss, when the query has others: those that only say a program is wanted
-   * (PROGRAM_WORDS), a version ("node 22"), and what a language's tool works on ("formatter for xml code").
+   * (PROGRAM_WORDS), a version ("node 22"), what a language's tool works on ("formatter for xml code"), and a file
+   * another word already says the kind of ("a pdf file": fileOfKind).
    */
   programWords: string[];
+}
+
+/**
+ * Whether a word is a file whose kind the word before it says ("the text out of a pdf file", "view log files"): the
+ * pdf is the file, and a tool for it need not say "file". Not after a query's first word, mostly the verb whose object
+ * files are ("copy files to a server", "share files").
+ */
+function fileOfKind(tokens: readonly string[], word: string): boolean {
+  const at = tokens.indexOf(word);
+  return (word === "file" || word === "files") && at > 1 && textTerms(tokens[at - 1]!).length > 0;
 }
 
 /** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
@@ -268,7 +279,12 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const contentWords = asked.filter((w) => !alternatives.has(w));
   // Asked for a language's tool ("formatter for xml code"), the code is what any such tool works on.
   const programWords = contentWords.filter(
-    (w) => PROGRAM_WORDS.has(w) || isRelease(w) || (kinds.length > 0 && FILLER.has(w)) || (!alternativesNamed && STANDING_IN_WORDS.has(w)),
+    (w) =>
+      PROGRAM_WORDS.has(w) ||
+      isRelease(w) ||
+      fileOfKind(tokens, w) ||
+      (kinds.length > 0 && FILLER.has(w)) ||
+      (!alternativesNamed && STANDING_IN_WORDS.has(w)),
   );
   const forUse = toolForUse(words, asked, isName);
   const { kind: kindOfTool, variantWord } = kindOfNamed(words, isName);
