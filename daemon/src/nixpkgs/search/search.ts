@@ -121,6 +121,11 @@ const WEIGHT = {
  * word: in a long task ("filter and reshape json returned by an api in a pipeline") its word (json) is seldom rare.
  */
 const OPEN_WORDS = 6;
+/**
+ * How many of the packages with the highest bounds rankQuery ranks first, per result a page shows: enough that the
+ * page they make is nearly the final one, whose last score then leaves most of the rest unranked.
+ */
+const FIRST_RANKED_PER_RESULT = 4;
 /** Words asking for a library that a lib* name says ("libpng"). */
 const NAMED_LIBRARY_WORDS = new Set(["library", "libraries", "lib"]);
 /** Most results one page shows. */
@@ -605,7 +610,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     bound[i] = b;
     if (b > most) most = b;
   }
-  const firstBand = bandHolding(bound, ids.length, most, limit * 4);
+  const firstBand = bandHolding(bound, ids.length, most, limit * FIRST_RANKED_PER_RESULT);
   const inFirstBand = (i: number) => bound[i]! >= firstBand;
   for (let i = 0; i < ids.length; i++) if (bound[i]! > 0 && inFirstBand(i)) rank(ids[i]!);
   const ranked = reps.peek();
