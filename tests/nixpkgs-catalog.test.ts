@@ -75,6 +75,14 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a language's tool with the tool, not an editor's extension for it, unless the editor is named", () => {
+    expectFirsts([
+      ["r language server", "rPackages.languageserver"],
+      ["r lsp", "rPackages.languageserver"],
+      ["coc r language server", "nodePackages.coc-r-lsp"],
+    ]);
+  });
+
   it("finds a language's tool however an agent shortens or wraps the ask, not its libraries or a package named for the kind", () => {
     const cases: [query: string, wanted: string][] = [
       ["py formatter", "ruff"],

@@ -92,6 +92,11 @@ const WEIGHT = {
   /** Factor of a package that calls itself a library and no program, when a language's tool, or a tool in so many words, is asked for. */
   libraryForTool: 0.5,
   /**
+   * Factor of an editor's add-on ("R language server extension for coc.nvim") when a tool is asked for and no editor is
+   * named: the tool itself is meant ("r language server" is rPackages.languageserver).
+   */
+  editorAddon: 0.5,
+  /**
    * Factor of a niche set's member that is not also at top level, when a tool is asked for, or a task with no
    * language named and no library: 'haskell formatter' is ormolu, not one of Haskell's many pretty-printing
    * libraries; 'haskell build tool' stack, not haskellPackages.build; 'generate uuid' no akkuPackages.uuid. R's tools
@@ -232,6 +237,8 @@ interface Scratch {
    * "OpenStack Library to profile request between all involved services").
    */
   libraryOnly: Uint8Array;
+  /** Per package, 1 where it calls itself an extension or plugin of an editor (EDITOR_WORDS). */
+  editorAddon: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
   /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
@@ -524,7 +531,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // "nix linter" is no nixfmt, an everyday tool saying it is a formatter: its everyday factor is not for this.
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
-  const { programOnly, libraryOnly } = scratch;
+  const { programOnly, libraryOnly, editorAddon } = scratch;
+  const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
   const inNamedFamily = new Uint8Array(index.header.families.length);
@@ -571,8 +579,10 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
           ? WEIGHT.unexposedForTool
           : 1;
       const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
+      const addon = toolAsked && !editorNamed && editorAddon[id] === 1 ? WEIGHT.editorAddon : 1;
       const kind =
         editorsOwn *
+        addon *
         madeInFactor(id) *
         (queryFactor.get(id) ?? 1) *
         (libraryElsewhere ? WEIGHT.libraryElsewhere : 1) *
@@ -744,16 +754,22 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
   return says;
 }
 
-/** What packages call themselves (Scratch's programOnly and libraryOnly), read once per index. */
-function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly"> {
-  const [cli, library, program] = [
+/** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
+const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
+
+/** What packages call themselves (Scratch's programOnly, libraryOnly and editorAddon), read once per index. */
+function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon"> {
+  const [cli, library, program, editor, addon] = [
     sayingAny(index, ["cli"]),
     sayingAny(index, ["library"]),
     sayingAny(index, ["cli", "tool", "program", "utility", "command"]),
+    sayingAny(index, EDITOR_WORDS),
+    sayingAny(index, ["extension", "extensions", "plugin", "plugins"]),
   ];
   return {
     programOnly: cli.map((says, id) => says & (library[id]! ^ 1)),
     libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
+    editorAddon: editor.map((says, id) => says & addon[id]!),
   };
 }
 
