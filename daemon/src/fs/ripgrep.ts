@@ -39,10 +39,12 @@ const HELD_FD = 3;
 const MAX_DATA_KIB = 1024 * 1024;
 /** The shell that limits rg: the first sh on PATH (the Nix package puts its own bash first), found once. */
 let limitingShell: string | undefined;
+const findShell = () => (limitingShell ??= onPath("sh"));
+/** The limiting shell, or the one-line error of a call that cannot run rg without it. */
 function shell(): string {
-  limitingShell ??= onPath("sh");
-  if (!limitingShell) throw new FsError("no sh on PATH, which limits ripgrep's memory", "put a POSIX shell on PATH");
-  return limitingShell;
+  const sh = findShell();
+  if (!sh) throw new FsError("no sh on PATH, which limits ripgrep's memory", "put a POSIX shell on PATH");
+  return sh;
 }
 /** rg's command line, program first: a shell that limits it, then runs it as $0 with its arguments as "$@". */
 const limitedRg = (rg: string, args: string[]) => [shell(), "-c", `ulimit -d ${MAX_DATA_KIB} && exec "$0" "$@"`, rg, ...args];
@@ -53,9 +55,10 @@ let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
 /** How to start rg jailed in one root: bwrap's arguments up to the command; undefined where it cannot (no bwrap, no namespaces). Probed once, on the first call. */
 export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
   jail ??= new Promise((resolve) => {
-    const rg = onPath("rg");
-    if (!rg) return resolve(undefined);
-    const binds = [...SYSTEM, rg, shell()].flatMap((path) => ["--ro-bind-try", path, path]);
+    // Without rg or its shell there is nothing to jail: each call says which is missing.
+    const [rg, sh] = [onPath("rg"), findShell()];
+    if (!rg || !sh) return resolve(undefined);
+    const binds = [...SYSTEM, rg, sh].flatMap((path) => ["--ro-bind-try", path, path]);
     const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, SEARCH_ROOT];
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);

@@ -56,6 +56,8 @@ describe("ripgrep", () => {
     process.env.PATH = dirWith({ rg });
     vi.resetModules();
     const unlimited = await import("../../src/fs/ripgrep.js");
+    // The start-up probe has nothing to jail, and no rejection nobody awaits (fs tools start it with `void`).
+    await expect(unlimited.jailed()).resolves.toBeUndefined();
     await expect(collectWith(unlimited.ripgrep, ["--version"])).rejects.toThrow(/^no sh on PATH, which limits ripgrep's memory$/);
     // A shell of its own, found on PATH rather than at /bin/sh, says it ran before it limits rg.
     const marker = join(mkdtempSync(join(tmpdir(), "nixshed-rg-shell-")), "ran");

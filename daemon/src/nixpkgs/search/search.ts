@@ -607,7 +607,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // and its factors' ceiling; the most promising are ranked first, and of the rest only those whose bound reaches half the
   // page's last score: a group's representative shows at half its best member's (shownFor).
   const ids = touched.drain();
-  const namedMost = familyIds.size > 0 || ecosystemWeight > 0 ? Math.max(ecosystemMost, WEIGHT.descriptionStem * ecosystemMatchWeight) : 0;
+  // What naming the ecosystem can add (as rank adds it): nothing when the query names none.
+  const namedMost = Math.max(ecosystemMost, WEIGHT.descriptionStem * ecosystemMatchWeight);
   const ceilings = ceilingsOf(index);
   const madeInCeiling = madeIn.length > 0 ? WEIGHT.madeInAsked : 1;
   const { bound } = scratch;
