@@ -75,6 +75,16 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a tool about an everyday package before the package ('git large file storage': git-lfs), not another build of it", () => {
+    expectFirsts([
+      ["git large file storage", "git-lfs"],
+      ["cmake formatter", "cmake-format"],
+      ["clean up git branches", "git-gone"],
+      // rust-parallel matches more of it, but is named after its language, not after GNU parallel's subject.
+      ["run commands in parallel", "parallel"],
+    ]);
+  });
+
   it("answers a language's tool with the tool, not an editor's extension for it, unless the editor is named", () => {
     expectFirsts([
       ["r language server", "rPackages.languageserver"],

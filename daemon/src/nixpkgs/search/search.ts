@@ -116,6 +116,8 @@ const WEIGHT = {
   madeInOther: 0.25,
   /** Factor of a converter named for the opposite of the conversion asked ("markdown2html" for "html to markdown"). */
   reversed: 0.2,
+  /** How much more of the query (of its weight) a tool about an everyday package must match to take that package's everyday factor (everydaySubjects). */
+  subjectsToolLead: 0.2,
 } as const;
 /**
  * How many of a query's words, the rarest, find packages; later ones only re-rank what those found. A package matching
@@ -531,6 +533,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   // "nix linter" is no nixfmt, an everyday tool saying it is a formatter: its everyday factor is not for this.
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
+  const subjects = everydaySubjects(index, contentWords, matched, WEIGHT.subjectsToolLead * wanted);
   const { programOnly, libraryOnly, editorAddon } = scratch;
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
@@ -564,7 +567,12 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       // program, even one whose description says "C library and command line tool" (qrencode); asking for a
       // language's tool, not for another language's everyday one ("perl linter": no golangci-lint).
       const everyday =
-        flags & FLAG.common && !asksForLibrary && (ecosystemWeight === 0 || ofEcosystem) && !otherKindOnly(id) && !otherLanguages.has(id);
+        flags & FLAG.common &&
+        !subjects.has(id) &&
+        !asksForLibrary &&
+        (ecosystemWeight === 0 || ofEcosystem) &&
+        !otherKindOnly(id) &&
+        !otherLanguages.has(id);
       const common = everyday ? WEIGHT.common : 1;
       // A library asked for is the language's named, or a system one when none is: "png decoding library" is no pypng,
       // "python png library" pypng, and "python ssh client library" no libssh, unless bindings to it are asked for.
@@ -737,6 +745,31 @@ function madeInFactors(index: NixpkgsIndex, asked: readonly string[], madeInAnyt
 function describesItselfAs(index: NixpkgsIndex, words: readonly string[]): (id: number) => boolean {
   const terms = words.map((word) => index.descriptions.find(stem(word))).filter((term) => term >= 0);
   return (id) => terms.some((term) => index.descriptions.lists(term, id));
+}
+
+/**
+ * The everyday packages a query names as the subject of another tool it asks for: "git large file storage" is git-lfs,
+ * "cmake formatter" cmake-format. Such a query names the everyday package (git), whose everyday factor would outrank the
+ * tool (git-lfs, named after it) that matches more of the query; so it loses that factor when a top-level package
+ * named "<word>-…" leads it by a share of the query (WEIGHT.subjectsToolLead). A package named "…-<word>" is rather
+ * another build of the same thing ("rust-parallel" for "run commands in parallel", where GNU parallel is meant).
+ */
+function everydaySubjects(index: NixpkgsIndex, words: readonly string[], matched: Float32Array, lead: number): Set<number> {
+  const subjects = new Set<number>();
+  for (const word of words) {
+    const [exact, named] = [index.exact.find(word), index.names.find(word)];
+    if (exact < 0 || named < 0) continue;
+    for (const everyday of index.exact.postings(exact)) {
+      if (!(index.flags[everyday]! & FLAG.common) || index.attr(everyday) !== word) continue;
+      const leads = (id: number) =>
+        matched[id]! > matched[everyday]! + lead &&
+        index.family[id] === index.topLevelFamily &&
+        index.groupRep[id] !== index.groupRep[everyday] &&
+        index.attr(id).startsWith(`${word}-`);
+      if (index.names.postings(named).some(leads)) subjects.add(everyday);
+    }
+  }
+  return subjects;
 }
 
 /** Whether other packages' words of a package (index.context: mentions and nixpkgs's folder) say any of these words. */
