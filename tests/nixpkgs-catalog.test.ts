@@ -75,6 +75,13 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a language's library with the one its users reach for, whose expression carries the most ('python html parsing')", () => {
+    expectFirsts([
+      ["python html parsing", "python313Packages.beautifulsoup4"],
+      ["python postgres driver", "python313Packages.psycopg"],
+    ]);
+  });
+
   it("answers a tool about an everyday package before the package ('git large file storage': git-lfs), not another build of it", () => {
     expectFirsts([
       ["git large file storage", "git-lfs"],

@@ -31,6 +31,19 @@ describe("how established a package looks", () => {
     expect(at("pkgs/by-name/so/sometool/package.nix")).toBe(plain);
   });
 
+  it("rises for a set's member with a long expression, up to a cap, where its set's builder makes lengths comparable", () => {
+    const member = (line: number) =>
+      establishment(
+        catalogEntry({ attr: "python313Packages.somelib", position: `pkgs/development/python-modules/somelib/default.nix:${line}` }),
+        1,
+      );
+    const memberPlain = establishment(catalogEntry({ attr: "python313Packages.somelib" }), 1);
+    expect(member(50)).toBe(memberPlain);
+    expect(member(100)).toBeGreaterThan(memberPlain);
+    expect(member(200)).toBeGreaterThan(member(100));
+    expect(member(800)).toBe(member(200));
+  });
+
   it("falls for a package built for Linux alone, not for one that runs on more, nor one that says nothing", () => {
     const on = (platforms: string[] | null) => establishment(catalogEntry({ platforms }), 1);
     expect(on(["x86_64-linux", "aarch64-linux"])).toBeLessThan(plain);

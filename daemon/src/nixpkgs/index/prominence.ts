@@ -10,6 +10,7 @@ import { splitAttr } from "./package-sets.js";
  * a released version, a name of its own, an expression of some length, more systems than Linux; a package without a description rarely is meant.
  */
 export function establishment(entry: CatalogEntry, variants: number): number {
+  const { set, leaf } = splitAttr(entry.attr);
   return (
     (entry.description ? 1 : 0.8) *
     (1 + 0.05 * Math.min(entry.maintainers, 4)) *
@@ -17,8 +18,8 @@ export function establishment(entry: CatalogEntry, variants: number): number {
     (1 + 0.08 * Math.min(variants - 1, 3)) *
     (hasOwnSite(entry.homepage) ? 1.25 : 1) *
     releaseFactor(entry.version) *
-    nameShapeFactor(splitAttr(entry.attr).leaf) *
-    expressionFactor(entry.position) *
+    nameShapeFactor(leaf) *
+    expressionFactor(entry.position, set !== "") *
     (linuxOnly(entry.platforms) ? 0.75 : 1)
   );
 }
@@ -68,9 +69,13 @@ function releaseFactor(version: string): number {
  * How long its expression is, read from where its description sits (meta comes last): a package
  * of a few dozen lines is a plain build of a small project; the tools everybody uses carry options,
  * patches and outputs. Below 50 lines, down to 0.8 at 25. Only files of one package say this.
+ * A set's member gains as much per doubling above 50, up to 1.4 at 200: its set's members share one
+ * builder, so length compares like with like, and the libraries a language's users reach for (psycopg,
+ * beautifulsoup4, scikit-image) carry optional dependencies and test exclusions a small one has not. A
+ * top-level package's length says more of its build system (a Rust tool's is short) than of its standing.
  */
-function expressionFactor(position: string): number {
+function expressionFactor(position: string, inSet: boolean): number {
   const [file, line] = position.split(":");
   if (!file || !/(^|\/)(package|default)\.nix$/.test(file) || !(Number(line) > 0)) return 1;
-  return Math.min(1, Math.max(0.8, 1 + 0.2 * Math.log2(Number(line) / 50)));
+  return Math.min(inSet ? 1.4 : 1, Math.max(0.8, 1 + 0.2 * Math.log2(Number(line) / 50)));
 }
