@@ -82,6 +82,14 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a task with a program an agent can run without a display, unless the query asks for one", () => {
+    expectFirsts([
+      ["produce a pdf from a markdown file", "pandoc"],
+      ["mirror an entire website for offline viewing", "httrack"],
+      ["gui to produce pdfs from scanned documents", "gscan2pdf"],
+    ]);
+  });
+
   it("answers a tool about an everyday package before the package ('git large file storage': git-lfs), not another build of it", () => {
     expectFirsts([
       ["git large file storage", "git-lfs"],

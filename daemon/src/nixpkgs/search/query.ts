@@ -30,6 +30,15 @@ const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** ...as an interface says of itself. */
 const INTERFACE_SAID = ["tui", "gui", "ui", "interface", "frontend", "graphical"];
 /**
+ * Words asking for something shown on a display: an interface, an app, a viewer, a desktop's. Without one, a package
+ * that calls itself a GUI is rarely meant, as an agent runs programs in a jail without a display (search.ts).
+ */
+const DISPLAY_WORDS = new Set([
+  ...INTERFACE_SAID,
+  ...["desktop", "app", "apps", "application", "applications", "window", "windows", "viewer", "editor", "ide"],
+  ...["gtk", "qt", "kde", "gnome"],
+]);
+/**
  * Words before a tool's name asking for a variant of it ("parallel gzip": pigz, "modern ls": eza), which the tool is only
  * if it says so, in one of the words that say the same.
  */
@@ -102,6 +111,8 @@ export interface ParsedQuery {
   asksForBindings: boolean;
   /** Whether it asks for a program in so many words ("haskell build tool", "cli to …"). */
   asksForProgram: boolean;
+  /** Whether it asks for something shown on a display ("pdf viewer", "gui for git"). */
+  displayAsked: boolean;
   /** Whether it is a language's name alone ("rust", "haskell"): the language itself, not an editor's plugin for it. */
   languageAlone: boolean;
   /** The language families it asks a package be made in ("written in rust", "go-based"). */
@@ -321,6 +332,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     asksForBindings: words.some((w) => BINDING_WORDS.has(w)),
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
     languageAlone: words.length === 1 && languageFamily(words[0]!) !== undefined,
+    displayAsked: tokens.some((w) => DISPLAY_WORDS.has(w)),
     madeIn,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],

@@ -97,6 +97,12 @@ const WEIGHT = {
    */
   editorAddon: 0.5,
   /**
+   * Factor of a package that calls itself a GUI (GRAPHICAL_SAID) when the query asks for nothing shown on a display: an
+   * agent runs programs in a jail without one ("produce a pdf from a markdown file" is pandoc, not gscan2pdf, a "GUI to
+   * produce PDFs … from scanned documents").
+   */
+  graphical: 0.7,
+  /**
    * Factor of a niche set's member that is not also at top level, when a tool is asked for, or a task with no
    * language named and no library: 'haskell formatter' is ormolu, not one of Haskell's many pretty-printing
    * libraries; 'haskell build tool' stack, not haskellPackages.build; 'generate uuid' no akkuPackages.uuid. R's tools
@@ -241,6 +247,8 @@ interface Scratch {
   libraryOnly: Uint8Array;
   /** Per package, 1 where it calls itself an extension or plugin of an editor (EDITOR_WORDS). */
   editorAddon: Uint8Array;
+  /** Per package, 1 where it calls itself a GUI (GRAPHICAL_SAID). */
+  graphical: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
   /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
@@ -352,6 +360,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     asksForBindings,
     asksForProgram,
     languageAlone,
+    displayAsked,
     madeIn,
     libraryMayBeMeant,
     programWords,
@@ -534,7 +543,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
   const subjects = everydaySubjects(index, contentWords, matched, WEIGHT.subjectsToolLead * wanted);
-  const { programOnly, libraryOnly, editorAddon } = scratch;
+  const { programOnly, libraryOnly, editorAddon, graphical } = scratch;
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
@@ -588,9 +597,11 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
           : 1;
       const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
       const addon = toolAsked && !editorNamed && editorAddon[id] === 1 ? WEIGHT.editorAddon : 1;
+      const onDisplay = !displayAsked && graphical[id] === 1 ? WEIGHT.graphical : 1;
       const kind =
         editorsOwn *
         addon *
+        onDisplay *
         madeInFactor(id) *
         (queryFactor.get(id) ?? 1) *
         (libraryElsewhere ? WEIGHT.libraryElsewhere : 1) *
@@ -791,8 +802,11 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
 
-/** What packages call themselves (Scratch's programOnly, libraryOnly and editorAddon), read once per index. */
-function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon"> {
+/** Words a GUI says of itself: not "graphical", which a TUI may say of its charts (bottom: "graphical process/system monitor"). */
+const GRAPHICAL_SAID = ["gui", "gtk", "qt"];
+
+/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon and graphical), read once per index. */
+function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical"> {
   const [cli, library, program, editor, addon] = [
     sayingAny(index, ["cli"]),
     sayingAny(index, ["library"]),
@@ -804,6 +818,7 @@ function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "l
     programOnly: cli.map((says, id) => says & (library[id]! ^ 1)),
     libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
     editorAddon: editor.map((says, id) => says & addon[id]!),
+    graphical: sayingAny(index, GRAPHICAL_SAID),
   };
 }
 
