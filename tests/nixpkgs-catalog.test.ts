@@ -87,6 +87,9 @@ describe("the real catalog", () => {
       ["produce a pdf from a markdown file", "pandoc"],
       ["mirror an entire website for offline viewing", "httrack"],
       ["gui to produce pdfs from scanned documents", "gscan2pdf"],
+      // bulky is a "Bulk rename app", and says of itself no command, tool or program.
+      ["bulk rename files", "rename"],
+      ["bulk rename app", "bulky"],
     ]);
   });
 

@@ -247,7 +247,7 @@ interface Scratch {
   libraryOnly: Uint8Array;
   /** Per package, 1 where it calls itself an extension or plugin of an editor (EDITOR_WORDS). */
   editorAddon: Uint8Array;
-  /** Per package, 1 where it calls itself a GUI (GRAPHICAL_SAID). */
+  /** Per package, 1 where it calls itself a GUI (GRAPHICAL_SAID) or an app and no program. */
   graphical: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
@@ -802,7 +802,10 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
 
-/** Words a GUI says of itself: not "graphical", which a TUI may say of its charts (bottom: "graphical process/system monitor"). */
+/**
+ * Words a GUI says of itself, as does an "app" that calls itself no command-line program ("Bulk rename app"); not
+ * "graphical", which a TUI may say of its charts (bottom: "graphical process/system monitor").
+ */
 const GRAPHICAL_SAID = ["gui", "gtk", "qt"];
 
 /** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon and graphical), read once per index. */
@@ -814,11 +817,12 @@ function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "l
     sayingAny(index, EDITOR_WORDS),
     sayingAny(index, ["extension", "extensions", "plugin", "plugins"]),
   ];
+  const [gui, app] = [sayingAny(index, GRAPHICAL_SAID), sayingAny(index, ["app"])];
   return {
     programOnly: cli.map((says, id) => says & (library[id]! ^ 1)),
     libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
     editorAddon: editor.map((says, id) => says & addon[id]!),
-    graphical: sayingAny(index, GRAPHICAL_SAID),
+    graphical: gui.map((says, id) => says | (app[id]! & (program[id]! ^ 1))),
   };
 }
 
