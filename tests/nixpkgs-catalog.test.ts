@@ -82,6 +82,18 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a name asked in a release with that release, whether it has a name of its own or is its group's member", () => {
+    expectFirsts([
+      ["gcc 13", "gcc13"],
+      ["java 17", "jdk17"],
+      ["openjdk 17", "jdk17"],
+      ["postgres 15", "postgresql_15"],
+      ["node 20", "nodejs_20"],
+      ["nodejs 20", "nodejs_20"],
+      ["ffmpeg 6", "ffmpeg_6"],
+    ]);
+  });
+
   it("answers a task with a program an agent can run without a display, unless the query asks for one", () => {
     expectFirsts([
       ["produce a pdf from a markdown file", "pandoc"],

@@ -61,6 +61,8 @@ const VARIANT_WORDS: Readonly<Record<string, readonly string[]>> = {
 const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
+/** A name of a word or two and the release asked of it ("postgres 15", "python 3.11", "node v20"). */
+const RELEASE_ASKED = /^[a-z][a-z0-9+#.-]*(?:\s+[a-z][a-z0-9+#.-]*)?\s+v?(\d+(?:\.\d+)*)$/;
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 /** ...of them, those asking for a language's bindings of something ("python rpm bindings"). */
@@ -113,6 +115,8 @@ export interface ParsedQuery {
   asksForProgram: boolean;
   /** Whether it asks for something shown on a display ("pdf viewer", "gui for git"). */
   displayAsked: boolean;
+  /** The release a name is asked in ("postgres 15", "java 17", "python 3.11"): which of its versions shows. */
+  release?: string;
   /** Whether it is a language's name alone ("rust", "haskell"): the language itself, not an editor's plugin for it. */
   languageAlone: boolean;
   /** The language families it asks a package be made in ("written in rust", "go-based"). */
@@ -257,7 +261,9 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   // A name with its release ("jq latest version", "ffmpeg 6") is that name; "find the latest version of a project" is no release.
   const named = words.filter((w) => !isRelease(w));
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
-  const nameOfRelease = !runtimeAsked && releaseOf.some(isName) ? releaseOf : [];
+  // ...unless the release has a name of its own ("gcc 13": gcc13), which is then the name asked.
+  const releaseNamedItself = keysOf(text).some(isName);
+  const nameOfRelease = !runtimeAsked && !releaseNamedItself && releaseOf.some(isName) ? releaseOf : [];
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
   // "watch command", "ss command": a program asked for by its name and the word that it is one.
   const unlabelled = words.filter((w) => !PROGRAM_LABELS.has(w) && textTerms(w).length > 0);
@@ -333,6 +339,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     asksForProgram: words.some((w) => PROGRAM_NOUNS.has(w)),
     languageAlone: words.length === 1 && languageFamily(words[0]!) !== undefined,
     displayAsked: tokens.some((w) => DISPLAY_WORDS.has(w)),
+    release: RELEASE_ASKED.exec(text.toLowerCase())?.[1],
     madeIn,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],

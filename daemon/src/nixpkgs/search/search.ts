@@ -361,6 +361,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
     asksForProgram,
     languageAlone,
     displayAsked,
+    release,
     madeIn,
     libraryMayBeMeant,
     programWords,
@@ -660,9 +661,16 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const top = topK(candidates, best, limit, index);
   // The attribute asked for shows for its group; else the representative (the newest set's member, the
   // default version), unless another member matched far better: "jupyter notebook" is jupyter, grouped with python312.
+  // "java 17" is jdk17, a member of jdk's group: of a group whose representative is another release, the member in
+  // the release asked shows, by its shortest name (jdk17, not jdk17_headless; beam26Packages.erlang, not beamMinimal26Packages.erlang).
+  const releaseAsked = (rep: number) => {
+    if (release === undefined || ofRelease(index.record(rep).version, release)) return undefined;
+    const inRelease = index.groupMembers(rep).filter((id) => ofRelease(index.record(id).version, release));
+    return inRelease.sort((a, b) => index.attrLength(a) - index.attrLength(b))[0];
+  };
   const shownFor = (rep: number) => {
     if (pathId >= 0 && index.groupRep[pathId] === rep) return pathId;
-    const version = versionsNamed.find((id) => index.groupRep[id] === rep);
+    const version = versionsNamed.find((id) => index.groupRep[id] === rep) ?? releaseAsked(rep);
     if (version !== undefined) return version;
     return repScore[rep]! * WEIGHT.representative >= best[rep]! ? rep : shown[rep]!;
   };
@@ -1018,4 +1026,9 @@ function topK(ids: Uint32Array, score: Float32Array, k: number, index: NixpkgsIn
     }
   }
   return top;
+}
+
+/** Whether a version is of the release asked: "17.0.16+8" of 17, "3.11.13" of 3.11, not "170.1" of 17. */
+function ofRelease(version: string, release: string): boolean {
+  return version.startsWith(release) && !/^\d/.test(version.slice(release.length));
 }
