@@ -94,6 +94,14 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a task with a program, not a library for a language's programmers, unless the language is named", () => {
+    expectFirsts([
+      ["redis client", "redis"],
+      ["decode a jwt token", "jwt-cli"],
+      ["python redis client", "python313Packages.redis"],
+    ]);
+  });
+
   it("answers a task with a program an agent can run without a display, unless the query asks for one", () => {
     expectFirsts([
       ["produce a pdf from a markdown file", "pandoc"],

@@ -103,6 +103,12 @@ const WEIGHT = {
    */
   graphical: 0.7,
   /**
+   * Factor of a set's member that names its set's language ("Python client for Redis", "JSON Web Token library for
+   * Python 3") in a task of several words that names no language, no library and nothing made in one: such a package is
+   * for that language's programmers, and an agent's task means a program ("redis client": redis, "decode a jwt token": jwt-cli).
+   */
+  forProgrammers: 0.5,
+  /**
    * Factor of a niche set's member that is not also at top level, when a tool is asked for, or a task with no
    * language named and no library: 'haskell formatter' is ormolu, not one of Haskell's many pretty-printing
    * libraries; 'haskell build tool' stack, not haskellPackages.build; 'generate uuid' no akkuPackages.uuid. R's tools
@@ -249,6 +255,8 @@ interface Scratch {
   editorAddon: Uint8Array;
   /** Per package, 1 where it calls itself a GUI (GRAPHICAL_SAID) or an app and no program. */
   graphical: Uint8Array;
+  /** Per package, 1 where it is a set's member whose description names the set's language ("Python client for Redis"). */
+  forItsLanguage: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
   /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
@@ -544,7 +552,13 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
   const subjects = everydaySubjects(index, contentWords, matched, WEIGHT.subjectsToolLead * wanted);
-  const { programOnly, libraryOnly, editorAddon, graphical } = scratch;
+  const { programOnly, libraryOnly, editorAddon, graphical, forItsLanguage } = scratch;
+  const programmersNotMeant =
+    severalWords &&
+    !asksForLibrary &&
+    !libraryMayBeMeant &&
+    madeIn.length === 0 &&
+    !contentWords.some((w) => languageFamily(w) !== undefined);
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
@@ -599,10 +613,12 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
       const addon = toolAsked && !editorNamed && editorAddon[id] === 1 ? WEIGHT.editorAddon : 1;
       const onDisplay = !displayAsked && graphical[id] === 1 ? WEIGHT.graphical : 1;
+      const forProgrammers = programmersNotMeant && ecosystemWeight === 0 && forItsLanguage[id] === 1 ? WEIGHT.forProgrammers : 1;
       const kind =
         editorsOwn *
         addon *
         onDisplay *
+        forProgrammers *
         madeInFactor(id) *
         (queryFactor.get(id) ?? 1) *
         (libraryElsewhere ? WEIGHT.libraryElsewhere : 1) *
@@ -810,14 +826,28 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
 
+/** Per package, 1 where it is a set's member whose description names the set's language (pythonPackages: Python). */
+function namingTheirLanguage(index: NixpkgsIndex): Uint8Array {
+  const namesLanguage = index.header.families.map((family) => {
+    const base = family
+      .replace(/(Packages|Plugins).*$/, "")
+      .replace(/[0-9_]+$/, "")
+      .toLowerCase();
+    return family === "" ? () => false : describesItselfAs(index, [languageFamily(base) ?? base, base]);
+  });
+  return Uint8Array.from({ length: index.size }, (_, id) => (namesLanguage[index.family[id]!]!(id) ? 1 : 0));
+}
+
 /**
  * Words a GUI says of itself, as does an "app" that calls itself no command-line program ("Bulk rename app"); not
  * "graphical", which a TUI may say of its charts (bottom: "graphical process/system monitor").
  */
 const GRAPHICAL_SAID = ["gui", "gtk", "qt"];
 
-/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon and graphical), read once per index. */
-function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical"> {
+/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon, graphical and forItsLanguage), read once per index. */
+function selfDescriptions(
+  index: NixpkgsIndex,
+): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical" | "forItsLanguage"> {
   const [cli, library, program, editor, addon] = [
     sayingAny(index, ["cli"]),
     sayingAny(index, ["library"]),
@@ -831,6 +861,7 @@ function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "l
     libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
     editorAddon: editor.map((says, id) => says & addon[id]!),
     graphical: gui.map((says, id) => says | (app[id]! & (program[id]! ^ 1))),
+    forItsLanguage: namingTheirLanguage(index),
   };
 }
 
