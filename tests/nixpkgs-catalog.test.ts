@@ -82,6 +82,14 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a converter's name with it, then the other converters for what it does, each page the start of a longer one", () => {
+    expect(attrsOf("json2yaml", 1)).toEqual(["json2yaml"]);
+    expect(attrsOf("json2yaml", 10)).toContain("remarshal");
+    expect(attrsOf("html2pdf", 5)).toContain("pandoc");
+    for (const query of ["json2yaml", "html2pdf", "pdf2svg", "md2pdf"])
+      expect(attrsOf(query, 3), query).toEqual(attrsOf(query, 50).slice(0, 3));
+  });
+
   it("answers a name asked in a release with that release, whether it has a name of its own or is its group's member", () => {
     expectFirsts([
       ["gcc 13", "gcc13"],

@@ -1129,7 +1129,7 @@ describe("a conversion asked for", () => {
     expect(ranked(converters, "x2go")[0]).toBe("x2goclient");
   });
 
-  it("reads a converter's name only a broken package has ('xml2json', Haskell's) as the conversion, and a top-level one as its tool", () => {
+  it("reads a converter's name only a broken package has ('xml2json', Haskell's) as the conversion, and a top-level one as its tool, first of the converters", () => {
     const catalog = Object.fromEntries(
       [
         ...WIDGETS,
@@ -1146,7 +1146,8 @@ describe("a conversion asked for", () => {
     writeIndex(path, buildIndex(parseCatalog(JSON.stringify(catalog), "fixture"), "fixture"));
     const converters = NixpkgsIndex.load(path);
     expect(ranked(converters, "xml2json")).toContain("xq");
-    expect(ranked(converters, "json2yaml")).toEqual(["json2yaml"]);
+    expect(ranked(converters, "json2yaml")[0]).toBe("json2yaml");
+    expect(ranked(converters, "json2yaml")).toContain("yq");
   });
 
   it("ranks a converter named for the opposite direction last, though it matches every word", () => {

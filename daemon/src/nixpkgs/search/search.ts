@@ -12,6 +12,7 @@ import { splitAttr } from "../index/package-sets.js";
 import { KNOWN_OTHER_PROGRAMS } from "../index/programs.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { languageFamily } from "./tool-languages.js";
+import { conversionOfName } from "./conversions.js";
 import { parseQuery, refuseLongQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS } from "./text.js";
@@ -309,13 +310,27 @@ function descriptionLengthFactors(index: NixpkgsIndex): Float32Array {
 export function searchIndex(index: NixpkgsIndex, query: string, options: SearchOptions = {}): SearchResult[] {
   refuseLongQuery(query);
   const asked = alternativesAsked(index, query);
-  if (!asked) return rankQuery(index, query, options, false);
+  if (!asked) return withConverters(index, query, options);
   // Another tool than the one named: see alternatives.ts.
   const wide = { ...options, limit: Math.max(MAX_LIMIT, clampLimit(options.limit)) };
   return rankAlternatives(index, asked, (text) => rankQuery(index, text, wide), clampLimit(options.limit)).map(({ fused, ...result }) => ({
     ...result,
     score: Math.round(fused * 1000) / 10,
   }));
+}
+
+/**
+ * A converter's name ("json2yaml", "html2pdf") is that package, and the other converters for what it does follow,
+ * ranked with it by score: an agent that names one converter wants one that works. Each ranking's page is the start of
+ * its longer pages, and so is their merge.
+ */
+function withConverters(index: NixpkgsIndex, query: string, options: SearchOptions): SearchResult[] {
+  const ranked = rankQuery(index, query, options, false);
+  const conversion = conversionOfName(query);
+  if (!conversion) return ranked;
+  const byScore = [...ranked, ...rankQuery(index, conversion, options, false)].sort((a, b) => b.score - a.score);
+  const seen = new Set<string>();
+  return byScore.filter(({ attr }) => !seen.has(attr) && seen.add(attr)).slice(0, clampLimit(options.limit));
 }
 
 export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_RANKED);
