@@ -843,14 +843,19 @@ const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "ema
 
 /** Per package, 1 where it is a set's member whose description names the set's language (pythonPackages: Python). */
 function namingTheirLanguage(index: NixpkgsIndex): Uint8Array {
-  const namesLanguage = index.header.families.map((family) => {
+  const says = new Uint8Array(index.size);
+  index.header.families.forEach((family, familyId) => {
+    if (family === "") return;
     const base = family
       .replace(/(Packages|Plugins).*$/, "")
       .replace(/[0-9_]+$/, "")
       .toLowerCase();
-    return family === "" ? () => false : describesItselfAs(index, [languageFamily(base) ?? base, base]);
+    for (const word of new Set([languageFamily(base) ?? base, base])) {
+      const term = index.descriptions.find(stem(word));
+      if (term >= 0) for (const id of index.descriptions.postings(term)) if (index.family[id] === familyId) says[id] = 1;
+    }
   });
-  return Uint8Array.from({ length: index.size }, (_, id) => (namesLanguage[index.family[id]!]!(id) ? 1 : 0));
+  return says;
 }
 
 /**
