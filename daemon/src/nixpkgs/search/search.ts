@@ -570,6 +570,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const { programOnly, libraryOnly, editorAddon, graphical, forItsLanguage } = scratch;
   const programmersNotMeant =
     severalWords &&
+    ecosystemWeight === 0 &&
     !asksForLibrary &&
     !libraryMayBeMeant &&
     madeIn.length === 0 &&
@@ -628,7 +629,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
       const addon = toolAsked && !editorNamed && editorAddon[id] === 1 ? WEIGHT.editorAddon : 1;
       const onDisplay = !displayAsked && graphical[id] === 1 ? WEIGHT.graphical : 1;
-      const forProgrammers = programmersNotMeant && ecosystemWeight === 0 && forItsLanguage[id] === 1 ? WEIGHT.forProgrammers : 1;
+      const forProgrammers = programmersNotMeant && forItsLanguage[id] === 1 ? WEIGHT.forProgrammers : 1;
       const kind =
         editorsOwn *
         addon *
