@@ -211,13 +211,16 @@ function notWanted(words: string[]): string[] {
   return unwanted;
 }
 
+/** Whether a package that is not broken has this name (attribute, pname or program). */
+export function isWorkingNameIn(index: NixpkgsIndex, name: string): boolean {
+  const term = index.exact.find(normalizeName(name));
+  return term >= 0 && index.exact.postings(term).some((id) => (index.flags[id]! & FLAG.broken) === 0);
+}
+
 /** `alternativesNamed`: whether the query names a tool it asks for another of (alternatives.ts), which these words then find. */
 export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed = true): ParsedQuery {
   const isName = (name: string) => index.exact.find(normalizeName(name)) >= 0;
-  const isWorkingName = (name: string) => {
-    const term = index.exact.find(normalizeName(name));
-    return term >= 0 && index.exact.postings(term).some((id) => (index.flags[id]! & FLAG.broken) === 0);
-  };
+  const isWorkingName = (name: string) => isWorkingNameIn(index, name);
   const said = whatIsAsked(withTyposMended(index, withoutInstallable(query)), isName, isWorkingName);
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
@@ -262,7 +265,8 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const named = words.filter((w) => !isRelease(w));
   const releaseOf = named.length > 0 && named.length < words.length ? keysOf(named.join(" ")) : [];
   // ...unless the release has a name of its own ("gcc 13": gcc13), which is then the name asked.
-  const releaseNamedItself = keysOf(text).some(isName);
+  const textKeys = keysOf(text);
+  const releaseNamedItself = textKeys.some(isName);
   const nameOfRelease = !runtimeAsked && !releaseNamedItself && releaseOf.some(isName) ? releaseOf : [];
   const releaseOfName = runtimeAsked || nameOfRelease.length > 0;
   // "watch command", "ss command": a program asked for by its name and the word that it is one.
@@ -275,16 +279,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const renamed = !/\s/.test(text) && !isName(text) ? renamedCommand(index, squashName(text)) : [];
   // GNU's tools are named with it or without it: "gnu sed" is gnused, "gnu parallel" parallel.
   const ofGnu = /^gnu\s+\S+$/i.test(text) ? topLevelKeysOf(text.replace(/^gnu\s+/i, "")) : [];
-  const wholeKeys = new Set([
-    ...keysOf(text),
-    ...respelt,
-    ...renamed,
-    ...nameOfRelease,
-    ...labelledName,
-    ...conversions,
-    ...kinds,
-    ...ofGnu,
-  ]);
+  const wholeKeys = new Set([...textKeys, ...respelt, ...renamed, ...nameOfRelease, ...labelledName, ...conversions, ...kinds, ...ofGnu]);
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);

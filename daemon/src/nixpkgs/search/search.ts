@@ -8,12 +8,12 @@ import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
 import type { Dictionary } from "../index/dictionary.js";
 import { type NixpkgsIndex, type PackageRecord, perIndex } from "../index/index.js";
-import { splitAttr } from "../index/package-sets.js";
+import { SET_SUFFIXES, splitAttr } from "../index/package-sets.js";
 import { KNOWN_OTHER_PROGRAMS } from "../index/programs.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { languageFamily } from "./tool-languages.js";
 import { conversionOfName } from "./conversions.js";
-import { parseQuery, refuseLongQuery } from "./query.js";
+import { isWorkingNameIn, parseQuery, refuseLongQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS } from "./text.js";
 
@@ -104,8 +104,8 @@ const WEIGHT = {
    */
   graphical: 0.7,
   /**
-   * Factor of a set's member that names its set's language ("Python client for Redis", "JSON Web Token library for
-   * Python 3") in a task of several words that names no language, no library and nothing made in one: such a package is
+   * Factor of a set's member that names its set or the set's language ("Python client for Redis", "JSON Web Token library
+   * for Python 3") in a task of several words that names no language, no library and nothing made in one: such a package is
    * for that language's programmers, and an agent's task means a program ("redis client": redis, "decode a jwt token": jwt-cli).
    */
   forProgrammers: 0.5,
@@ -256,8 +256,8 @@ interface Scratch {
   editorAddon: Uint8Array;
   /** Per package, 1 where it calls itself a GUI (GRAPHICAL_SAID) or an app and no program. */
   graphical: Uint8Array;
-  /** Per package, 1 where it is a set's member whose description names the set's language ("Python client for Redis"). */
-  forItsLanguage: Uint8Array;
+  /** Per package, 1 where it is a set's member whose description names its set or the set's language ("Python client for Redis"). */
+  forItsSet: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
   /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
@@ -327,10 +327,17 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
 function withConverters(index: NixpkgsIndex, query: string, options: SearchOptions): SearchResult[] {
   const ranked = rankQuery(index, query, options, false);
   const conversion = conversionOfName(query);
-  if (!conversion) return ranked;
+  // One that no working package has was read as its conversion already (asking.ts).
+  if (!conversion || !isWorkingNameIn(index, query)) return ranked;
   const byScore = [...ranked, ...rankQuery(index, conversion, options, false)].sort((a, b) => b.score - a.score);
+  // A group once, whichever member each ranking showed.
   const seen = new Set<string>();
-  return byScore.filter(({ attr }) => !seen.has(attr) && seen.add(attr)).slice(0, clampLimit(options.limit));
+  const firstOfGroup = ({ attr, alsoIn }: SearchResult) => {
+    if (seen.has(attr)) return false;
+    for (const member of [attr, ...alsoIn]) seen.add(member);
+    return true;
+  };
+  return byScore.filter(firstOfGroup).slice(0, clampLimit(options.limit));
 }
 
 export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_RANKED);
@@ -567,7 +574,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const [saysAskedKind, saysOtherKind] = [describesItselfAs(index, toolKinds.asked), describesItselfAs(index, toolKinds.others)];
   const otherKindOnly = (id: number) => toolKinds.asked.length > 0 && saysOtherKind(id) && !saysAskedKind(id);
   const subjects = everydaySubjects(index, contentWords, matched, WEIGHT.subjectsToolLead * wanted);
-  const { programOnly, libraryOnly, editorAddon, graphical, forItsLanguage } = scratch;
+  const { programOnly, libraryOnly, editorAddon, graphical, forItsSet } = scratch;
   const programmersNotMeant =
     severalWords &&
     ecosystemWeight === 0 &&
@@ -629,7 +636,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       const editorsOwn = languageAlone && !inFamily && index.nicheFamilies[index.family[id]!] === 1 ? WEIGHT.nicheForLanguage : 1;
       const addon = toolAsked && !editorNamed && editorAddon[id] === 1 ? WEIGHT.editorAddon : 1;
       const onDisplay = !displayAsked && graphical[id] === 1 ? WEIGHT.graphical : 1;
-      const forProgrammers = programmersNotMeant && forItsLanguage[id] === 1 ? WEIGHT.forProgrammers : 1;
+      const forProgrammers = programmersNotMeant && forItsSet[id] === 1 ? WEIGHT.forProgrammers : 1;
       const kind =
         editorsOwn *
         addon *
@@ -842,16 +849,19 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
 
-/** Per package, 1 where it is a set's member whose description names the set's language (pythonPackages: Python). */
-function namingTheirLanguage(index: NixpkgsIndex): Uint8Array {
+/** A family's own name before the word for a set ("python" of pythonPackages, "postgresql" of postgresqlPackages). */
+const SET_NAME = new RegExp(`(${SET_SUFFIXES.join("|")}).*$`);
+
+/**
+ * Per package, 1 where it is a set's member whose description names its set, or the language it is named for:
+ * pythonPackages' "Python client for Redis", nodePackages' "… for JavaScript", postgresqlPackages' "… extension for PostgreSQL".
+ */
+function namingTheirSet(index: NixpkgsIndex): Uint8Array {
   const says = new Uint8Array(index.size);
   index.header.families.forEach((family, familyId) => {
-    if (family === "") return;
-    const base = family
-      .replace(/(Packages|Plugins).*$/, "")
-      .replace(/[0-9_]+$/, "")
-      .toLowerCase();
-    for (const word of new Set([languageFamily(base) ?? base, base])) {
+    const name = family.replace(SET_NAME, "").toLowerCase();
+    if (name === family.toLowerCase()) return;
+    for (const word of new Set([name, languageFamily(name) ?? name])) {
       const term = index.descriptions.find(stem(word));
       if (term >= 0) for (const id of index.descriptions.postings(term)) if (index.family[id] === familyId) says[id] = 1;
     }
@@ -865,10 +875,8 @@ function namingTheirLanguage(index: NixpkgsIndex): Uint8Array {
  */
 const GRAPHICAL_SAID = ["gui", "gtk", "qt"];
 
-/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon, graphical and forItsLanguage), read once per index. */
-function selfDescriptions(
-  index: NixpkgsIndex,
-): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical" | "forItsLanguage"> {
+/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon, graphical and forItsSet), read once per index. */
+function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical" | "forItsSet"> {
   const [cli, library, program, editor, addon] = [
     sayingAny(index, ["cli"]),
     sayingAny(index, ["library"]),
@@ -882,7 +890,7 @@ function selfDescriptions(
     libraryOnly: library.map((says, id) => says & (program[id]! ^ 1)),
     editorAddon: editor.map((says, id) => says & addon[id]!),
     graphical: gui.map((says, id) => says | (app[id]! & (program[id]! ^ 1))),
-    forItsLanguage: namingTheirLanguage(index),
+    forItsSet: namingTheirSet(index),
   };
 }
 
