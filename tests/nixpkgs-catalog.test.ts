@@ -82,15 +82,6 @@ describe("the real catalog", () => {
     ]);
   });
 
-  it("answers a library asked for by its standing, not by how many of the query's words a small one's description repeats", () => {
-    expectFirsts([
-      ["python dataframe library", "python313Packages.polars"],
-      ["lua json library", "lua54Packages.cjson"],
-      ["c library for png images", "libpng"],
-      ["png decoding library", "libpng"],
-    ]);
-  });
-
   it("answers a converter's name with it, then the other converters for what it does, each page the start of a longer one", () => {
     expect(attrsOf("json2yaml", 1)).toEqual(["json2yaml"]);
     expect(attrsOf("json2yaml", 10)).toContain("remarshal");

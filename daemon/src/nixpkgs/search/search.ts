@@ -64,13 +64,6 @@ const WEIGHT = {
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
   coverageExponent: 2,
-  /**
-   * ...and to this one when the query asks for a library, or for a language's packages and no tool: among one language's
-   * libraries, the ones its users reach for describe themselves tersely ("HTML and XML parser": beautifulsoup4), while the
-   * many small ones match every word by the way ("Date parsing library designed to parse dates from HTML pages"), so what
-   * the catalog says of standing (index.factor) decides more, and word coverage less.
-   */
-  libraryCoverageExponent: 1,
   /** Descriptions' uses of a word a name count must stand against: a word few packages use says little either way. */
   subjectSmoothing: 5,
   /** Factor of the family the query names ("python …"). */
@@ -592,7 +585,6 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
-  const coverageExponent = asksForLibrary || (ecosystemWeight > 0 && !toolAsked) ? WEIGHT.libraryCoverageExponent : WEIGHT.coverageExponent;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   const rank = (id: number) => {
@@ -656,7 +648,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
         program *
         unexposed *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
-      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** coverageExponent) * factor * common * kind;
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
       // Matching none of what counts is no answer (and would list its group once per member).
       const rep = index.groupRep[id]!;
       if (score > 0 && best[rep] === 0) {
@@ -683,7 +675,8 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const coverage = wanted > 0 ? Math.min(1, (matched[id]! + ecosystemWeight) / wanted) : 0;
-    const b = (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** coverageExponent) * ceilings[id]! * madeInCeiling;
+    const b =
+      (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** WEIGHT.coverageExponent) * ceilings[id]! * madeInCeiling;
     bound[i] = b;
     if (b > most) most = b;
   }
