@@ -97,6 +97,9 @@ describe("the real catalog", () => {
       ["openjdk 17", "jdk17"],
       ["postgres 15", "postgresql_15"],
       ["node 20", "nodejs_20"],
+      ["node v20", "nodejs_20"],
+      ["python v3.11", "python311"],
+      ["aws cli v2", "awscli2"],
       ["nodejs 20", "nodejs_20"],
       ["ffmpeg 6", "ffmpeg_6"],
     ]);

@@ -6,7 +6,7 @@ import { parseCatalog } from "../../src/nixpkgs/index/catalog.js";
 import { NixpkgsError } from "../../src/nixpkgs/errors.js";
 import { buildIndex, writeIndex } from "../../src/nixpkgs/index/build.js";
 import { NixpkgsIndex } from "../../src/nixpkgs/index/index.js";
-import { plainPname } from "../../src/nixpkgs/index/package-sets.js";
+import { plainPname, setNamedFor } from "../../src/nixpkgs/index/package-sets.js";
 import { kindNames } from "../../src/nixpkgs/search/kind-names.js";
 import { answerSearch, nothingFound } from "../../src/nixpkgs/search/nothing-found.js";
 import { searchIndex } from "../../src/nixpkgs/search/search.js";
@@ -571,6 +571,15 @@ describe("the interpreter prefix of a pname", () => {
     // lua-language-server is no Lua library named language-server.
     expect(plainPname("lua-language-server")).toBe("lua-language-server");
     expect([plainPname("python3.13-requests"), plainPname("perl5.40.0-ack"), plainPname("php-ast")]).toEqual(["requests", "ack", "ast"]);
+  });
+
+  it("reads what a set is named for from its family, and nothing from a family that is no set", () => {
+    expect(["pythonPackages", "postgresqlPackages", "tmuxPlugins", "haskell.compiler"].map(setNamedFor)).toEqual([
+      "python",
+      "postgresql",
+      "tmux",
+      undefined,
+    ]);
   });
 });
 

@@ -37,6 +37,13 @@ export function familyOf(set: string): string {
 
 /** How nixpkgs names the set of a language's or a tool's add-ons: elmPackages, tmuxPlugins, mpvScripts. */
 export const SET_SUFFIXES = ["Packages", "Plugins", "Extensions", "Scripts"];
+const SET_SUFFIX = new RegExp(`(${SET_SUFFIXES.join("|")}).*$`);
+
+/** What a family's set is named for, lower-cased: "python" of pythonPackages, "postgresql" of postgresqlPackages; none for haskell.compiler. */
+export function setNamedFor(family: string): string | undefined {
+  const name = family.replace(SET_SUFFIX, "");
+  return name === family ? undefined : name.toLowerCase();
+}
 
 /** The version numbers in a set's name, for preferring the newest: python313Packages → [313]. */
 export function setVersion(set: string): number[] {

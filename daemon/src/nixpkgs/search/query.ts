@@ -61,8 +61,8 @@ const VARIANT_WORDS: Readonly<Record<string, readonly string[]>> = {
 const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 /** Words asking for a release of what is named ("jq latest version"), not for a package that says them (nss_latest, lastversion). */
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
-/** A name of a word or two and the release asked of it ("postgres 15", "python 3.11", "node v20"). */
-const RELEASE_ASKED = /^[a-z][a-z0-9+#.-]*(?:\s+[a-z][a-z0-9+#.-]*)?\s+v?(\d+(?:\.\d+)*)$/;
+/** A name of a word or two and the release asked of it ("postgres 15", "python 3.11", "node v20" read as "node 20"). */
+const RELEASE_ASKED = /^[a-z][a-z0-9+#.-]*(?:\s+[a-z][a-z0-9+#.-]*)?\s+(\d+(?:\.\d+)*)$/;
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 /** ...of them, those asking for a language's bindings of something ("python rpm bindings"). */
@@ -225,7 +225,8 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   if (!said) throw new NixpkgsError("empty query", "Pass a package name or a few words of what it does, e.g. 'json processor'.");
   // "task runner written in rust" asks for a task runner made in Rust, not one about Rust.
   const madeIn = implementationLanguages(said);
-  const text = (madeIn.length > 0 && withoutImplementation(said)) || said;
+  // A release is asked as "20" or as "v20" ("node v20", "aws cli v2": awscli2).
+  const text = ((madeIn.length > 0 && withoutImplementation(said)) || said).replace(/(^|\s)v(\d+(?:\.\d+)*)(?=\s|$)/gi, "$1$2");
   // "make" leading a query is a light verb ("make slides from markdown"), elsewhere the tool ("run make targets"),
   // as it is before a kind of tool ("make alternative", "make alternative written in rust") or a use ("make for go").
   const lightMake = (w: string, i: number, all: string[]) =>

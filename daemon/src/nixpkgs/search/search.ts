@@ -8,7 +8,7 @@ import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
 import type { Dictionary } from "../index/dictionary.js";
 import { type NixpkgsIndex, type PackageRecord, perIndex } from "../index/index.js";
-import { SET_SUFFIXES, splitAttr } from "../index/package-sets.js";
+import { setNamedFor, splitAttr } from "../index/package-sets.js";
 import { KNOWN_OTHER_PROGRAMS } from "../index/programs.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { languageFamily } from "./tool-languages.js";
@@ -849,9 +849,6 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
 
-/** A family's own name before the word for a set ("python" of pythonPackages, "postgresql" of postgresqlPackages). */
-const SET_NAME = new RegExp(`(${SET_SUFFIXES.join("|")}).*$`);
-
 /**
  * Per package, 1 where it is a set's member whose description names its set, or the language it is named for:
  * pythonPackages' "Python client for Redis", nodePackages' "… for JavaScript", postgresqlPackages' "… extension for PostgreSQL".
@@ -859,8 +856,8 @@ const SET_NAME = new RegExp(`(${SET_SUFFIXES.join("|")}).*$`);
 function namingTheirSet(index: NixpkgsIndex): Uint8Array {
   const says = new Uint8Array(index.size);
   index.header.families.forEach((family, familyId) => {
-    const name = family.replace(SET_NAME, "").toLowerCase();
-    if (name === family.toLowerCase()) return;
+    const name = setNamedFor(family);
+    if (name === undefined) return;
     for (const word of new Set([name, languageFamily(name) ?? name])) {
       const term = index.descriptions.find(stem(word));
       if (term >= 0) for (const id of index.descriptions.postings(term)) if (index.family[id] === familyId) says[id] = 1;
