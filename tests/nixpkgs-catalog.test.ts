@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NixpkgsIndex } from "../daemon/src/nixpkgs/index/index.js";
+import { answerSearch } from "../daemon/src/nixpkgs/search/nothing-found.js";
 import { searchIndex } from "../daemon/src/nixpkgs/search/search.js";
 import { CLI } from "../daemon/test/support/mcp-client.js";
 
@@ -439,5 +440,24 @@ describe("the real catalog", () => {
     expect(second.split("\n").slice(0, 2)).not.toEqual(first.split("\n").slice(0, 2));
     const deep = spawnSync(process.execPath, [CLI, "search", "--nixpkgs-index", indexPath, "--offset", "200", "rg"], { encoding: "utf8" });
     expect(deep.stderr).toContain("search: --offset takes a whole number from 0 to 199");
+  });
+
+  it("pages through alternatives in one order, whatever the page size, and shows no package twice", () => {
+    /** Every page of a query, `limit` at a time, as far as next offsets lead. */
+    const allPages = (query: string, limit: number) => {
+      const attrs: string[] = [];
+      for (let offset: number | undefined = 0; offset !== undefined; ) {
+        const answer = answerSearch(index, query, { limit, offset, platform: "x86_64-linux" });
+        attrs.push(...answer.results.map((result) => result.attr));
+        offset = answer.nextOffset;
+      }
+      return attrs;
+    };
+    for (const query of ["sed alternative", "alternative to find", "jq alternative"]) {
+      const bySmallPages = allPages(query, 10);
+      expect(bySmallPages.length, query).toBeGreaterThan(20);
+      expect(new Set(bySmallPages).size, query).toBe(bySmallPages.length);
+      expect(allPages(query, 50), query).toEqual(bySmallPages);
+    }
   });
 });

@@ -311,8 +311,9 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   refuseLongQuery(query);
   const asked = alternativesAsked(index, query);
   if (!asked) return withConverters(index, query, options);
-  // Another tool than the one named: see alternatives.ts.
-  const wide = { ...options, limit: Math.max(MAX_LIMIT, clampLimit(options.limit)) };
+  // Another tool than the one named: see alternatives.ts. Both rankings go one page deep whatever page is asked: a
+  // fused order that counted deeper ranks for later pages would differ from the first page's, and repeat some of it.
+  const wide = { ...options, limit: MAX_LIMIT };
   return rankAlternatives(index, asked, (text) => rankQuery(index, text, wide), clampLimit(options.limit)).map(({ fused, ...result }) => ({
     ...result,
     score: Math.round(fused * 1000) / 10,
