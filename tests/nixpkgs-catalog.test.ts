@@ -442,6 +442,12 @@ describe("the real catalog", () => {
     expect(deep.stderr).toContain("search: --offset takes a whole number from 0 to 199");
   });
 
+  it("reads a question's function words as asking, not as words of a name", () => {
+    // "has" starts hashcat's name: rar2hashcat and zip2hashcat came first.
+    expect(attrsOf("which process has this file open", 10).filter((attr) => attr.includes("hashcat"))).toEqual([]);
+    expect(attrsOf("has", 1)).toEqual(["has"]);
+  });
+
   it("pages through alternatives in one order, whatever the page size, and shows no package twice", () => {
     /** Every page of a query, `limit` at a time, as far as next offsets lead. */
     const allPages = (query: string, limit: number) => {

@@ -63,6 +63,12 @@ const PROGRAM_LABELS: ReadonlySet<string> = new Set(["command", "commands"]);
 const RELEASE_WORDS = new Set(["latest", "newest", "stable"]);
 /** A name of a word or two and the release asked of it ("postgres 15", "python 3.11", "node v20" read as "node 20"). */
 const RELEASE_ASKED = /^[a-z][a-z0-9+#.-]*(?:\s+[a-z][a-z0-9+#.-]*)?\s+(\d+(?:\.\d+)*)$/;
+/**
+ * Words of how a question is put ("which process has this file open", "check if a port is open"): no word to match,
+ * as stopwords are not, or "has" finds hashcat by its name's start. Not stopwords of descriptions, whose indexed lengths
+ * would shift every ranking for nothing: no query asks for them. Alone, a word is still a name ("has" is a package).
+ */
+const ASKING_ONLY = new Set("has have had was were been being will you your our we if where whether am".split(" "));
 /** Words asking for a library, which an everyday program is not. */
 const LIBRARY_WORDS = new Set(["library", "libraries", "lib", "binding", "bindings", "sdk"]);
 /** ...of them, those asking for a language's bindings of something ("python rpm bindings"). */
@@ -284,7 +290,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   // Not when the rest is a kind of tool: "haskell lsp" asks for Haskell's language server, not the library named lsp.
   const namesSubject = subjectWords.length < words.length && !subjectWords.every((w) => TOOL_KINDS.has(w));
   const subjectKeys = new Set(namesSubject ? keysOf(subjectWords.join(" ")).filter((key) => !wholeKeys.has(key)) : []);
-  const meaningful = (w: string) => textTerms(w).length > 0 || words.length === 1;
+  const meaningful = (w: string) => (textTerms(w).length > 0 && !ASKING_ONLY.has(w)) || words.length === 1;
   // Which release of it is asked for says nothing of which package: nss_latest and lastversion are no answer to "latest python".
   const asked = (subjectWords.length > 0 ? subjectWords : words).filter((w) => meaningful(w) && !(releaseOfName && isRelease(w)));
   // "c or c++", "mobi or azw3": either is what is asked, one word to cover, which the second matches as the first's alternative.
