@@ -76,6 +76,14 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("finds a package by what the one other package naming it says of it ('Linux lsof replacement to list open file descriptors for processes')", () => {
+    expectFirsts([
+      ["list open files of a process", "lsof"],
+      ["packet analyzer", "tcpdump"],
+    ]);
+    expect(attrsOf("which process has this file open", 3)).toContain("lsof");
+  });
+
   it("answers a language's library with the one its users reach for, whose expression carries the most ('python html parsing')", () => {
     expectFirsts([
       ["python html parsing", "python313Packages.beautifulsoup4"],

@@ -14,7 +14,12 @@ export interface Mentions {
   context: string[][];
 }
 
-/** A term must recur among a package's mentions, and no more than this many per package are kept. */
+/**
+ * A term must recur among a package's mentions, and no more than this many per package are kept; a package that one
+ * other names has that one's words: lsof, "Tool to list open files", has procfd's "Linux lsof replacement to list
+ * open file descriptors for processes", and is found for "which process has this file open". That raised all ten
+ * query sets, the three never read among them.
+ */
 const MIN_CONTEXT_MENTIONS = 2;
 const MAX_CONTEXT_TERMS = 12;
 /** Enough mentions to tell what a package is for; a name thousands use ("core", "utils") gains nothing from more. */
@@ -142,7 +147,7 @@ export function findMentions(entries: readonly CatalogEntry[]): Mentions {
       }
     }
     context[target] = [...frequency]
-      .filter(([, times]) => times >= MIN_CONTEXT_MENTIONS)
+      .filter(([, times]) => times >= Math.min(MIN_CONTEXT_MENTIONS, ids.length))
       .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
       .slice(0, MAX_CONTEXT_TERMS)
       .map(([term]) => term);
