@@ -63,7 +63,8 @@ function workspaceDirs(projectRoot: string): string[] {
   const dirs = new Set<string>();
   const budget = { listings: MAX_GLOB_LISTINGS };
   for (const pattern of patterns) {
-    if (pattern.startsWith("!")) continue;
+    // A member is the project's: a pattern that climbs out of it ("../../home/me/app", "../**") or starts at / names none.
+    if (pattern.startsWith("!") || isAbsolute(pattern) || pattern.split("/").includes("..")) continue;
     for (const dir of expand(projectRoot, pattern.replace(/^\.\//, "").replace(/\/$/, "").split("/"), budget)) {
       if (dirs.size >= MAX_WORKSPACE_DIRS) break;
       dirs.add(dir);

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { readPlantedText } from "../../files/small-file.js";
+import { dirInProject } from "../project-path.js";
 import { listNames } from "../quiet-fs.js";
 
 /** A directory that may be an environment: how it was found, and which tool made it. */
@@ -82,11 +83,15 @@ function poetryVirtualenvsPath(projectRoot: string, env: NodeJS.ProcessEnv): str
   const cacheDir = env.POETRY_CACHE_DIR ?? join(xdg(env, "XDG_CACHE_HOME", ".cache"), "pypoetry");
   if (env.POETRY_VIRTUALENVS_PATH) return env.POETRY_VIRTUALENVS_PATH;
   const configDir = env.POETRY_CONFIG_DIR ?? join(xdg(env, "XDG_CONFIG_HOME", ".config"), "pypoetry");
-  for (const file of [join(projectRoot, "poetry.toml"), join(configDir, "config.toml")]) {
+  const configured = (file: string) => {
     const path = readToml<{ virtualenvs?: { path?: unknown } }>(file)?.virtualenvs?.path;
-    if (typeof path === "string") return resolve(projectRoot, path.replace("{cache-dir}", cacheDir).replace(/^~(?=\/|$)/, homedir()));
-  }
-  return join(cacheDir, "virtualenvs");
+    return typeof path === "string"
+      ? resolve(projectRoot, path.replace("{cache-dir}", cacheDir).replace(/^~(?=\/|$)/, homedir()))
+      : undefined;
+  };
+  // The project's own poetry.toml may keep them in the project, not in a host directory of its choosing.
+  const projects = configured(join(projectRoot, "poetry.toml"));
+  return (projects && dirInProject(projects, projectRoot)) ?? configured(join(configDir, "config.toml")) ?? join(cacheDir, "virtualenvs");
 }
 
 /** Pipenv: $WORKON_HOME/<dir name>-<sha256(Pipfile path)[:6 bytes]>; its .project file names the project. */
@@ -113,16 +118,22 @@ function projectFileNames(venv: string, projectRoot: string): boolean {
 }
 
 /**
- * Hatch: an environment's own `path` (relative to the project), else
+ * Hatch: an environment's own `path` (relative to the project, and in it), else
  * <data dir>/env/virtual/<project>/<sha256(project dir)[:8]>/<env name>.
  */
 export function hatchEnvs(projectRoot: string, env: NodeJS.ProcessEnv, pyproject: PyprojectFacts): Candidate[] {
-  const explicit = pyproject.hatchPaths.map((path) => ({ kind: "hatch", path: resolve(projectRoot, path), manager: "hatch" }));
+  const explicit = pyproject.hatchPaths
+    .map((path) => dirInProject(path, projectRoot))
+    .filter((path) => path !== undefined)
+    .map((path) => ({ kind: "hatch", path, manager: "hatch" }));
   const dataDir = env.HATCH_DATA_DIR ?? join(xdg(env, "XDG_DATA_HOME", ".local/share"), "hatch");
   const virtual = join(dataDir, "env", "virtual");
   const checksum = urlsafeHash(projectRoot);
   const name = pyproject.name ?? basename(projectRoot);
-  const names = [...new Set([name, name.toLowerCase().replace(/[-_.]+/g, "-")])];
+  // A name is one directory's: "../../x" from pyproject.toml names no directory elsewhere.
+  const names = [...new Set([name, name.toLowerCase().replace(/[-_.]+/g, "-")])].filter(
+    (each) => basename(each) === each && !/^\.\.?$/.test(each),
+  );
   return [
     ...explicit,
     ...names.flatMap((project) => {
