@@ -137,7 +137,7 @@ network = true
     expect(load().trust?.invalid).toBe(`${join(project, ".nixshed.toml")}: cannot read: not a regular file`);
     rmSync(join(project, ".nixshed.toml"));
     symlinkSync("/dev/zero", join(project, ".nixshed.toml"));
-    expect(load().trust?.invalid).toMatch(/not a regular file$/);
+    expect(load().trust?.invalid).toMatch(/cannot read: leads outside where it must lie$/);
     // Nor a sparse file of gigabytes, which took as much memory to read.
     rmSync(join(project, ".nixshed.toml"));
     writeFileSync(join(project, ".nixshed.toml"), "");
@@ -162,6 +162,15 @@ network = true
       // None of it counts, its narrowing values included.
       expect(loaded.config).toEqual(without);
     }
+  });
+
+  it("cannot show a host file through a symlink out of the project: it counts for nothing, and none of it is quoted", () => {
+    const secret = join(base, "credentials");
+    writeFileSync(secret, "[default]\naws_secret_access_key = s3cret-from-the-host\n= broken\n");
+    symlinkSync(secret, join(project, ".nixshed.toml"));
+    const loaded = load();
+    expect(loaded.trust?.invalid).toBe(`${join(project, ".nixshed.toml")}: cannot read: leads outside where it must lie`);
+    expect(JSON.stringify(loaded)).not.toContain("s3cret-from-the-host");
   });
 
   it("cannot plant a trust record in a state directory it names", () => {

@@ -5,7 +5,7 @@
 // ./load.ts then keeps only its narrowing values (./trust.ts). Free of zod on purpose: `serve`
 // reads the layers before the schema library has loaded (see ../mcp/initialize-cache.ts).
 import { existsSync, realpathSync, statSync } from "node:fs";
-import { readSmallText, UnreadableFile } from "../files/small-file.js";
+import { readSmallText, type SmallFileOptions, UnreadableFile } from "../files/small-file.js";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseToml, type TomlError } from "smol-toml";
@@ -95,10 +95,10 @@ function readTomlLayer(path: string): Layer & { text: string } {
 }
 
 /** A config file's text; a FIFO, a device or a sparse file of gigabytes (a project can plant each, or a link to one) is refused, not read. */
-function readLayerText(path: string): string {
+function readLayerText(path: string, options: SmallFileOptions = {}): string {
   let text: string | undefined;
   try {
-    text = readSmallText(path);
+    text = readSmallText(path, options);
   } catch (error) {
     throw new ConfigError(`${path}: cannot read: ${error instanceof UnreadableFile ? error.reason : (error as Error).message}`);
   }
@@ -117,11 +117,16 @@ function parseLayer(path: string, text: string): Layer & { text: string } {
   }
 }
 
-/** The project's file: one that cannot be read or is no TOML is a layer of no values that says why (load.ts decides what that means). */
-function readProjectLayer(path: string): Layer & { text: string } {
+/**
+ * The project's file: one that cannot be read or is no TOML is a layer of no values that says why (load.ts decides what
+ * that means). One that is a link out of the project is not read: an error would quote a host file's lines (a link to
+ * ~/.aws/credentials printed its keys in the warning).
+ */
+function readProjectLayer(path: string, projectRoot: string): Layer & { text: string } {
+  const project = realpathSync(projectRoot);
   let text = "";
   try {
-    text = readLayerText(path);
+    text = readLayerText(path, { within: (real) => isWithin(real, project) });
     return parseLayer(path, text);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
@@ -267,7 +272,7 @@ export function collectLayers(options: LoadOptions = {}): Layers {
   }
   const read = files
     .filter((file) => file.found)
-    .map((file) => (file.path === projectPath ? readProjectLayer(file.path) : readTomlLayer(file.path)));
+    .map((file) => (file.path === projectPath ? readProjectLayer(file.path, projectRoot) : readTomlLayer(file.path)));
   const projectLayer = read.find((layer) => layer.source === projectPath);
   if (projectLayer) projectLayer.project = true;
   const layers: Layer[] = [...read, ...envLayers(env, cwd), ...flagLayers(options.flags ?? [], cwd)];
