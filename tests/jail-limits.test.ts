@@ -22,9 +22,9 @@ beforeAll(() => {
 
 afterAll(() => manager?.close());
 
-/** bin/run --limits as user nobody, with only the variables given. */
-const asNobody = (env: Record<string, string>) =>
-  execFileSync("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", `${shell}/bin/run`, "--limits"], { env })
+/** bin/run --limits as user nobody, with only the variables given, in `cwd`. */
+const asNobody = (env: Record<string, string>, cwd = "/") =>
+  execFileSync("/usr/bin/setpriv", ["--reuid", "65534", "--regid", "65534", "--clear-groups", `${shell}/bin/run`, "--limits"], { env, cwd })
     .toString()
     .trim();
 
@@ -56,6 +56,12 @@ describe("the limit mechanism, decided by bin/run alone", () => {
     expect(asNobody({ PATH: bin, XDG_RUNTIME_DIR: runtime })).toBe("systemd");
     expect(asNobody({ PATH: bin, XDG_RUNTIME_DIR: join(dir, "elsewhere") })).toBe("rlimit");
     expect(asNobody({ PATH: without, XDG_RUNTIME_DIR: runtime })).toBe("rlimit");
+    // An empty PATH entry is the working directory, here a project's with a systemd-run of its own: not the host's.
+    const project = join(dir, "project");
+    mkdirSync(project);
+    chmodSync(project, 0o755);
+    writeFileSync(join(project, "systemd-run"), "#!/bin/sh\n", { mode: 0o755 });
+    expect(asNobody({ PATH: `:${without}`, XDG_RUNTIME_DIR: runtime }, project)).toBe("rlimit");
   });
 
   it("is unknown, not guessed, without an environment to ask or from one outside the store", async () => {

@@ -94,11 +94,22 @@ if [ -n "$relay" ] && [ -n "${NIXSHED_JAIL_EGRESS_SOCKET-}" ]; then
   command=("$relay" "$entry" "${command[@]}")
 fi
 
+# systemd-run is the host's, looked up in PATH's absolute directories only: an empty or relative entry
+# is the working directory, often the project, and the host runs nothing a project put there.
+systemd_run=
+IFS=: read -ra path_dirs <<<"${PATH-}"
+for dir in "${path_dirs[@]}"; do
+  if [[ $dir == /* && -x $dir/systemd-run ]]; then
+    systemd_run=$dir/systemd-run
+    break
+  fi
+done
+
 limits=rlimit
 if [ -w /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/pids ] && [ -e /sys/fs/cgroup/pids/cgroup.procs ]; then
   limits=cgroup1
-elif command -v systemd-run >/dev/null &&
-  { [ "$(id -u)" = 0 ] && [ -S /run/systemd/private ] || [ -S "${XDG_RUNTIME_DIR-/nonexistent}/systemd/private" ]; }; then
+elif [ -n "$systemd_run" ] &&
+  { [ "$EUID" = 0 ] && [ -S /run/systemd/private ] || [ -S "${XDG_RUNTIME_DIR-/nonexistent}/systemd/private" ]; }; then
   limits=systemd
 fi
 if [ -n "${limits_only-}" ]; then
@@ -206,8 +217,8 @@ launch() {
       ;;
     systemd)
       local scope=(--scope)
-      [ "$(id -u)" = 0 ] || scope=(--user --scope)
-      exec systemd-run "${scope[@]}" --quiet --collect \
+      [ "$EUID" = 0 ] || scope=(--user --scope)
+      exec "$systemd_run" "${scope[@]}" --quiet --collect \
         -p MemoryMax="${memory_mb}M" -p MemorySwapMax=0 -p TasksMax="$max_processes" \
         -- "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
       ;;
