@@ -4,7 +4,7 @@
 // bounded without the daemon growing, a full /workspace instead of a full host disk. After each, the
 // daemon must still answer.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -133,6 +133,34 @@ describe("the jail", () => {
     );
     expect(result.stdout).toBe("30 Read-only file system\n");
     expect(existsSync(join(project, "new.txt"))).toBe(false);
+  });
+
+  it("cannot leave a set-user-ID or set-group-ID file in a project it may write: the host would run it as the daemon's user", async () => {
+    // The jail's user is the daemon's outside it (root, in a container or CI): such a file is root's to anybody.
+    const code = [
+      "import os",
+      'open("/project/chmodded", "w").write("x")',
+      'for name, make in [("chmod", lambda: os.chmod("/project/chmodded", 0o4755)), ("chmod g+s", lambda: os.chmod("/project/chmodded", 0o2755)),',
+      '                   ("create", lambda: os.close(os.open("/project/created", os.O_CREAT | os.O_WRONLY, 0o6755)))]:',
+      "    try:",
+      "        make()",
+      '        print(name, "done")',
+      "    except OSError as e:",
+      "        print(name, e.strerror)",
+      'os.chmod("/project/chmodded", 0o755)',
+      'print("plain chmod", oct(os.stat("/project/chmodded").st_mode & 0o7777))',
+    ].join("\n");
+    try {
+      const result = await run("tight", code);
+      const setId = (name: string) => (existsSync(join(project, name)) ? statSync(join(project, name)).mode & 0o6000 : 0);
+      expect([setId("chmodded"), setId("created")], result.stdout).toEqual([0, 0]);
+      expect(result.stdout).toBe(
+        "chmod Operation not permitted\nchmod g+s Operation not permitted\ncreate Operation not permitted\nplain chmod 0o755\n",
+      );
+    } finally {
+      rmSync(join(project, "chmodded"), { force: true });
+      rmSync(join(project, "created"), { force: true });
+    }
   });
 
   it("gets the project read-write when the environment says rw, capped by sandbox.project_access", async () => {

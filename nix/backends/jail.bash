@@ -1,5 +1,5 @@
 # The body of bin/run and bin/session-run (./bubblewrap.nix puts the artifact's constants above it:
-# bwrap, static, entry, interpreter, code_file, run_flags, kernel, artifact_access, memory_mb, max_processes,
+# bwrap, seccomp, static, entry, interpreter, code_file, run_flags, kernel, artifact_access, memory_mb, max_processes,
 # env_name, sleep, loadables, relay).
 #
 #   bin/run                  code from NIXSHED_JAIL_CODE_FD (default: stdin), run by the interpreter
@@ -34,7 +34,9 @@ fail() {
 
 declare -A rank=([none]=0 [ro]=1 [rw]=2)
 
-dynamic=()
+# The seccomp filter (./no-setid.c) on a descriptor of its own, which bwrap reads and closes.
+exec {seccomp_fd}<"$seccomp" || fail "cannot read the seccomp filter $seccomp"
+dynamic=(--seccomp "$seccomp_fd")
 if [ -n "${NIXSHED_JAIL_PROJECT_DIR-}" ]; then
   wanted=${NIXSHED_JAIL_PROJECT_ACCESS:-$artifact_access}
   [ -n "${rank[$wanted]-}" ] || fail "NIXSHED_JAIL_PROJECT_ACCESS must be none, ro or rw, not '$wanted'"
@@ -197,12 +199,12 @@ report_limits() {
 }
 
 # The jail gets nothing but stdin, stdout, stderr and the code (bin/run) or the session protocol's
-# descriptors (bin/session-run): whatever else the daemon inherited stays outside.
+# descriptors (bin/session-run), and bwrap the seccomp filter's: whatever else the daemon inherited stays outside.
 close_other_descriptors() {
   local fd
   for fd in /proc/self/fd/*; do
     fd=${fd##*/}
-    case " 0 1 2 ${code_fd-} ${protocol_fds-} " in *" $fd "*) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac
+    case " 0 1 2 $seccomp_fd ${code_fd-} ${protocol_fds-} " in *" $fd "*) ;; *) eval "exec $fd>&-" 2>/dev/null ;; esac
   done
 }
 
