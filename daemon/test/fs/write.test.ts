@@ -26,6 +26,14 @@ describe("write_content", () => {
     expect(readdirSync(f.root)).toEqual(["run.sh"]);
   });
 
+  it("drops a set-user-ID or set-group-ID bit of a file it replaces, as the kernel does on a write by anyone but root", async () => {
+    const f = await fixture();
+    const path = f.write("tool", "old\n");
+    chmodSync(path, 0o6755);
+    await writeContent(f.confinement, [{ path: "tool", content: "new\n" }], 1024, never);
+    expect(statSync(path).mode & 0o7777).toBe(0o755);
+  });
+
   it("keeps the owner of a file it replaces (when running as root)", async () => {
     const f = await fixture();
     const path = f.write("theirs.txt", "old\n");
