@@ -24,7 +24,11 @@ const fsSchema = z
     allow_delete: z.boolean().default(false).describe("Enable delete_items"),
     extra_roots: z.array(z.string()).default([]).describe("Directories served besides the project root"),
     use_client_roots: z.boolean().default(true).describe("Also serve the MCP client's roots when it offers them"),
-    max_read_bytes: bytes.default(1048576).describe("Byte budget of one read_content call (the answer is then cut to responses.max_bytes)"),
+    max_read_bytes: bytes
+      .default(1048576)
+      .describe(
+        "Byte budget of one read_content call (the answer is then cut to responses.max_bytes); a larger file is read one answer at a time",
+      ),
     max_write_bytes: bytes
       .default(10485760)
       .describe("Largest content one write_content item may carry, and the largest file edit_file edits"),

@@ -28,6 +28,12 @@ export interface PageRequest {
   startLine?: number;
   endLine?: number;
   maxBytes: number;
+  /**
+   * What one answer shows (textRoom): a file larger than maxBytes is read this much at a time, so nextStartLine is the
+   * first line not shown. (Read to maxBytes, an answer showed the head and the tail of what was read, and nextStartLine
+   * skipped the middle between.) A file within maxBytes is read whole: its answer keeps its head and its real tail.
+   */
+  pageBytes?: number;
   /** A first line longer than maxBytes comes back cut to it (the default); false ends the page before it. */
   cutLongLine?: boolean;
   signal?: AbortSignal;
@@ -96,7 +102,8 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   if (isBinaryFile(head)) return { binary: true, size };
   const start = request.startLine ?? 1;
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
-  let budget = request.maxBytes;
+  let budget =
+    request.pageBytes !== undefined && size > request.maxBytes ? Math.min(request.maxBytes, request.pageBytes) : request.maxBytes;
   const kept: Buffer[] = [];
   let line = 1;
   let last = start - 1;

@@ -14,6 +14,8 @@ export interface ReadRequest {
   paths: string[];
   startLine?: number;
   endLine?: number;
+  /** What one answer shows (text-page.ts): a file larger than what is left of the budget is read this much at a time. */
+  pageBytes?: number;
 }
 
 export interface ReadItem {
@@ -64,6 +66,7 @@ async function readOpened(opened: Opened, request: ReadRequest, budget: Budget, 
     startLine: start,
     endLine: request.endLine,
     maxBytes: budget.left,
+    pageBytes: request.pageBytes,
     cutLongLine: budget.left === budget.total,
     signal,
   });

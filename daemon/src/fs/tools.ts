@@ -187,7 +187,12 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         const paths = args.path === undefined || listed.includes(args.path) ? listed : [args.path, ...listed];
         if (paths.length === 0) throw new ToolError("no file named", 'pass path: "file" (or paths: [...] for several)');
         return batchResult(
-          await readContent(confinement, { paths, startLine: args.start_line, endLine: args.end_line }, config.max_read_bytes, signal),
+          await readContent(
+            confinement,
+            { paths, startLine: args.start_line, endLine: args.end_line, pageBytes: textBytes },
+            config.max_read_bytes,
+            signal,
+          ),
         );
       }),
     // Each file's content is a part of its own: cut, its marker names the file and its line numbers.

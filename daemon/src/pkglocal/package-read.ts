@@ -26,6 +26,8 @@ export interface FileRequest {
   startLine?: number;
   endLine?: number;
   maxBytes: number;
+  /** What one answer shows (text-page.ts). */
+  pageBytes?: number;
   signal?: AbortSignal;
 }
 

@@ -11,7 +11,8 @@ import { noEnvironment } from "./tool-support.js";
 
 const excerptShape = z.object({ path: z.string(), text: z.string(), more: z.boolean() });
 
-export function readPackageTool(index: PackageIndex, projectRoot: string, settings: Config["pkglocal"]) {
+/** `pageBytes`: what one answer shows, read at a time of a file larger than max_read_bytes (text-page.ts). */
+export function readPackageTool(index: PackageIndex, projectRoot: string, settings: Config["pkglocal"], pageBytes: number) {
   return defineTool({
     name: "read_package",
     title: "Read an installed package",
@@ -100,6 +101,7 @@ export function readPackageTool(index: PackageIndex, projectRoot: string, settin
         startLine: args.start_line,
         endLine: args.end_line,
         maxBytes: settings.max_read_bytes,
+        pageBytes,
         signal: call.signal,
       });
       if (page.binary) return { ...base, path, binary: { size: page.size } };

@@ -1,6 +1,7 @@
 // Registers scan_packages and read_package: the exact installed source of the project's Python and
 // Node dependencies, read where the installers put it.
 import type { Capability } from "../capability.js";
+import { textRoom } from "../mcp/response-budget.js";
 import { registerTool } from "../mcp/tool.js";
 import { PackageIndex } from "./package-index.js";
 import { readPackageTool } from "./read-tool.js";
@@ -21,6 +22,6 @@ export const pkglocalCapability: Capability = {
       nodeModules: settings.node_modules,
     });
     registerTool(ctx.mcp, scanPackagesTool(index, ctx.projectRoot), ctx.log);
-    registerTool(ctx.mcp, readPackageTool(index, ctx.projectRoot, settings), ctx.log);
+    registerTool(ctx.mcp, readPackageTool(index, ctx.projectRoot, settings, textRoom(ctx.config.responses.max_bytes)), ctx.log);
   },
 };
