@@ -2,7 +2,7 @@
 // globs and never follows symlinks). Entries come sorted and capped, with the count left out; the
 // whole listing is kept, when the caller can keep it, for the agent to page.
 import { lstat, readdir } from "node:fs/promises";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { globWithin } from "./glob.js";
@@ -75,7 +75,18 @@ async function listDirectory(
         dirents.map((dirent) => ({ name: dirent.name, directory: dirent.isDirectory() })),
         signal,
       );
-  return dirents.filter((dirent) => !ignored.has(dirent.name)).map((dirent) => ({ name: dirent.name, type: typeOf(dirent) }));
+  let shown = dirents.filter((dirent) => !ignored.has(dirent.name));
+  // A directory .gitignore excludes whole (node_modules/, dist/) hides all it holds: named, it is listed as it is.
+  if (shown.length === 0 && dirents.length > 0 && root.below !== "" && (await excludedWhole(root, signal))) shown = dirents;
+  return shown.map((dirent) => ({ name: dirent.name, type: typeOf(dirent) }));
+}
+
+/** Whether .gitignore excludes the directory `root.below` itself (or one above it), as seen from its parent. */
+async function excludedWhole(root: { path: string; below: string }, signal: AbortSignal): Promise<boolean> {
+  const cut = root.below.lastIndexOf(sep);
+  const parent = { path: root.path, below: cut < 0 ? "" : root.below.slice(0, cut) };
+  const name = root.below.slice(cut + 1);
+  return (await gitIgnored(parent, [{ name, directory: true }], signal)).size > 0;
 }
 
 async function listTree(

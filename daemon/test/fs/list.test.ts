@@ -115,6 +115,18 @@ describe("list_files", () => {
     ]);
   });
 
+  it("lists a directory .gitignore excludes whole when it is the one named, at one level as in a tree", async () => {
+    const f = await fixture({ ".gitignore": "ignored/\n", "ignored/deps/x.js": "", "ignored/y.txt": "", "src/z.txt": "" });
+    expect(paths(await listFiles(f.confinement, { path: "ignored" }, cap(100), never))).toEqual(["ignored/deps", "ignored/y.txt"]);
+    expect(paths(await listFiles(f.confinement, { path: "ignored/deps" }, cap(100), never))).toEqual(["ignored/deps/x.js"]);
+    expect(paths(await listFiles(f.confinement, { path: "ignored", recursive: true }, cap(100), never))).toEqual([
+      "ignored/deps/x.js",
+      "ignored/y.txt",
+    ]);
+    // Not named, it stays out.
+    expect(paths(await listFiles(f.confinement, {}, cap(100), never))).toEqual([".gitignore", "src"]);
+  });
+
   it("reads a .gitignore that is a symlink as none, as git does, even to a file in the project", async () => {
     const f = await fixture({ patterns: "*.log\n", "a.log": "", "src/b.log": "", "src/.gitignore": "*.tmp\n", "src/c.tmp": "" });
     symlinkSync("patterns", join(f.root, ".gitignore"));
