@@ -26,3 +26,14 @@ export function batchResult<R extends { error?: string }>(items: R[]): { items: 
   if (items.every((item) => item.error !== undefined)) throw new FsError(items.map((item) => item.error).join("\n"));
   return { items };
 }
+
+/** How many of a multi-item result's items failed, as its text's first line when some did: a partial failure is no success. */
+export function failedTally(items: { error?: string }[]): string[] {
+  const failed = items.filter((item) => item.error !== undefined).length;
+  return failed > 0 ? [`${failed} of ${items.length} failed:`] : [];
+}
+
+/** A multi-item result's text: the tally of failures, then a line per item, an error as `error: …`. */
+export function itemLines<R extends { error?: string }>(items: R[], line: (item: R) => string): string {
+  return [...failedTally(items), ...items.map((item) => (item.error !== undefined ? `error: ${item.error}` : line(item)))].join("\n");
+}

@@ -12,7 +12,7 @@ import { defineTool, registerTool, ToolError, type ToolCallContext, type ToolDef
 import { Confinement, makeRoot, type Root } from "./confine.js";
 import { editFile } from "./edit.js";
 import { errnoOf } from "./errors.js";
-import { batchResult } from "./items.js";
+import { batchResult, failedTally, itemLines } from "./items.js";
 import { listFiles, listingLine } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
 import { editSpellings, linesFromOffset, listForms, oneEdit, oneItem, onePath, searchForms } from "./argument-forms.js";
@@ -144,13 +144,11 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     annotations: READS,
     run: (args, call) => run(call, async () => batchResult(await statItems(confinement, args.paths))),
     render: (result) =>
-      result.items
-        .map((item) =>
-          item.error
-            ? `error: ${item.error}`
-            : `${item.path}: ${item.type} ${item.size} bytes mode ${item.mode} mtime ${item.mtime}${item.link_target ? ` -> ${item.link_target}` : ""}`,
-        )
-        .join("\n"),
+      itemLines(
+        result.items,
+        (item) =>
+          `${item.path}: ${item.type} ${item.size} bytes mode ${item.mode} mtime ${item.mtime}${item.link_target ? ` -> ${item.link_target}` : ""}`,
+      ),
   });
 
   const readContentTool = defineTool({
@@ -196,8 +194,9 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         );
       }),
     // Each file's content is a part of its own: cut, its marker names the file and its line numbers.
-    render: (result) =>
-      result.items.flatMap((item): TextPart[] => {
+    render: (result) => [
+      ...failedTally(result.items),
+      ...result.items.flatMap((item): TextPart[] => {
         if (item.error) return [`==> error: ${item.error}`];
         if (item.binary) return [`==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`];
         const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
@@ -209,6 +208,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         const file = { call: `read_content ${JSON.stringify(item.path)}`, firstLine: item.start_line!, totalLines: item.total_lines };
         return [`==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==`, { text: item.content ?? "", file }, ...next];
       }),
+    ],
   });
 
   const searchFilesTool = defineTool({
@@ -311,13 +311,10 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     run: (args, call) =>
       run(call, async (signal) => batchResult(await writeContent(confinement, args.items, config.max_write_bytes, signal))),
     render: (result) =>
-      result.items
-        .map((item) =>
-          item.error
-            ? `error: ${item.error}`
-            : `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} byte${item.bytes === 1 ? "" : "s"})`,
-        )
-        .join("\n"),
+      itemLines(
+        result.items,
+        (item) => `${item.created ? "created" : "wrote"} ${item.path} (${item.bytes} byte${item.bytes === 1 ? "" : "s"})`,
+      ),
   });
 
   const editFileTool = defineTool({
@@ -356,8 +353,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     output: { items: z.array(z.object({ path: z.string(), created: z.boolean().optional(), error: errorField })) },
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: (args, call) => run(call, async () => batchResult(await createDirectories(confinement, args.paths))),
-    render: (result) =>
-      result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.created ? "created" : "exists"} ${item.path}/`)).join("\n"),
+    render: (result) => itemLines(result.items, (item) => `${item.created ? "created" : "exists"} ${item.path}/`),
   });
 
   const tools: ToolDefinition[] = [...reads, writeContentTool, editFileTool, createDirectoriesTool] as ToolDefinition[];
@@ -380,8 +376,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         output: { items: z.array(z.object({ source: z.string(), destination: z.string(), error: errorField })) },
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
         run: (args, call) => run(call, async (signal) => batchResult(await moveItems(confinement, args.operations, signal))),
-        render: (result) =>
-          result.items.map((item) => (item.error ? `error: ${item.error}` : `${item.source} -> ${item.destination}`)).join("\n"),
+        render: (result) => itemLines(result.items, (item) => `${item.source} -> ${item.destination}`),
       }) as ToolDefinition,
     );
   }
@@ -399,7 +394,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
         run: (args, call) =>
           run(call, async (signal) => batchResult(await deleteItems(confinement, args.paths, args.recursive ?? false, signal))),
-        render: (result) => result.items.map((item) => (item.error ? `error: ${item.error}` : `deleted ${item.path}`)).join("\n"),
+        render: (result) => itemLines(result.items, (item) => `deleted ${item.path}`),
       }) as ToolDefinition,
     );
   }

@@ -235,11 +235,13 @@ describe("batch tools", () => {
     expect(textOf(result)).not.toContain("\n");
   });
 
-  it("a batch with some items done stays a success that names each failure", async () => {
+  it("a batch with some items done stays a success that says first how many failed, then names each failure", async () => {
     const server = await start();
     const result = await server.call("stat_items", { paths: ["src", "nope.txt", "../up"] });
     expect(result.isError).toBeFalsy();
-    expect(textOf(result).split("\n").slice(1)).toEqual([
+    const lines = textOf(result).split("\n");
+    expect(lines[0]).toBe("2 of 3 failed:");
+    expect(lines.slice(2)).toEqual([
       "error: nope.txt: does not exist",
       expect.stringMatching(/^error: \.\.\/up: climbs out of the project root/),
     ]);
@@ -370,7 +372,9 @@ describe("cancellation and limits", () => {
         { path: "fits.txt", content: "x".repeat(2048) },
       ],
     });
-    expect(textOf(result)).toMatch(/^error: big\.txt: content is 2049 bytes, over the 2048-byte limit \(fs\.max_write_bytes\)/);
+    expect(textOf(result)).toMatch(
+      /^1 of 2 failed:\nerror: big\.txt: content is 2049 bytes, over the 2048-byte limit \(fs\.max_write_bytes\)/,
+    );
     expect(existsSync(join(project, "big.txt"))).toBe(false);
     expect(existsSync(join(project, "fits.txt"))).toBe(true);
   });
