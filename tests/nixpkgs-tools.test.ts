@@ -514,6 +514,15 @@ describe("everyday and installed tools", () => {
     for (const name of ["nixpkgs_wc", "nixpkgs_jq"]) await server.call("nixpkgs_uninstall_tool", { name });
   });
 
+  it("says the arguments an installed tool puts first, in its description and in the list", async () => {
+    await server.call("nixpkgs_install_tool", { package: "coreutils", program: "wc", default_args: ["-l"] });
+    const { tools } = await server.client.listTools();
+    expect(tools.find((tool) => tool.name === "nixpkgs_wc")?.description).toMatch(/\(runs wc -l\)$/);
+    expect(textOf(await server.call("nixpkgs_list_installed"))).toContain("nixpkgs_wc (coreutils wc -l)");
+    expect((await ok("nixpkgs_wc", { stdin: "a\nb\n" })).stdout.trim()).toBe("2");
+    await server.call("nixpkgs_uninstall_tool", { name: "nixpkgs_wc" });
+  });
+
   it("installs a name the index lacks when Nix has it", async () => {
     const installed = await server.call("nixpkgs_install_tool", { package: "hexdumper_1" });
     expect(installed.structuredContent).toMatchObject({ package: "hexdumper_1", already_installed: false });

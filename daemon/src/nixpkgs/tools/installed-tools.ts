@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { Logger } from "../../log.js";
 import { defineTool } from "../../mcp/tool.js";
+import { shellWord } from "../../shell-word.js";
 import { NixpkgsError } from "../errors.js";
 import type { PackageRunner } from "../execute/execute.js";
 import { withoutInstallable } from "../index/package-sets.js";
@@ -147,7 +148,7 @@ export function listInstalledTool(tools: NixpkgsToolSet) {
     }),
     render: (result) =>
       result.installed.length
-        ? `Installed: ${result.installed.map((tool) => `${tool.name} (${[tool.package, tool.program, tool.everyday ? "everyday" : ""].filter(Boolean).join(" ")})`).join(", ")}`
+        ? `Installed: ${result.installed.map((tool) => `${tool.name} (${[tool.package, tool.program, ...(tool.default_args ?? []).map(shellWord), tool.everyday ? "everyday" : ""].filter(Boolean).join(" ")})`).join(", ")}`
         : "Nothing installed; nixpkgs_execute runs any package without it.",
   });
 }

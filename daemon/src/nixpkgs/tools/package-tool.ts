@@ -5,6 +5,7 @@ import { z } from "zod";
 import { JAIL_SCRATCH } from "../../jail/policy.js";
 import { programFacts, programResultOutput, renderStreams } from "../../mcp/program-result.js";
 import { defineTool } from "../../mcp/tool.js";
+import { shellWord } from "../../shell-word.js";
 import type { Execution, PackageRunner } from "../execute/execute.js";
 import type { NixpkgsIndex } from "../index/index.js";
 import type { InstalledTool } from "./installed.js";
@@ -57,8 +58,9 @@ export function packageRun(tool: InstalledTool, args: string[] = [], program?: s
 }
 
 /**
- * The description of a tool not given one: the package's, shortened, and the program it runs. The
- * index's program of a package of several (coreutils: ls) is what search finds it by, not one it runs.
+ * The description of a tool not given one: the package's, shortened, and the program it runs with the arguments it
+ * puts first ("runs wc -l"). The index's program of a package of several (coreutils: ls) is what search finds it by,
+ * not one it runs.
  */
 function packageSummary(index: NixpkgsIndex | undefined, tool: PackageToolSpec): string {
   const id = index ? index.lookup(tool.attr) : -1;
@@ -66,7 +68,8 @@ function packageSummary(index: NixpkgsIndex | undefined, tool: PackageToolSpec):
   const description = record?.description ?? "";
   const runs = tool.program ?? (tool.several ? undefined : record?.mainProgram);
   const short = description.length > 64 ? `${description.slice(0, 63).trimEnd()}…` : description;
-  const what = runs ? ` (runs ${runs})` : tool.several ? " (name the program to run)" : "";
+  const first = tool.defaultArgs?.length ? ` ${tool.defaultArgs.map(shellWord).join(" ")}` : "";
+  const what = runs ? ` (runs ${runs}${first})` : tool.several ? " (name the program to run)" : first ? ` (args go after${first})` : "";
   return `${short || `nixpkgs ${tool.attr}`}${what}`;
 }
 
