@@ -63,10 +63,12 @@ const placeOf = (path: readonly PropertyKey[]) =>
  * (a write_content item's filePath too): camelCase for snake_case (startLine is start_line),
  * file_path for path. Only where the tool takes that name and the call does not give it already;
  * anything else is left for the check to name. An optional argument given as null, as many clients
- * send one unset, is left out. A preprocessed item (its own spellings) is its own judge, as below.
+ * send one unset, is left out. A number or a yes/no sent as text ("3", "true"), as models often send
+ * them, is that number or yes/no. A preprocessed item (its own spellings) is its own judge, as below.
  */
 function ownNames(schema: z.ZodType, value: unknown): unknown {
   const def = defOf(unwrap(schema));
+  if (typeof value === "string") return fromText(def.type, value);
   if (def.type === "array" && def.element && Array.isArray(value)) return value.map((item) => ownNames(def.element!, item));
   if (def.type !== "object" || !def.shape || !isRecord(value)) return value;
   const shape = def.shape;
@@ -82,6 +84,14 @@ function ownNames(schema: z.ZodType, value: unknown): unknown {
       return unset(own, item) ? [] : [[own, ownNames(shape[own]!, item)]];
     }),
   );
+}
+
+/** Text that is plainly a number or a yes/no, where the schema takes one; else the text, for the check to name. */
+function fromText(type: string, text: string): unknown {
+  const trimmed = text.trim();
+  if (type === "number" && /^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
+  if (type === "boolean" && (trimmed === "true" || trimmed === "false")) return trimmed === "true";
+  return text;
 }
 
 /** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */

@@ -125,6 +125,18 @@ describe("arguments", () => {
     }
   });
 
+  it("takes a number or a yes/no sent as text, as models often send them; other text stays refused", async () => {
+    const read = await handle.call("read_content", { path: "notes.txt", start_line: "2", end_line: " 2 " });
+    expect(textOf(read)).toMatch(/^==> notes\.txt \(lines 2-2/);
+    expect((await handle.call("list_files", { recursive: "true" })).isError).toBeFalsy();
+    expect(refusal(await handle.call("read_content", { path: "notes.txt", start_line: "two" }))).toMatch(
+      /^read_content: `start_line`: must be a number, not "two"$/,
+    );
+    expect(refusal(await handle.call("list_files", { recursive: "yes please" }))).toMatch(/^list_files: `recursive`: /);
+    // A string argument keeps its text, digits and all.
+    expect(textOf(await handle.call("search_files", { pattern: "2", path: "notes.txt" }))).toMatch(/line 2/);
+  });
+
   it("lets a call with only known arguments through, camelCase spellings a tool accepts included", async () => {
     const read = await handle.call("read_content", { path: "notes.txt", start_line: 2, end_line: 3 });
     expect(read.isError).toBeFalsy();
