@@ -7,6 +7,7 @@ import { isUtf8 } from "node:buffer";
 import { isBinaryFile } from "../files/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
+import { noSuchFile } from "./same-named.js";
 import { existingFile, openExisting } from "./write.js";
 
 export interface Edit {
@@ -109,7 +110,7 @@ export async function editFile(
 ): Promise<EditResult> {
   return confinement.hold(path, "entry", async (target) => {
     const existing = await existingFile(target, path);
-    if (!existing) throw new FsError(`${path}: no such file`, "use write_content to create a file");
+    if (!existing) throw await noSuchFile(confinement, path, "use write_content to create a file");
     confinement.refuseProtected(target.real, path);
     // Sized before reading, so a huge file is refused without being loaded.
     refuseOverLimit(path, existing.size, maxBytes);

@@ -9,6 +9,7 @@ import { shellWord } from "../shell-word.js";
 import type { Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { eachItem } from "./items.js";
+import { noSuchFile } from "./same-named.js";
 
 export interface ReadRequest {
   paths: string[];
@@ -49,7 +50,7 @@ function openOne(confinement: Confinement, path: string): Promise<Opened> {
       // A kept result goes when newer ones outgrow the store (responses.keep_files, keep_seconds, keep_bytes).
       if (confinement.keptResult(resolved.real) === "here")
         throw new FsError(`${path}: this kept result is gone`, "run the call that made it again");
-      throw new FsError(`${path}: no such file`, "use list_files or search_files to find it");
+      throw await noSuchFile(confinement, path, "use list_files or search_files to find it");
     }
     const file = await openTextFile(resolved.at);
     if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");

@@ -140,6 +140,12 @@ describe("first guesses an agent makes", () => {
     const missing = await server.call("read_content", { path: "src/nope.ts" });
     expect(missing.isError).toBe(true);
     expect(textOf(missing)).toBe("src/nope.ts: no such file; use list_files or search_files to find it");
+    // A file of that name elsewhere, in any case, is named: not a search, and for edit_file not a second file.
+    expect(textOf(await server.call("read_content", { path: "main.ts" }))).toBe("main.ts: no such file; did you mean src/main.ts?");
+    expect(textOf(await server.call("read_content", { path: "lib/MAIN.ts" }))).toBe("lib/MAIN.ts: no such file; did you mean src/main.ts?");
+    expect(textOf(await server.call("edit_file", { path: "main.ts", old_text: "42", new_text: "43" }))).toBe(
+      "main.ts: no such file; did you mean src/main.ts?",
+    );
     const some = await server.call("read_content", { paths: ["src/main.ts", "src/nope.ts"] });
     expect(some.isError).toBeFalsy();
     // path and paths naming the same file: read once.
