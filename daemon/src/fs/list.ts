@@ -5,7 +5,7 @@ import { lstat, readdir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
-import { globWithin } from "./glob.js";
+import { globWithin, missingPathHint } from "./glob.js";
 import { oneLine } from "./one-line.js";
 import { lineBytes, type Kept } from "../mcp/response-budget.js";
 import { MAX_RG_PATTERN_BYTES, patternBytesOver, ripgrep, type RipgrepOptions } from "./ripgrep.js";
@@ -120,7 +120,7 @@ export async function listFiles(
   const globBytes = patternBytesOver(request.glob);
   if (globBytes) throw new FsError(`glob is ${globBytes} bytes, over the ${MAX_RG_PATTERN_BYTES} a listing takes`, "give a shorter glob");
   return confinement.hold(input, "follow", async (dir) => {
-    if (!dir.exists) throw new FsError(`${input}: no such directory`, "list its parent to see what exists");
+    if (!dir.exists) throw new FsError(`${input}: no such directory`, missingPathHint(input, "list its parent to see what exists"));
     if (!(await lstat(dir.at)).isDirectory()) throw new FsError(`${input}: not a directory`, "use stat_items or read_content for a file");
     const tree = request.recursive || request.glob !== undefined || (request.maxDepth ?? 1) > 1;
     const glob = request.glob === undefined ? undefined : globWithin(confinement, request.glob, dir.real);

@@ -9,7 +9,7 @@ import { parseJson } from "../files/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { lineBytes, type Kept } from "../mcp/response-budget.js";
-import { globWithin } from "./glob.js";
+import { globWithin, missingPathHint } from "./glob.js";
 import { oneLine } from "./one-line.js";
 import { MAX_RG_PATTERN_BYTES, patternBytesOver, ripgrep } from "./ripgrep.js";
 
@@ -175,6 +175,8 @@ function ripgrepArgs(request: SearchRequest): string[] {
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
   if (request.glob) args.push("--glob", request.glob);
+  // A pattern across lines (a line break, or \n in a regular expression) matches only where rg reads past one.
+  if (request.pattern.includes("\n") || (!request.literal && /(^|[^\\])\\n/.test(request.pattern))) args.push("--multiline");
   args.push("--regexp", request.pattern);
   return args;
 }
@@ -189,7 +191,10 @@ function searchRecords(
 ): Promise<void> {
   return confinement.hold(input, "follow", async (target) => {
     if (!target.exists)
-      throw new FsError(`${input}: does not exist`, "search the project (leave out path), or list_files to see what exists");
+      throw new FsError(
+        `${input}: does not exist`,
+        missingPathHint(input, "search the project (leave out path), or list_files to see what exists"),
+      );
     const stats = await lstat(target.at);
     if (stats.isDirectory()) {
       const args = argsIn(target.real);

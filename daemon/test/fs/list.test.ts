@@ -115,6 +115,14 @@ describe("list_files", () => {
     ]);
   });
 
+  it("takes a comma list of globs, and tells a glob given as the path to go as glob", async () => {
+    const f = await fixture({ "a.md": "", "b.ts": "", "c.py": "" });
+    expect(paths(await listFiles(f.confinement, { glob: "*.md,*.ts" }, cap(100), never))).toEqual(["a.md", "b.ts"]);
+    await expect(listFiles(f.confinement, { path: "*.py" }, cap(100), never)).rejects.toMatchObject({
+      hint: expect.stringMatching(/^"\*\.py" is a glob: pass it as glob/),
+    });
+  });
+
   it("lists a directory .gitignore excludes whole when it is the one named, at one level as in a tree", async () => {
     const f = await fixture({ ".gitignore": "ignored/\n", "ignored/deps/x.js": "", "ignored/y.txt": "", "src/z.txt": "" });
     expect(paths(await listFiles(f.confinement, { path: "ignored" }, cap(100), never))).toEqual(["ignored/deps", "ignored/y.txt"]);

@@ -34,6 +34,27 @@ describe("search_files", () => {
     expect((await search(f, { pattern: "foo", path: "a.py" })).files.map((file) => file.path)).toEqual(["a.py"]);
   });
 
+  it("takes globs as agents write them for other tools: a comma list, a directory's name; a path that is a glob is told to go as glob", async () => {
+    const f = await fixture({ "a.md": "foo\n", "b.ts": "foo\n", "c.py": "foo\n", "src/d.py": "foo\n" });
+    const paths = async (request: Partial<SearchRequest>) =>
+      (await search(f, { pattern: "foo", ...request })).files.map((file) => file.path).sort();
+    expect(await paths({ glob: "*.md,*.ts" })).toEqual(["a.md", "b.ts"]);
+    expect(await paths({ glob: "*.md, *.ts" })).toEqual(["a.md", "b.ts"]);
+    expect(await paths({ glob: "src" })).toEqual(["src/d.py"]);
+    expect(await paths({ glob: "src/" })).toEqual(["src/d.py"]);
+    await expect(search(f, { pattern: "foo", path: "src/*.py" })).rejects.toMatchObject({
+      hint: expect.stringMatching(/^"src\/\*\.py" is a glob: pass it as glob/),
+    });
+  });
+
+  it("matches a pattern across lines, a line break or \\n in it, as rg does only when told", async () => {
+    const f = await fixture({ "m.py": "def load(path):\n    with open(path) as f:\n" });
+    expect((await search(f, { pattern: "def load\\(path\\):\\n    with" })).matches).toBe(1);
+    expect((await search(f, { pattern: "load(path):\n    with", literal: true })).matches).toBe(1);
+    // An escaped backslash before n is no line break.
+    expect((await search(f, { pattern: "load\\\\n" })).matches).toBe(0);
+  });
+
   it("takes a glob under /project/ as the project, and refuses one that can only match outside", async () => {
     const f = await fixture({ "a.py": "foo\n", "etc/b.js": "foo\n" });
     expect((await search(f, { pattern: "foo", glob: "/project/etc/*.js" })).files.map((file) => file.path)).toEqual(["etc/b.js"]);
