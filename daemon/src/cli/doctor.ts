@@ -120,7 +120,7 @@ ${commonHelp}`,
       name: "environments",
       ok: discovery.environments.size > 0,
       detail: [...discovery.environments.values()].map((env) => `${env.name} (${env.origin})`).join(", ") || "none discovered",
-      fix: "run through `nix run github:OWNER/nixshed`, pass --metadata PATH, or link sandboxes into ~/.config/nixshed/sandboxes",
+      fix: "run the nixshed Nix package (its sandboxes come with it), pass --metadata PATH, or link sandboxes into ~/.config/nixshed/sandboxes",
     });
     for (const env of discovery.environments.values()) {
       checks.push({ name: "network", ok: true, detail: `${env.name}: ${describeNetwork(env.network, Infinity)}` });
@@ -138,7 +138,15 @@ ${commonHelp}`,
         ...host.userNamespace,
         fix: "enable unprivileged user namespaces: sysctl kernel.unprivileged_userns_clone=1",
       },
-      { name: "limits", ...host.limits, fix: "see the detail above" },
+      {
+        name: "limits",
+        ...host.limits,
+        fix: host.limits.mechanism
+          ? "as the detail says"
+          : discovery.environments.size === 0
+            ? "discover an environment (see environments): its bin/run says which limits it gets"
+            : "rebuild the environment: its bin/run --limits did not answer",
+      },
     );
     if (appArmorRestrictsUserns()) {
       checks.push({
