@@ -7,6 +7,7 @@ import { waitMessage } from "../jail/budget.js";
 import { cappedAccess, jailSettings } from "../jail/policy.js";
 import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
+import { markToolsOff } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import type { Environment } from "../discovery/types.js";
 import { describeEnvironments, pickEnvironment, writtenFor } from "./environments.js";
@@ -48,6 +49,7 @@ export const sandboxCapability: Capability = {
     const { environments } = ctx.discovery;
     if (environments.size === 0) {
       ctx.log.warn("sandbox: no environment discovered, `run` is not offered (see `nixshed doctor`)");
+      markToolsOff(ctx.mcp, sandboxCapability.tools, "no sandbox environment was discovered (see `nixshed doctor`)");
       return;
     }
     const cap = ctx.config.sandbox.project_access;

@@ -60,6 +60,21 @@ describe("a tool the configuration leaves out", () => {
       /^delete_items is off here: fs\.allow_delete = false;/,
     );
   });
+
+  it("says no sandbox environment was discovered when sandboxes are on but none is there", async () => {
+    const project = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-calls-noenv-")));
+    const bare = await startServer({
+      args: ["--project", project, "--set", "nixpkgs.enabled=false", "--set", "pkglocal.enabled=false"],
+      env: { XDG_CACHE_HOME: join(project, ".cache"), XDG_CONFIG_HOME: join(project, ".config") },
+    });
+    try {
+      expect(refusal(await bare.call("run", { code: "ls" }))).toMatch(
+        /^run is off here: no sandbox environment was discovered \(see `nixshed doctor`\); tools: /,
+      );
+    } finally {
+      await bare.close();
+    }
+  });
 });
 
 describe("arguments", () => {
