@@ -44,6 +44,8 @@ function withPath(args: Record<string, unknown>): Record<string, unknown> {
 
 /** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
 export function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
+  // One edit given as `edits` itself, not in a list.
+  if (typeof args.edits === "object" && args.edits !== null && !Array.isArray(args.edits)) return { ...args, edits: [args.edits] };
   const oldKey = OLD_TEXT.find((key) => key in args);
   const newKey = NEW_TEXT.find((key) => key in args);
   if (args.edits !== undefined || !oldKey || !newKey) return args;
@@ -51,9 +53,9 @@ export function oneEdit(args: Record<string, unknown>): Record<string, unknown> 
   return { ...rest, edits: [{ old_text, new_text }] };
 }
 
-/** One file given as the arguments themselves ({path, content}), as a list of one. */
+/** One file given as the arguments themselves ({path, content}; its text as `text` or `contents` too), as a list of one. */
 export function oneItem(given: Record<string, unknown>): Record<string, unknown> {
-  const args = withPath(given);
+  const args = withPath(renamed({ text: "content", contents: "content" })(given));
   if (args.items !== undefined || args.path === undefined || args.content === undefined) return args;
   const { path, content, append, ...rest } = args;
   return { ...rest, items: [{ path, content, ...(append === undefined ? {} : { append }) }] };
@@ -84,8 +86,16 @@ export function onePath(given: Record<string, unknown>): Record<string, unknown>
   return { ...rest, paths: [path] };
 }
 
-/** Claude Code's `offset` (the first line) and `limit` (how many lines) as start_line and end_line. */
-export function linesFromOffset(args: Record<string, unknown>): Record<string, unknown> {
+/** Several files given as `path`, as `paths`. */
+function pathList(args: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(args.path) || args.paths !== undefined) return args;
+  const { path, ...rest } = args;
+  return { ...rest, paths: path };
+}
+
+/** read_content's other forms: Claude Code's `offset` (the first line) and `limit` (how many lines) as start_line and end_line; several files as `path`. */
+export function readForms(given: Record<string, unknown>): Record<string, unknown> {
+  const args = pathList(given);
   const { offset, limit, ...rest } = args;
   const line = (value: unknown, least: number) => value === undefined || (Number.isInteger(value) && (value as number) >= least);
   if ((offset === undefined && limit === undefined) || args.start_line !== undefined || args.end_line !== undefined) return args;

@@ -15,7 +15,7 @@ import { errnoOf } from "./errors.js";
 import { batchResult, failedTally, itemLines } from "./items.js";
 import { listFiles, listingLine } from "./list.js";
 import { deleteItems, moveItems } from "./manage.js";
-import { editSpellings, linesFromOffset, listForms, oneEdit, oneItem, onePath, searchForms } from "./argument-forms.js";
+import { editSpellings, listForms, oneEdit, oneItem, onePath, readForms, searchForms } from "./argument-forms.js";
 import { cutLineHint, readContent } from "./read.js";
 import { jailed } from "./ripgrep.js";
 import { cutLineNote, MAX_CONTEXT_LINES, matchLines, resultsWithin, searchFiles } from "./search.js";
@@ -176,7 +176,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
         }),
       ),
     },
-    otherForms: linesFromOffset,
+    otherForms: readForms,
     annotations: READS,
     run: (args, call) =>
       run(call, async (signal) => {
@@ -351,6 +351,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     description: "Create directories and their parents; existing ones are kept.",
     input: { paths: pathsField.describe("Directories to create") },
     output: { items: z.array(z.object({ path: z.string(), created: z.boolean().optional(), error: errorField })) },
+    otherForms: onePath,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     run: (args, call) => run(call, async () => batchResult(await createDirectories(confinement, args.paths))),
     render: (result) => itemLines(result.items, (item) => `${item.created ? "created" : "exists"} ${item.path}/`),
@@ -391,6 +392,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
           recursive: z.boolean().optional().describe("Required to delete a directory with its content"),
         },
         output: { items: z.array(z.object({ path: z.string(), deleted: z.boolean().optional(), error: errorField })) },
+        otherForms: onePath,
         annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
         run: (args, call) =>
           run(call, async (signal) => batchResult(await deleteItems(confinement, args.paths, args.recursive ?? false, signal))),

@@ -209,4 +209,14 @@ describe("arguments", () => {
     const written = await handle.call("write_content", { items: [{ filePath: "copy.txt", content: "x\n", append: null }] });
     expect(textOf(written)).toBe("created copy.txt (2 bytes)");
   });
+
+  it("takes the shapes other tools give: one directory as path, a file's text as text, one edit as edits, several paths as path", async () => {
+    expect(textOf(await handle.call("create_directories", { path: "out/d" }))).toBe("created out/d/");
+    expect(textOf(await handle.call("write_content", { file_path: "out/t.txt", text: "hi\n" }))).toBe("created out/t.txt (3 bytes)");
+    expect(textOf(await handle.call("write_content", { path: "out/u.txt", contents: "yo\n" }))).toBe("created out/u.txt (3 bytes)");
+    const edit = await handle.call("edit_file", { path: "out/t.txt", edits: { old_text: "hi", new_text: "ho" }, dry_run: true });
+    expect(textOf(edit)).toMatch(/^\[dry run, not written\]/);
+    const both = textOf(await handle.call("read_content", { path: ["out/t.txt", "out/u.txt"] }));
+    expect(both).toMatch(/^==> out\/t\.txt .*\nhi\n+==> out\/u\.txt .*\nyo\n*$/s);
+  });
 });
