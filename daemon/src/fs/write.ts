@@ -33,7 +33,7 @@ export async function existingFile(target: Held, input: string): Promise<Existin
   if (!stats) return undefined;
   if (stats.isSymbolicLink())
     throw new FsError(`${input}: is a symlink; nixshed never writes through one`, "write to the file it points to instead");
-  if (stats.isDirectory()) throw new FsError(`${input}: is a directory`);
+  if (stats.isDirectory()) throw new FsError(`${input}: is a directory`, "name a file in it (list_files shows what it holds)");
   if (!stats.isFile()) throw new FsError(`${input}: not a regular file`);
   // Not its set-user-ID or set-group-ID bit: new content under root's owner and such a bit is a program anybody runs as root.
   return { mode: stats.mode & 0o1777, uid: stats.uid, gid: stats.gid, size: stats.size };

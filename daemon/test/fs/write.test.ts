@@ -86,7 +86,7 @@ describe("write_content", () => {
   it("refuses to replace a directory", async () => {
     const f = await fixture({ "d/x": "" });
     const [outcome] = await writeContent(f.confinement, [{ path: "d", content: "x" }], 1024, never);
-    expect(outcome!.error).toMatch(/is a directory/);
+    expect(outcome!.error).toBe("d: is a directory; name a file in it (list_files shows what it holds)");
   });
 });
 
