@@ -36,7 +36,7 @@ export function findPackage(packages: PackageRecord[], spec: string): Lookup {
   return { others: [], closest };
 }
 
-/** The installed names nearest to `name`: those containing it first, then by edit distance. */
+/** The installed names near `name` (a typo, a missing prefix): those containing it first, then by edit distance; none when none is near. */
 function closestNames(packages: PackageRecord[], name: string): string[] {
   const wanted = key(name);
   const names = [...new Set(packages.flatMap((each) => [each.name, ...(each.importNames ?? [])]))];
@@ -46,7 +46,9 @@ function closestNames(packages: PackageRecord[], name: string): string[] {
       return { each, distance: candidate.includes(wanted) ? 0 : editDistance(candidate, wanted) };
     })
     .sort((a, b) => a.distance - b.distance || a.each.localeCompare(b.each));
-  // Near misses (a typo, a missing prefix) when there are any; else just the few nearest.
-  const near = scored.filter(({ distance }) => distance <= Math.max(2, Math.ceil(wanted.length / 3)));
-  return (near.length > 0 ? near : scored.slice(0, 3)).slice(0, CLOSEST).map(({ each }) => each);
+  // The nearest of names far off (requests: left-pad, pip) would read as a suggestion.
+  return scored
+    .filter(({ distance }) => distance <= Math.max(2, Math.ceil(wanted.length / 3)))
+    .slice(0, CLOSEST)
+    .map(({ each }) => each);
 }

@@ -214,5 +214,7 @@ describe("lookup", () => {
     expect(wrongVersion.found).toBeUndefined();
     expect(wrongVersion.closest).toEqual(["Pillow@10.0.0"]);
     expect(findPackage(packages, "pilow").closest[0]).toBe("Pillow");
+    // A name near none installed offers none.
+    expect(findPackage(packages, "tensorflow").closest).toEqual([]);
   });
 });
