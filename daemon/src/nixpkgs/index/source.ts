@@ -28,6 +28,9 @@ export async function buildIndexFrom(
     }
     progress(`reading ${file}`);
     const entries = readCatalogFile(file);
+    // A channel's packages.json carries no licences: unfree packages cannot be told apart, and include_unfree does nothing.
+    if (!entries.some((entry) => entry.license !== "" || entry.unfree))
+      progress(`warning: ${file} has no licence data (a channel's packages.json has none): unfree packages will be shown as free`);
     progress(`indexing ${entries.length} packages`);
     const bytes = buildIndex(entries, "nixpkgs" in input ? input.nixpkgs : input.file);
     writeIndex(out, bytes);
