@@ -47,7 +47,7 @@ export type Page =
       startLine: number;
       /** The last line returned (startLine - 1 when none was). */
       endLine: number;
-      /** Lines in the file, known when the page reached its end. */
+      /** Lines in the file, known when the page reached its end, or counted on past its range in a file no larger than maxBytes. */
       totalLines?: number;
       /** Where the next page starts, when the budget stopped this one. */
       nextStartLine?: number;
@@ -163,11 +163,14 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   let chunk = head;
   let position = head.length;
   let spare: Buffer | undefined;
+  // Where, in the chunk, the first line past the range starts.
+  let pastRange = 0;
   for (;;) {
     for (let from = 0; from < chunk.length && stop === undefined; ) {
       const newline = chunk.indexOf(10, from);
       const to = newline === -1 ? chunk.length : newline + 1;
       take(chunk.subarray(from, to), newline !== -1);
+      if (stop === "range") pastRange = from;
       from = to;
     }
     if (stop !== undefined || position >= size) break;
@@ -184,9 +187,33 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   if (stop === undefined && midLine) take(NOTHING, true);
   const page: Page = { binary: false, text: Buffer.concat(kept).toString("utf8"), startLine: start, endLine: last };
   if (stop === undefined) page.totalLines = line - 1;
+  // A range in a file no larger than a whole read: its lines are counted on, so the page says "of N" as a whole read does.
+  if (stop === "range" && size <= request.maxBytes) {
+    page.totalLines = end + (await linesFrom(handle, chunk.subarray(pastRange), position, size));
+  }
   if (stop === "budget") page.nextStartLine = last + 1;
   if (cut) page.lineCut = true;
   return page;
+}
+
+/** The lines from the start of `rest` (a line's start; more of the file follows at `position`) to the end of the file. */
+async function linesFrom(handle: FileHandle, rest: Buffer, position: number, size: number): Promise<number> {
+  let lines = 0;
+  let last = 10;
+  const count = (bytes: Buffer) => {
+    for (let at = bytes.indexOf(10); at !== -1; at = bytes.indexOf(10, at + 1)) lines++;
+    if (bytes.length > 0) last = bytes[bytes.length - 1]!;
+  };
+  count(rest);
+  const buffer = Buffer.allocUnsafe(CHUNK);
+  while (position < size) {
+    const { bytesRead } = await handle.read(buffer, 0, CHUNK, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    count(buffer.subarray(0, bytesRead));
+  }
+  // A last line without a newline is a line too.
+  return last === 10 ? lines : lines + 1;
 }
 
 /** The largest cut at or before `at` that does not split a UTF-8 character. */

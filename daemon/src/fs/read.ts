@@ -24,7 +24,7 @@ export interface ReadItem {
   content?: string;
   start_line?: number;
   end_line?: number;
-  /** Lines in the file, when the read reached its end. */
+  /** Lines in the file, when the read reached its end or counted on past its range (text-page.ts). */
   total_lines?: number;
   /** The budget ran out: call again with this start_line for the rest. */
   next_start_line?: number;

@@ -168,7 +168,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
           content: z.string().optional(),
           start_line: z.number().int().optional(),
           end_line: z.number().int().optional(),
-          total_lines: z.number().int().optional().describe("Lines in the file, when the read reached its end"),
+          total_lines: z.number().int().optional().describe("Lines in the file, when known"),
           next_start_line: z.number().int().optional().describe("The byte budget ran out: call again from this line"),
           line_cut: z.boolean().optional().describe("The last line was longer than the budget and was cut"),
           binary: z.object({ size: z.number(), kind: z.string() }).optional(),

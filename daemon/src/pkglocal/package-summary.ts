@@ -56,7 +56,7 @@ async function excerpt(pkg: PackageRecord, path: string, lines: number): Promise
     throw error;
   });
   if (page === undefined || typeof page === "string" || page.binary) return undefined;
-  return { path, text: page.text, more: page.totalLines === undefined };
+  return { path, text: page.text, more: page.totalLines === undefined || page.endLine < page.totalLines };
 }
 
 /** Python: the first import name's __init__.py, or its module file. */

@@ -45,10 +45,12 @@ describe("read_content", () => {
     );
   });
 
-  it("cuts to a line range", async () => {
-    const f = await fixture({ "n.txt": numbered(100) });
+  it("cuts to a line range, and says how many lines the file has", async () => {
+    const f = await fixture({ "n.txt": numbered(100), "no-newline.txt": "a\nb\nc" });
     const [item] = await readContent(f.confinement, { paths: ["n.txt"], startLine: 10, endLine: 12 }, 4096, never);
-    expect(item).toMatchObject({ content: "line 10\nline 11\nline 12\n", start_line: 10, end_line: 12 });
+    expect(item).toMatchObject({ content: "line 10\nline 11\nline 12\n", start_line: 10, end_line: 12, total_lines: 100 });
+    const [last] = await readContent(f.confinement, { paths: ["no-newline.txt"], startLine: 1, endLine: 1 }, 4096, never);
+    expect(last).toMatchObject({ content: "a\n", total_lines: 3 });
     expect(item!.next_start_line).toBeUndefined();
   });
 

@@ -135,13 +135,16 @@ describe("paging", () => {
   let trap: PackageRecord;
   beforeAll(() => ({ trap } = trapProject()));
 
-  it("returns the asked lines and the file's length when it got to the end", async () => {
+  it("returns the asked lines and the file's length, counted on past the range in a file no larger than a read", async () => {
     expect(await read(trap, "index.js", { startLine: 10, endLine: 12 })).toEqual({
       binary: false,
       text: "line 10\nline 11\nline 12\n",
       startLine: 10,
       endLine: 12,
+      totalLines: 100,
     });
+    // Larger than a read: not counted on.
+    expect(await read(trap, "index.js", { startLine: 10, endLine: 12, maxBytes: 100 })).not.toHaveProperty("totalLines");
     const tail = await read(trap, "index.js", { startLine: 99 });
     expect(tail).toMatchObject({ text: "line 99\nline 100\n", endLine: 100, totalLines: 100 });
   });
