@@ -456,6 +456,12 @@ describe("the real catalog", () => {
     expect(attrsOf("has", 1)).toEqual(["has"]);
   });
 
+  it("finds alternatives by what the named tool's description says, not by packages its words name", () => {
+    // pip's description ("PyPA recommended tool for installing Python packages") named pypaInstallHook and pipes first.
+    expect(attrsOf("pip alternative", 3)).toContain("uv");
+    expect(attrsOf("replacement for diff", 1)).toEqual(["difftastic"]);
+  });
+
   it("pages through alternatives in one order, whatever the page size, and shows no package twice", () => {
     /** Every page of a query, `limit` at a time, as far as next offsets lead. */
     const allPages = (query: string, limit: number) => {

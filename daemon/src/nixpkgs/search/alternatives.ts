@@ -2,7 +2,8 @@
 // names. Two lists answer it, merged by rank: the packages whose words name that tool (fd is "alternative
 // to find", sd "sed alternative", kakoune "Vim inspired"), and those whose descriptions say what the
 // named tool's own says (opentofu, like terraform, is "Tool for building, changing, and versioning
-// infrastructure"). What is built on the named tool (prettier-d-slim, coc-prettier, mtr-gui) is in
+// infrastructure"), by descriptions alone: a word of it that is another package's name (pip's "install":
+// pypaInstallHook) says nothing of what that package does. What is built on the named tool (prettier-d-slim, coc-prettier, mtr-gui) is in
 // neither, nor is the tool itself unless the query asks for one like it ("schedule jobs like cron").
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, splitAttr } from "../index/package-sets.js";
@@ -115,19 +116,20 @@ interface Ranked {
 export function rankAlternatives<T extends Ranked>(
   index: NixpkgsIndex,
   asked: AlternativesAsked,
-  rank: (query: string) => T[],
+  /** Ranks a query; `describedOnly`: by descriptions alone, for a description as the query. */
+  rank: (query: string, describedOnly: boolean) => T[],
   limit: number,
 ): (T & { fused: number })[] {
   const others = (results: T[]) => results.filter((result) => !isOfNamed(index, asked, index.lookup(result.attr)));
   const named = asked.named.map((id) => index.record(id));
   // The tool named by its package ("findutils") is the program it installs to those that stand in for it ("alternative to find").
   const programs = new Set(named.map((record) => normalizeName(record.mainProgram)).filter(Boolean));
-  const naming = others(rank(asked.query)).filter(saysNamed(index, asked, programs));
+  const naming = others(rank(asked.query, false)).filter(saysNamed(index, asked, programs));
   const { description } = named[0]!;
   // A package's description says what its own program does, not another it installs: coreutils' "GNU Core Utilities" is no ls.
   const ownName = (record: PackageRecord) =>
     [splitAttr(record.attr).leaf, record.pname, record.mainProgram].some((name) => normalizeName(name) === normalizeName(asked.name));
-  const alike = description && named.some(ownName) ? others(rank(`${firstWords(description)} ${asked.rest}`)) : [];
+  const alike = description && named.some(ownName) ? others(rank(`${firstWords(description)} ${asked.rest}`, true)) : [];
   const weight = (item: T, list: number) => (list === 1 || LIKENESS.test(item.description) ? 1 : ONLY_NAMING);
   return fuseRankings([naming, alike], weight, limit);
 }

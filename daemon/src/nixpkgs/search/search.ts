@@ -314,7 +314,8 @@ export function searchIndex(index: NixpkgsIndex, query: string, options: SearchO
   // Another tool than the one named: see alternatives.ts. Both rankings go one page deep whatever page is asked: a
   // fused order that counted deeper ranks for later pages would differ from the first page's, and repeat some of it.
   const wide = { ...options, limit: MAX_LIMIT };
-  return rankAlternatives(index, asked, (text) => rankQuery(index, text, wide), clampLimit(options.limit)).map(({ fused, ...result }) => ({
+  const rank = (text: string, describedOnly: boolean) => rankQuery(index, text, wide, true, describedOnly);
+  return rankAlternatives(index, asked, rank, clampLimit(options.limit)).map(({ fused, ...result }) => ({
     ...result,
     score: Math.round(fused * 1000) / 10,
   }));
@@ -368,7 +369,13 @@ const ordinaryProgramNames = perIndex((index): Map<string, Set<number>> => {
 });
 
 /** The packages that best match what the query says, in order. */
-function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, alternativesNamed = true): SearchResult[] {
+function rankQuery(
+  index: NixpkgsIndex,
+  query: string,
+  options: SearchOptions,
+  alternativesNamed = true,
+  describedOnly = false,
+): SearchResult[] {
   const limit = clampLimit(options.limit);
   const {
     text,
@@ -490,6 +497,7 @@ function rankQuery(index: NixpkgsIndex, query: string, options: SearchOptions, a
       compounds: compounds.get(w),
       notNamed: w === firstWord ? undefined : ordinaryProgramNames(index).get(w),
       languageTools: languageToolsOf(w),
+      describedOnly,
     };
     scoreWord(index, w, match, scratch, queryStems, scope, (id, score, share) => {
       touch(id);
@@ -935,6 +943,8 @@ interface WordScope {
   notNamed?: ReadonlySet<number>;
   /** The tools for the language the word names, when a tool for it is asked (index.toolLanguages). */
   languageTools?: Uint32Array;
+  /** No names, descriptions only: a tool's description as a query (alternatives.ts) says what it does, not what others are named. */
+  describedOnly?: boolean;
 }
 
 /** Calls `add` once per package with the best way one query word matches it. */
@@ -945,7 +955,7 @@ function scoreWord(
   scratches: Scratch,
   /** The stems of all the query's words. */
   queryStems: ReadonlySet<string>,
-  { candidates, compounds = [], notNamed, languageTools }: WordScope,
+  { candidates, compounds = [], notNamed, languageTools, describedOnly }: WordScope,
   add: (id: number, score: number, share: number) => void,
 ): void {
   const { word: scratch, description, share, hits, described } = scratches;
@@ -971,11 +981,11 @@ function scoreWord(
     stemmed.length >= 3 && word.length - stemmed.length <= MAX_NAME_STEM_CUT && !(word.endsWith("e") && stemmed === word.slice(0, -1))
       ? [stemmed]
       : [];
-  const forms = /^\d+$/.test(word) ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
+  const forms = /^\d+$/.test(word) || describedOnly ? [] : [word, ...nameStem, ...(toolVerb ? [toolVerb] : [])];
   // A name the word makes with its neighbour ("hex dump": hexdump, util-linux's program), as a word of a name; a top-level
   // one only, as for a whole name: "command runner" is a task, not python313Packages.command-runner.
   const topLevel = index.topLevelFamily;
-  for (const compound of compounds) {
+  for (const compound of describedOnly ? [] : compounds) {
     const term = index.names.find(compound);
     if (term < 0) continue;
     for (const id of index.names.postings(term)) {
@@ -1004,7 +1014,7 @@ function scoreWord(
   }
 
   // A technical token (sha256, base64, x264) names a program too: sha256sum is coreutils'.
-  if (/[a-z]/.test(word) && /[0-9]/.test(word)) {
+  if (!describedOnly && /[a-z]/.test(word) && /[0-9]/.test(word)) {
     for (const term of index.exact.withPrefix(word, 16, { including: true })) {
       for (const id of index.exact.postings(term)) offer(id, rarity * WEIGHT.nameWord);
     }
