@@ -27,6 +27,15 @@
 # shellcheck disable=SC2154,SC2317
 set -u
 
+# The host's programs bin/run calls (systemd-run, cat) are looked up in PATH's absolute directories only:
+# an empty or relative entry is the working directory, often the project, which chooses nothing the host runs.
+IFS=: read -ra path_dirs <<<"${PATH-}"
+absolute=
+for dir in "${path_dirs[@]}"; do
+  if [[ $dir == /* ]]; then absolute+=${absolute:+:}$dir; fi
+done
+PATH=$absolute
+
 fail() {
   echo "nixshed jail ($env_name): $*" >&2
   exit 125
@@ -96,21 +105,10 @@ if [ -n "$relay" ] && [ -n "${NIXSHED_JAIL_EGRESS_SOCKET-}" ]; then
   command=("$relay" "$entry" "${command[@]}")
 fi
 
-# systemd-run is the host's, looked up in PATH's absolute directories only: an empty or relative entry
-# is the working directory, often the project, and the host runs nothing a project put there.
-systemd_run=
-IFS=: read -ra path_dirs <<<"${PATH-}"
-for dir in "${path_dirs[@]}"; do
-  if [[ $dir == /* && -x $dir/systemd-run ]]; then
-    systemd_run=$dir/systemd-run
-    break
-  fi
-done
-
 limits=rlimit
 if [ -w /sys/fs/cgroup/memory ] && [ -w /sys/fs/cgroup/pids ] && [ -e /sys/fs/cgroup/pids/cgroup.procs ]; then
   limits=cgroup1
-elif [ -n "$systemd_run" ] &&
+elif command -v systemd-run >/dev/null &&
   { [ "$EUID" = 0 ] && [ -S /run/systemd/private ] || [ -S "${XDG_RUNTIME_DIR-/nonexistent}/systemd/private" ]; }; then
   limits=systemd
 fi
@@ -220,7 +218,7 @@ launch() {
     systemd)
       local scope=(--scope)
       [ "$EUID" = 0 ] || scope=(--user --scope)
-      exec "$systemd_run" "${scope[@]}" --quiet --collect \
+      exec systemd-run "${scope[@]}" --quiet --collect \
         -p MemoryMax="${memory_mb}M" -p MemorySwapMax=0 -p TasksMax="$max_processes" \
         -- "$bwrap" "${static[@]}" "${dynamic[@]}" -- "${command[@]}"
       ;;

@@ -2,9 +2,10 @@
 // leading ':' is a common slip in a shell profile): such an entry means the working directory, the
 // server's is the project, and a bare program name (rg, git, bwrap, nix) looked up through it would
 // find the repository's own ./rg. nixshed looks programs up in PATH's absolute directories only.
+import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
+import { CLI, startServer, textOf, type ServerHandle } from "../../daemon/test/support/mcp-client.js";
 import { harnessMetadata } from "../harness/metadata.js";
 import { hostileRepo, type HostileRepo, markerScript } from "./data-hostile-repo.js";
 
@@ -30,6 +31,20 @@ afterAll(async () => {
 });
 
 describe("a program planted in the project, with '' and '.' on PATH", () => {
+  it("doctor runs none of it, nor do the programs it starts (bwrap's true, in a read-only view of the host)", () => {
+    rmSync(repo.marker, { force: true });
+    // Where it cannot write the marker (bwrap binds / read-only), it says so in doctor's output.
+    repo.write("true", "#!/bin/sh\necho planted true ran\nexit 1\n", 0o755);
+    const doctor = spawnSync(process.execPath, [CLI, "doctor", "--metadata", harnessMetadata(), "--project", repo.root], {
+      cwd: repo.root,
+      env: { ...process.env, PATH: `:.:${process.env.PATH ?? ""}` },
+      encoding: "utf8",
+    });
+    expect(doctor.stdout).toMatch(/user namespaces/);
+    expect(doctor.stdout).not.toMatch(/planted true ran/);
+    expect(repo.ran(), "doctor ran a program of the repository").toBe(false);
+  });
+
   it.each([
     ["search_files", { pattern: "needle", path: "notes.txt" }],
     ["search_files", { pattern: "needle" }],

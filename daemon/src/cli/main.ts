@@ -5,6 +5,7 @@ import module from "node:module";
 import { parseArgs } from "node:util";
 import { ConfigError } from "../config/layers.js";
 import { closest } from "../config/suggest.js";
+import { absoluteDirs } from "../files/on-path.js";
 import { VERSION } from "../version.js";
 import { commonOptions, EXIT, UsageError, type Command, type Options } from "./base.js";
 
@@ -74,6 +75,9 @@ function commandFirst(argv: string[]): string[] {
 }
 
 async function main(given: string[]): Promise<number> {
+  // An empty or relative PATH entry is the working directory, often the project: no program the host starts, nor any
+  // it starts in turn (nix's git, bwrap's true, bin/run's systemd-run), is looked up there (SECURITY.md, boundary 2).
+  if (process.env.PATH !== undefined) process.env.PATH = absoluteDirs(process.env.PATH);
   const argv = commandFirst(given);
   if (argv[0] === "--version" || argv[0] === "-V") {
     process.stdout.write(`${VERSION}\n`);

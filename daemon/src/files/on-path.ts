@@ -24,3 +24,11 @@ export function onPath(program: string, path = process.env.PATH ?? ""): string |
   const found = programOnPath(program, path);
   return found === undefined ? undefined : realpathSync(found);
 }
+
+/** PATH with its absolute directories only, for every program the host starts and what those start (nix's git, bwrap's true). */
+export function absoluteDirs(path: string): string {
+  return path
+    .split(delimiter)
+    .filter((dir) => isAbsolute(dir))
+    .join(delimiter);
+}
