@@ -36,7 +36,9 @@ export function globWithin(confinement: Confinement, glob: string, dir: string):
  */
 function asAgentsMeanIt(glob: string, dir: string): string {
   const parts = glob.split(",").map((part) => part.trim());
-  if (parts.length > 1 && !/[{}]/.test(glob) && parts.every((part) => part !== "")) return `{${parts.join(",")}}`;
+  // A list of patterns, not a name with a comma in it ("a,b.txt").
+  if (parts.length > 1 && !/[{}]/.test(glob) && parts.every((part) => part !== "") && parts.some((part) => PATTERN.test(part)))
+    return `{${parts.join(",")}}`;
   const name = glob.replace(/\/+$/, "");
   if (name !== "" && !PATTERN.test(name) && isDirectory(join(dir, name))) return `${name}/**`;
   return glob;

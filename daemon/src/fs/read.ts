@@ -44,13 +44,14 @@ interface Opened extends TextFile {
 }
 
 /** Resolves, opens and reads the head of one file. Done for every path at once; the budget is then spent in order. */
-function openOne(confinement: Confinement, path: string): Promise<Opened> {
+function openOne(confinement: Confinement, path: string, suggest: boolean): Promise<Opened> {
   return confinement.hold(path, "follow", async (resolved) => {
     if (!resolved.exists) {
       // A kept result goes when newer ones outgrow the store (responses.keep_files, keep_seconds, keep_bytes).
       if (confinement.keptResult(resolved.real) === "here")
         throw new FsError(`${path}: this kept result is gone`, "run the call that made it again");
-      throw await noSuchFile(confinement, path, "use list_files or search_files to find it");
+      const hint = "use list_files or search_files to find it";
+      throw suggest ? await noSuchFile(confinement, path, hint) : new FsError(`${path}: no such file`, hint);
     }
     const file = await openTextFile(resolved.at);
     if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");
@@ -98,7 +99,8 @@ export async function readContent(
     throw new FsError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
   const budget: Budget = { left: budgetBytes, total: budgetBytes };
-  const opening = request.paths.map((path) => openOne(confinement, path));
+  // A file of that name elsewhere is looked for when one file is asked: not a listing of the tree per path of a long list.
+  const opening = request.paths.map((path) => openOne(confinement, path, request.paths.length === 1));
   // Each failure is reported with its item, in order; until then it must not count as unhandled.
   for (const pending of opening) pending.catch(() => {});
   try {

@@ -18,8 +18,8 @@ export async function noSuchFile(confinement: Confinement, path: string, otherwi
 
 async function sameNamed(confinement: Confinement, path: string): Promise<string[]> {
   const name = basename(path);
-  // A name that is a pattern itself, or none, names no file to look for.
-  if (name === "" || /[*?[\]{}\\!]/.test(name)) return [];
+  // A name that is a pattern itself (a comma too, which a glob here reads as a list), or none, names no file to look for.
+  if (name === "" || /[*?[\]{}\\!,]/.test(name)) return [];
   const anyCase = name.replace(/[a-z]/gi, (letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`);
   try {
     const { entries } = await listFiles(confinement, { glob: `**/${anyCase}` }, { entries: 50, bytes: 8192 }, AbortSignal.timeout(LOOK_MS));

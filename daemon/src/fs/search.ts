@@ -168,6 +168,9 @@ export function cutLineNote(files: SearchFile[]): string | undefined {
   return undefined;
 }
 
+/** Largest file a search across lines reads (rg holds it whole), well under rg's memory limit (ripgrep.ts). */
+const MULTILINE_MAX_FILE = "256M";
+
 function ripgrepArgs(request: SearchRequest): string[] {
   const args = ["--json", "--no-config", "--hidden", "--no-require-git", "--glob", "!.git"];
   // A regular expression with look-around or backreferences goes to PCRE2 where rg has it.
@@ -175,8 +178,11 @@ function ripgrepArgs(request: SearchRequest): string[] {
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
   if (request.glob) args.push("--glob", request.glob);
-  // A pattern across lines (a line break, or \n in a regular expression) matches only where rg reads past one.
-  if (request.pattern.includes("\n") || (!request.literal && /(^|[^\\])\\n/.test(request.pattern))) args.push("--multiline");
+  // A pattern across lines (a line break, or \n in a regular expression) matches only where rg reads past one. rg
+  // then holds a whole file: one larger than its memory limit would fail the search, so such files are skipped.
+  if (request.pattern.includes("\n") || (!request.literal && /(^|[^\\])\\n/.test(request.pattern))) {
+    args.push("--multiline", "--max-filesize", MULTILINE_MAX_FILE);
+  }
   args.push("--regexp", request.pattern);
   return args;
 }

@@ -118,6 +118,9 @@ describe("list_files", () => {
   it("takes a comma list of globs, and tells a glob given as the path to go as glob", async () => {
     const f = await fixture({ "a.md": "", "b.ts": "", "c.py": "" });
     expect(paths(await listFiles(f.confinement, { glob: "*.md,*.ts" }, cap(100), never))).toEqual(["a.md", "b.ts"]);
+    // A name with a comma in it is that name.
+    writeFileSync(join(f.root, "a,b.txt"), "");
+    expect(paths(await listFiles(f.confinement, { glob: "a,b.txt" }, cap(100), never))).toEqual(["a,b.txt"]);
     await expect(listFiles(f.confinement, { path: "*.py" }, cap(100), never)).rejects.toMatchObject({
       hint: expect.stringMatching(/^"\*\.py" is a glob: pass it as glob/),
     });

@@ -146,6 +146,10 @@ describe("first guesses an agent makes", () => {
     expect(textOf(await server.call("edit_file", { path: "main.ts", old_text: "42", new_text: "43" }))).toBe(
       "main.ts: no such file; did you mean src/main.ts?",
     );
+    // Several paths: no listing of the tree for each missing one.
+    expect(textOf(await server.call("read_content", { paths: ["main.ts", "other.ts"] }))).toMatch(
+      /^main\.ts: no such file; use list_files or search_files to find it/,
+    );
     const some = await server.call("read_content", { paths: ["src/main.ts", "src/nope.ts"] });
     expect(some.isError).toBeFalsy();
     // path and paths naming the same file: read once.
