@@ -64,6 +64,8 @@ beforeAll(async () => {
   writeFileSync(join(project, "big.txt"), Array.from({ length: 25_000 }, (_, i) => `line ${String(i + 1).padStart(13, "0")}\n`).join(""));
   // 2.4 MB, more than one call reads: 20,000 lines of 120 bytes.
   writeFileSync(join(project, "huge.txt"), Array.from({ length: 20_000 }, (_, i) => `${String(i + 1).padStart(119, "-")}\n`).join(""));
+  // 1.4 MB whose JSON escaping doubles it: 12,000 lines of quotes and backslashes.
+  writeFileSync(join(project, "quoted.txt"), Array.from({ length: 12_000 }, (_, i) => `${i + 1}${'"\\'.repeat(60)}\n`).join(""));
   // 3 MB in one line, each 10 bytes saying where they are.
   writeFileSync(join(project, "longline.txt"), LONG_LINE);
   // Many files with long names, for listings and stats.
@@ -190,25 +192,31 @@ describe("a long answer", () => {
     expect(omitted).toBe(`${whole.slice(first - 1, last).join("\n")}\n`);
   });
 
-  it("read of a file larger than a call reads: one page at a time, next_start_line the first line not shown, every line in order", async () => {
-    let text = "";
-    let calls = 0;
-    for (let from: number | undefined = 1; from !== undefined; calls++) {
-      const page = await server.call("read_content", { path: "huge.txt", start_line: from });
-      expect(bytes(page)).toBeLessThanOrEqual(BUDGET);
-      // Nothing read goes unshown: no omitted middle, one way on.
-      expect(textOf(page)).not.toMatch(/omitted/);
-      text += textOf(page)
-        .split("\n")
-        .filter((line) => !line.startsWith("==>") && !line.startsWith("[budget spent"))
-        .map((line) => `${line}\n`)
-        .join("")
-        .replace(/\n$/, "");
-      from = (page.structuredContent as { items: { next_start_line?: number }[] }).items[0]!.next_start_line;
-    }
-    expect(text).toBe(readFileSync(join(project, "huge.txt"), "utf8"));
-    expect(calls).toBeGreaterThan(60);
-  });
+  it.each([
+    ["huge.txt", 60],
+    ["quoted.txt", 40],
+  ])(
+    "read of %s, larger than a call reads: one page at a time, next_start_line the first line not shown, every line in order",
+    async (file, pages) => {
+      let text = "";
+      let calls = 0;
+      for (let from: number | undefined = 1; from !== undefined; calls++) {
+        const page = await server.call("read_content", { path: file, start_line: from });
+        expect(bytes(page)).toBeLessThanOrEqual(BUDGET);
+        // Nothing read goes unshown: no omitted middle, one way on.
+        expect(textOf(page)).not.toMatch(/omitted/);
+        text += textOf(page)
+          .split("\n")
+          .filter((line) => !line.startsWith("==>") && !line.startsWith("[budget spent"))
+          .map((line) => `${line}\n`)
+          .join("")
+          .replace(/\n$/, "");
+        from = (page.structuredContent as { items: { next_start_line?: number }[] }).items[0]!.next_start_line;
+      }
+      expect(text).toBe(readFileSync(join(project, file), "utf8"));
+      expect(calls).toBeGreaterThan(pages);
+    },
+  );
 
   it("run with a 5 MB line: every line of the kept text pages within the budget, the marker naming them exactly", async () => {
     const result = await server.call("run", { env: "shell", code: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END" });
@@ -263,7 +271,7 @@ describe("a long answer", () => {
     expect(JSON.stringify(write)).toMatch(/read-only root/);
     const beside = await server.call("write_content", { items: [{ path: join(path, "..", "new.txt"), content: "planted" }] });
     expect(JSON.stringify(beside)).toMatch(/read-only root/);
-    expect(readdirSync(project).sort()).toEqual(["big.txt", "huge.txt", "longline.txt", "many"]);
+    expect(readdirSync(project).sort()).toEqual(["big.txt", "huge.txt", "longline.txt", "many", "quoted.txt"]);
   });
 
   it("fits a session call and an error the same way", async () => {

@@ -102,8 +102,10 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   if (isBinaryFile(head)) return { binary: true, size };
   const start = request.startLine ?? 1;
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
-  let budget =
-    request.pageBytes !== undefined && size > request.maxBytes ? Math.min(request.maxBytes, request.pageBytes) : request.maxBytes;
+  const paged = request.pageBytes !== undefined && size > request.maxBytes;
+  let budget = paged ? Math.min(request.maxBytes, request.pageBytes!) : request.maxBytes;
+  // A page is what an answer shows, which counts bytes as JSON escapes them ("\"" is two): so is a page's line.
+  const cost = paged ? (piece: Buffer) => piece.length + escapeExtra(piece) : (piece: Buffer) => piece.length;
   const kept: Buffer[] = [];
   let line = 1;
   let last = start - 1;
@@ -114,9 +116,10 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   let stop: "range" | "budget" | undefined;
   let cut = false;
   const keep = (piece: Buffer): void => {
-    if (piece.length <= budget) {
+    const bytes = cost(piece);
+    if (bytes <= budget) {
       kept.push(piece);
-      budget -= piece.length;
+      budget -= bytes;
       last = line;
       return;
     }
@@ -214,6 +217,16 @@ async function linesFrom(handle: FileHandle, rest: Buffer, position: number, siz
   }
   // A last line without a newline is a line too.
   return last === 10 ? lines : lines + 1;
+}
+
+/** What JSON escaping adds to some text's bytes: one for a quote, a backslash or \n \r \t \b \f; five for another control byte. */
+function escapeExtra(bytes: Buffer): number {
+  let extra = 0;
+  for (const byte of bytes) {
+    if (byte === 0x22 || byte === 0x5c || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x08 || byte === 0x0c) extra++;
+    else if (byte < 0x20) extra += 5;
+  }
+  return extra;
 }
 
 /** The largest cut at or before `at` that does not split a UTF-8 character. */
