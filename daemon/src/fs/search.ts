@@ -105,7 +105,13 @@ export interface SearchFile {
 
 /** Matches as text: each file's path, then its lines, "12:text" for a match and "11-text" for context. */
 export const matchLines = (files: SearchFile[]): string[] =>
-  files.flatMap((file) => [oneLine(file.path), ...file.lines.map((line) => `${line.line}${line.match ? ":" : "-"}${line.text}`)]);
+  files.flatMap((file) => [
+    oneLine(file.path),
+    // A match across lines shows each of them numbered, as rg does.
+    ...file.lines.flatMap((line) =>
+      line.text.split("\n").map((text, i) => `${line.line && line.line + i}${line.match ? ":" : "-"}${text}`),
+    ),
+  ]);
 
 const rgText = z.object({ text: z.string().optional(), bytes: z.string().optional() });
 type RgText = z.infer<typeof rgText>;
@@ -276,10 +282,16 @@ export async function searchFiles(
       }
       if (!current) continue;
       if (current.lines.length === 0) read.files.push(current);
-      read.lines++;
+      // A match across lines (--multiline) is one record of them all, each line shortened on its own.
+      const [head, ...more] = decode(event.data.lines)
+        .replace(/\r?\n$/, "")
+        .split("\n");
+      const shortened = [shorten(head!, event.data.submatches?.[0]?.start), ...more.map((text) => shorten(text))];
+      read.lines += shortened.length;
       current.lines.push({
         line: event.data.line_number ?? 0,
-        ...shorten(decode(event.data.lines), event.data.submatches?.[0]?.start),
+        text: shortened.map((each) => each.text).join("\n"),
+        ...(shortened.some((each) => each.cut) ? { cut: true } : {}),
         match: event.type === "match",
       });
     }

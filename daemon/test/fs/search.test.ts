@@ -49,7 +49,10 @@ describe("search_files", () => {
 
   it("matches a pattern across lines, a line break or \\n in it, as rg does only when told", async () => {
     const f = await fixture({ "m.py": "def load(path):\n    with open(path) as f:\n" });
-    expect((await search(f, { pattern: "def load\\(path\\):\\n    with" })).matches).toBe(1);
+    const across = await search(f, { pattern: "def load\\(path\\):\\n    with" });
+    expect(across.matches).toBe(1);
+    // Each line of the match is shown as a line of its own, numbered.
+    expect(matchLines(across.files)).toEqual(["m.py", "1:def load(path):", "2:    with open(path) as f:"]);
     expect((await search(f, { pattern: "load(path):\n    with", literal: true })).matches).toBe(1);
     // An escaped backslash before n is no line break.
     expect((await search(f, { pattern: "load\\\\n" })).matches).toBe(0);
