@@ -14,7 +14,6 @@ import { mkdtempSync, readlinkSync, rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, sep } from "node:path";
-import { programOnPath } from "../files/on-path.js";
 import { isInside } from "../files/path-inside.js";
 import { readPlantedText } from "../files/small-file.js";
 
@@ -77,9 +76,7 @@ function ignoreFileText(path: string, root: string): string | undefined {
 /** `git check-ignore` of the names, git given `env`: those ignored. */
 function checkIgnore(dir: string, names: string[], env: Record<string, string>, signal: AbortSignal): Promise<Set<string>> {
   return new Promise((resolve) => {
-    const git = programOnPath("git");
-    if (!git) return resolve(new Set());
-    const child = spawn(git, ["check-ignore", "--no-index", "-z", "--stdin"], {
+    const child = spawn("git", ["check-ignore", "--no-index", "-z", "--stdin"], {
       cwd: dir,
       env: { ...process.env, ...env },
       stdio: ["pipe", "pipe", "ignore"],
@@ -107,8 +104,6 @@ function ownDirectory(): Promise<string | undefined> {
 
 /** A fresh private directory with an empty bare repository in it, removed when the process exits; nothing is left of a failed one. */
 async function makeOwnDirectory(): Promise<string | undefined> {
-  const git = programOnPath("git");
-  if (!git) return undefined;
   let dir: string;
   try {
     dir = mkdtempSync(join(tmpdir(), "nixshed-git-"));
@@ -116,7 +111,7 @@ async function makeOwnDirectory(): Promise<string | undefined> {
     return undefined;
   }
   const made = await new Promise<boolean>((resolve) =>
-    execFile(git, ["init", "--bare", "--quiet", join(dir, "repository")], (error) => resolve(!error)),
+    execFile("git", ["init", "--bare", "--quiet", join(dir, "repository")], (error) => resolve(!error)),
   );
   if (!made) {
     rmSync(dir, { recursive: true, force: true });

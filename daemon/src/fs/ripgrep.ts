@@ -10,7 +10,7 @@ import { spawn, type ChildProcessByStdio, type SpawnOptions } from "node:child_p
 import { closeSync, constants, openSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { onPath, programOnPath } from "../files/on-path.js";
+import { onPath } from "../files/on-path.js";
 import { errnoOf, FsError } from "./errors.js";
 import { releaseIgnoreFifos } from "./ignore-fifos.js";
 
@@ -50,27 +50,20 @@ function shell(): string {
 const limitedRg = (rg: string, args: string[]) => [shell(), "-c", `ulimit -d ${MAX_DATA_KIB} && exec "$0" "$@"`, rg, ...args];
 const spawnArgv = ([program, ...args]: string[], options: SpawnOptions) => spawn(program!, args, options);
 
-/** How to start rg jailed: bubblewrap, its arguments up to the command, and rg. */
-interface RgJail {
-  bwrap: string;
-  args: string[];
-  rg: string;
-}
+let jail: Promise<{ bwrap: string[]; rg: string } | undefined> | undefined;
 
-let jail: Promise<RgJail | undefined> | undefined;
-
-/** How to start rg jailed in one root; undefined where it cannot (no bwrap, no namespaces). Probed once, on the first call. */
-export function jailed(): Promise<RgJail | undefined> {
+/** How to start rg jailed in one root: bwrap's arguments up to the command; undefined where it cannot (no bwrap, no namespaces). Probed once, on the first call. */
+export function jailed(): Promise<{ bwrap: string[]; rg: string } | undefined> {
   jail ??= new Promise((resolve) => {
     // Without rg or its shell there is nothing to jail: each call says which is missing.
-    const [rg, sh, bwrap] = [onPath("rg"), findShell(), programOnPath("bwrap")];
-    if (!rg || !sh || !bwrap) return resolve(undefined);
+    const [rg, sh] = [onPath("rg"), findShell()];
+    if (!rg || !sh) return resolve(undefined);
     const binds = [...SYSTEM, rg, sh].flatMap((path) => ["--ro-bind-try", path, path]);
-    const args = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, SEARCH_ROOT];
+    const bwrap = ["--unshare-all", "--die-with-parent", "--new-session", ...binds, "--ro-bind", `/proc/self/fd/${HELD_FD}`, SEARCH_ROOT];
     // Probed with / standing in for a root (rg --version reads nothing).
     const stand = openSync("/", constants.O_RDONLY | constants.O_DIRECTORY);
     // As every call runs it: the limiting shell must start in there too.
-    const probe = spawn(bwrap, [...args, ...limitedRg(rg, ["--version"])], {
+    const probe = spawn("bwrap", [...bwrap, ...limitedRg(rg, ["--version"])], {
       stdio: ["ignore", "ignore", "ignore", stand],
       timeout: PROBE_MS,
       killSignal: "SIGKILL",
@@ -81,7 +74,7 @@ export function jailed(): Promise<RgJail | undefined> {
       if (settled) return;
       settled = true;
       closeSync(stand);
-      resolve(usable ? { bwrap, args, rg } : undefined);
+      resolve(usable ? { bwrap, rg } : undefined);
     };
     probe.once("error", () => settle(false));
     probe.once("close", (code) => settle(code === 0));
@@ -108,13 +101,10 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   options.signal.throwIfAborted();
   const child = (
     jail && options.jail
-      ? spawn(jail.bwrap, [...jail.args, "--chdir", join(SEARCH_ROOT, options.jail.below), ...limitedRg(jail.rg, args)], {
+      ? spawn("bwrap", [...jail.bwrap, "--chdir", join(SEARCH_ROOT, options.jail.below), ...limitedRg(jail.rg, args)], {
           stdio: ["ignore", "pipe", "pipe", options.jail.rootFd],
         })
-      : spawnArgv(limitedRg(onPath("rg") ?? throwNotInstalled(), args), {
-          cwd: options.cwd,
-          stdio: [options.stdin ?? "ignore", "pipe", "pipe"],
-        })
+      : spawnArgv(limitedRg("rg", args), { cwd: options.cwd, stdio: [options.stdin ?? "ignore", "pipe", "pipe"] })
   ) as ChildProcessByStdio<null, Readable, Readable>;
   const kill = () => child.kill("SIGKILL");
   options.signal.addEventListener("abort", kill, { once: true });
@@ -178,6 +168,3 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
 }
 
 const notInstalled = () => new FsError("ripgrep (rg) is not installed", "install ripgrep (Debian: apt install ripgrep; Nix: pkgs.ripgrep)");
-const throwNotInstalled = (): never => {
-  throw notInstalled();
-};

@@ -3,7 +3,6 @@
 // time, so an artifact works without the daemon): this probe asks an artifact's bin/run --limits
 // instead of deciding it a second time.
 import { execFile } from "node:child_process";
-import { programOnPath } from "../files/on-path.js";
 import { jailLimits, type LimitMechanism } from "./runner.js";
 
 export interface Probe {
@@ -30,9 +29,7 @@ const limitDetails: Record<LimitMechanism, Probe> = {
 
 function run(program: string, args: string[]): Promise<{ ok: boolean; output: string }> {
   return new Promise((resolve) => {
-    const found = programOnPath(program);
-    if (!found) return resolve({ ok: false, output: `${program}: not found on PATH` });
-    execFile(found, args, { timeout: 10_000 }, (error, stdout, stderr) => {
+    execFile(program, args, { timeout: 10_000 }, (error, stdout, stderr) => {
       resolve({ ok: !error, output: `${stdout}${stderr}`.trim() || (error?.message ?? "") });
     });
   });

@@ -18,7 +18,6 @@ import { z } from "zod";
 import type { NetworkSetting } from "../../config/network.js";
 import { unlessAbsent } from "../../files/absence.js";
 import { InvalidJson, parseJson, readJsonFile } from "../../files/json-file.js";
-import { programOnPath } from "../../files/on-path.js";
 import { inStore, NotInStore, requireStorePath } from "../../files/store.js";
 import type { Mount, ProjectAccess } from "../../config/schema.js";
 import { nixFailure, NixpkgsError } from "../errors.js";
@@ -284,10 +283,7 @@ function runNix(
   attr: string,
 ): Promise<string> {
   return new Promise((resolve, reject) => {
-    const notFound = () => new NixpkgsError(`${command} not found`, "nixpkgs_execute needs Nix on the daemon's PATH.");
-    const program = programOnPath(command);
-    if (!program) return reject(notFound());
-    const child = spawn(program, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let stdout = "";
     let tail = "";
     let total: number | undefined;
@@ -323,7 +319,11 @@ function runNix(
     if (options.signal?.aborted) onAbort();
     child.once("error", (error) => {
       clearTimeout(timer);
-      reject((error as NodeJS.ErrnoException).code === "ENOENT" ? notFound() : error);
+      reject(
+        (error as NodeJS.ErrnoException).code === "ENOENT"
+          ? new NixpkgsError(`${command} not found`, "nixpkgs_execute needs Nix on the daemon's PATH.")
+          : error,
+      );
     });
     child.once("close", (code) => {
       clearTimeout(timer);

@@ -4,7 +4,6 @@
 // The output (≈160 MB) goes to a file, never into memory at once.
 import { spawn } from "node:child_process";
 import { createWriteStream } from "node:fs";
-import { programOnPath } from "../../files/on-path.js";
 import { NixpkgsError } from "../errors.js";
 
 const NIX_ENV_CONFIG = "{ allowAliases = false; allowVariants = false; }";
@@ -36,9 +35,7 @@ export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options:
     ...NIX_FLAGS,
     ...SAFE_EVALUATION,
   ];
-  const nixEnv = programOnPath("nix-env");
-  if (!nixEnv) throw nixEnvMissing();
-  const child = spawn(nixEnv, args, {
+  const child = spawn("nix-env", args, {
     stdio: ["ignore", "pipe", "pipe"],
     signal: options.signal,
     env: { ...process.env, NIX_PATH: "" },
@@ -63,12 +60,11 @@ export async function evaluateNixpkgs(nixpkgs: string, outFile: string, options:
     if (code !== 0)
       throw new NixpkgsError(`nix-env could not evaluate ${nixpkgs} (exit ${code})`, stderr.trim().split("\n").slice(-5).join("\n"));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw nixEnvMissing();
+    if ((error as NodeJS.ErrnoException).code === "ENOENT")
+      throw new NixpkgsError("nix-env not found", "Install Nix, or pass a prebuilt index.");
     if (options.signal?.aborted) throw new NixpkgsError(`evaluating ${nixpkgs} stopped`);
     throw error;
   } finally {
     clearInterval(ticker);
   }
 }
-
-const nixEnvMissing = () => new NixpkgsError("nix-env not found", "Install Nix, or pass a prebuilt index.");
