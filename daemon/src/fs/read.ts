@@ -50,8 +50,7 @@ function openOne(confinement: Confinement, path: string, suggest: boolean): Prom
       // A kept result goes when newer ones outgrow the store (responses.keep_files, keep_seconds, keep_bytes).
       if (confinement.keptResult(resolved.real) === "here")
         throw new FsError(`${path}: this kept result is gone`, "run the call that made it again");
-      const hint = "use list_files or search_files to find it";
-      throw suggest ? await noSuchFile(confinement, path, hint) : new FsError(`${path}: no such file`, hint);
+      throw await noSuchFile(confinement, path, "use list_files or search_files to find it", suggest);
     }
     const file = await openTextFile(resolved.at);
     if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");

@@ -10,9 +10,9 @@ import { listFiles } from "./list.js";
 const MAX_NAMED = 3;
 const LOOK_MS = 2000;
 
-/** The error for `path`, which does not exist: the files of its name it may mean, else `otherwise`. */
-export async function noSuchFile(confinement: Confinement, path: string, otherwise: string): Promise<FsError> {
-  const named = await sameNamed(confinement, path);
+/** The error for `path`, which does not exist: the files of its name it may mean (when `look`), else `otherwise`. */
+export async function noSuchFile(confinement: Confinement, path: string, otherwise: string, look = true): Promise<FsError> {
+  const named = look ? await sameNamed(confinement, path) : [];
   return new FsError(`${path}: no such file`, named.length > 0 ? `did you mean ${named.join(" or ")}?` : otherwise);
 }
 

@@ -2,7 +2,7 @@
 // and bun `workspaces`, pnpm-workspace.yaml) and configured ones; and which manager made them.
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
-import { ancestorsOf } from "../project-path.js";
+import { ancestorsOf, dirInProject } from "../project-path.js";
 import { readPlantedText } from "../../files/small-file.js";
 import { readPackageJson } from "./package-json.js";
 import { isDirectory, listEntries } from "../quiet-fs.js";
@@ -63,8 +63,8 @@ function workspaceDirs(projectRoot: string): string[] {
   const dirs = new Set<string>();
   const budget = { listings: MAX_GLOB_LISTINGS };
   for (const pattern of patterns) {
-    // A member is the project's: a pattern that climbs out of it ("../../home/me/app", "../**") or starts at / names none.
-    if (pattern.startsWith("!") || isAbsolute(pattern) || pattern.split("/").includes("..")) continue;
+    // A member is the project's: a pattern that leads out of it ("../../home/me/app", "../**", "/home") names none.
+    if (pattern.startsWith("!") || dirInProject(pattern, projectRoot) === undefined) continue;
     for (const dir of expand(projectRoot, pattern.replace(/^\.\//, "").replace(/\/$/, "").split("/"), budget)) {
       if (dirs.size >= MAX_WORKSPACE_DIRS) break;
       dirs.add(dir);
