@@ -177,6 +177,10 @@ export function cutLineNote(files: SearchFile[]): string | undefined {
 /** Largest file a search across lines reads (rg holds it whole), well under rg's memory limit (ripgrep.ts). */
 const MULTILINE_MAX_FILE = "256M";
 
+/** A pattern across lines (a line break, or \n in a regular expression): it matches only where rg reads past one. */
+const acrossLines = (request: SearchRequest) =>
+  request.pattern.includes("\n") || (!request.literal && /(^|[^\\])\\n/.test(request.pattern));
+
 function ripgrepArgs(request: SearchRequest): string[] {
   const args = ["--json", "--no-config", "--hidden", "--no-require-git", "--glob", "!.git"];
   // A regular expression with look-around or backreferences goes to PCRE2 where rg has it.
@@ -184,11 +188,8 @@ function ripgrepArgs(request: SearchRequest): string[] {
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
   if (request.glob) args.push("--glob", request.glob);
-  // A pattern across lines (a line break, or \n in a regular expression) matches only where rg reads past one. rg
-  // then holds a whole file: one larger than its memory limit would fail the search, so such files are skipped.
-  if (request.pattern.includes("\n") || (!request.literal && /(^|[^\\])\\n/.test(request.pattern))) {
-    args.push("--multiline", "--max-filesize", MULTILINE_MAX_FILE);
-  }
+  // rg then holds a whole file: one larger than its memory limit would fail the search, so such files are skipped.
+  if (acrossLines(request)) args.push("--multiline", "--max-filesize", MULTILINE_MAX_FILE);
   args.push("--regexp", request.pattern);
   return args;
 }
@@ -309,6 +310,8 @@ export async function searchFiles(
   result.matches = shown;
   result.files = firstMatches(read.files, shown);
   if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
+  else if (result.matches === 0 && acrossLines(request))
+    result.hint = `across lines; files over ${MULTILINE_MAX_FILE}iB are not searched so`;
   else if (result.matches === 0 && !request.literal && REGEX_SPECIAL.test(request.pattern)) {
     // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
     const asText = await searchFiles(confinement, { ...request, literal: true, maxResults: 1 }, signal);

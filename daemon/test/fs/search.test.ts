@@ -54,6 +54,8 @@ describe("search_files", () => {
     // Each line of the match is shown as a line of its own, numbered.
     expect(matchLines(across.files)).toEqual(["m.py", "1:def load(path):", "2:    with open(path) as f:"]);
     expect((await search(f, { pattern: "load(path):\n    with", literal: true })).matches).toBe(1);
+    // Finding nothing across lines says what such a search leaves out.
+    expect((await search(f, { pattern: "load\\nnothing" })).hint).toBe("across lines; files over 256MiB are not searched so");
     // An escaped backslash before n is no line break.
     expect((await search(f, { pattern: "load\\\\n" })).matches).toBe(0);
   });
