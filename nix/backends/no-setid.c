@@ -3,7 +3,8 @@
  * any file a jail makes. The jail's user is the daemon's outside it (root, in a container or CI), so
  * such a file left in a read-write project is a program anybody on the host could run as that user;
  * nosuid on the jail's own mounts does not reach the host's. So chmod, fchmod, fchmodat(2), creating
- * a file (open, openat, creat) and mknod(at) with either bit fail with EPERM, as on a nosuid mount.
+ * a file (open, openat, creat) and mknod(at) with either bit fail with EPERM. A filter cannot tell a
+ * directory from a file, so a directory's set-group-ID bit is refused too (SECURITY.md, boundary 4).
  * openat2 (its mode in a struct the filter cannot read) and io_uring (whose operations no filter
  * sees) are ENOSYS: libc's open does not use the one, and programs fall back from the other.
  * Another architecture's system calls (i386 or x32 on x86_64), numbered otherwise, are ENOSYS too.

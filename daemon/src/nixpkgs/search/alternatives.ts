@@ -2,9 +2,10 @@
 // names. Two lists answer it, merged by rank: the packages whose words name that tool (fd is "alternative
 // to find", sd "sed alternative", kakoune "Vim inspired"), and those whose descriptions say what the
 // named tool's own says (opentofu, like terraform, is "Tool for building, changing, and versioning
-// infrastructure"), by descriptions alone: a word of it that is another package's name (pip's "install":
-// pypaInstallHook) says nothing of what that package does. What is built on the named tool (prettier-d-slim, coc-prettier, mtr-gui) is in
-// neither, nor is the tool itself unless the query asks for one like it ("schedule jobs like cron").
+// infrastructure"), matched against descriptions alone: a word of it that is another package's name
+// (pip's "installing": pypaInstallHook) says nothing of what that package does. What is built on the
+// named tool (prettier-d-slim, coc-prettier, mtr-gui) is in neither, nor is the tool itself unless the
+// query asks for one like it ("schedule jobs like cron").
 import type { NixpkgsIndex, PackageRecord } from "../index/index.js";
 import { ECOSYSTEM_WORDS, splitAttr } from "../index/package-sets.js";
 import { nameWords, normalizeName, stem, textWords } from "./text.js";
