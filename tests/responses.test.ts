@@ -15,6 +15,7 @@ let project: string;
 let cache: string;
 
 const bytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(result));
+const LATIN1 = Array.from({ length: 12_000 }, (_, i) => `${i + 1} ${"é“".repeat(60)}\n`).join("");
 const LONG_LINE = Array.from({ length: 300_000 }, (_, i) => `${String(i * 10).padStart(9, "0")},`).join("");
 const MARKER =
   /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes(?:; lines? [\d and]+ in part)?\); the whole text is in (\S+)(?: \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/m;
@@ -66,6 +67,8 @@ beforeAll(async () => {
   writeFileSync(join(project, "huge.txt"), Array.from({ length: 20_000 }, (_, i) => `${String(i + 1).padStart(119, "-")}\n`).join(""));
   // 1.4 MB whose JSON escaping doubles it: 12,000 lines of quotes and backslashes.
   writeFileSync(join(project, "quoted.txt"), Array.from({ length: 12_000 }, (_, i) => `${i + 1}${'"\\'.repeat(60)}\n`).join(""));
+  // 1.5 MB of Latin-1 that UTF-8 spells in 3.7 MB: 12,000 lines of "é" and Windows-1252's "“" (two and three bytes).
+  writeFileSync(join(project, "latin1.txt"), Buffer.from(LATIN1.replaceAll("“", "\x93"), "latin1"));
   // 3 MB in one line, each 10 bytes saying where they are.
   writeFileSync(join(project, "longline.txt"), LONG_LINE);
   // Many files with long names, for listings and stats.
@@ -195,6 +198,7 @@ describe("a long answer", () => {
   it.each([
     ["huge.txt", 60],
     ["quoted.txt", 40],
+    ["latin1.txt", 90],
   ])(
     "read of %s, larger than a call reads: one page at a time, next_start_line the first line not shown, every line in order",
     async (file, pages) => {
@@ -213,7 +217,7 @@ describe("a long answer", () => {
           .replace(/\n$/, "");
         from = (page.structuredContent as { items: { next_start_line?: number }[] }).items[0]!.next_start_line;
       }
-      expect(text).toBe(readFileSync(join(project, file), "utf8"));
+      expect(text).toBe(file === "latin1.txt" ? LATIN1 : readFileSync(join(project, file), "utf8"));
       expect(calls).toBeGreaterThan(pages);
     },
   );
@@ -271,7 +275,7 @@ describe("a long answer", () => {
     expect(JSON.stringify(write)).toMatch(/read-only root/);
     const beside = await server.call("write_content", { items: [{ path: join(path, "..", "new.txt"), content: "planted" }] });
     expect(JSON.stringify(beside)).toMatch(/read-only root/);
-    expect(readdirSync(project).sort()).toEqual(["big.txt", "huge.txt", "longline.txt", "many", "quoted.txt"]);
+    expect(readdirSync(project).sort()).toEqual(["big.txt", "huge.txt", "latin1.txt", "longline.txt", "many", "quoted.txt"]);
   });
 
   it("fits a session call and an error the same way", async () => {

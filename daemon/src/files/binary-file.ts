@@ -23,18 +23,43 @@ function isControl(byte: number): boolean {
 
 /**
  * Binary rather than text: a NUL byte (as git and ripgrep judge), or more than 1 in 10 bytes that
- * text has not, control bytes and bytes of no UTF-8 character. Random data without a NUL is binary;
- * text with a few stray control bytes, or a Latin-1 file's accented letters, stays text. All of
- * `bytes` is judged (a jailed program's kept output); a file is judged by its first bytes (isBinaryFile).
+ * text has not, control bytes and, in UTF-8 text, bytes of no UTF-8 character. Random data without a
+ * NUL is binary; text with a few stray control bytes, or a Latin-1 file, even of one accented word, stays text.
+ * All of `bytes` is judged (a jailed program's kept output); a file is judged by its first bytes (isBinaryFile).
  */
 export function isBinary(bytes: Uint8Array): boolean {
   if (bytes.includes(0)) return true;
   let odd = 0;
   for (const byte of bytes) if (isControl(byte)) odd++;
-  // Each byte of no UTF-8 character decodes as one U+FFFD.
-  const text = new TextDecoder().decode(bytes);
-  for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", at + 1)) odd++;
+  // Each byte of no UTF-8 character decodes as one U+FFFD; in Latin-1 text every byte is a character.
+  const text = UTF8.decode(bytes);
+  if (!isLatin1(text)) for (let at = text.indexOf("\uFFFD"); at >= 0; at = text.indexOf("\uFFFD", at + 1)) odd++;
   return odd * 10 > bytes.length;
+}
+
+const UTF8 = new TextDecoder();
+// Such files are mostly Windows-1252, Latin-1 with curly quotes, dashes and € where ISO-8859-1 has control codes
+// (Node's TextDecoder("latin1") decodes ISO-8859-1, whatever the label says).
+const WINDOWS_1252_80_9F = "€\u0081‚ƒ„…†‡ˆ‰Š‹Œ\u008DŽ\u008F\u0090‘’“”•–—˜™š›œ\u009DžŸ";
+
+/**
+ * Text written in Latin-1 rather than UTF-8: bytes of no UTF-8 character and not one character UTF-8 spells in several
+ * bytes (decoded: something beyond ASCII that is not U+FFFD). UTF-8 text with one stray byte keeps its é.
+ */
+function isLatin1(decoded: string): boolean {
+  return decoded.includes("\uFFFD") && !/[\u0080-\uFFFC\uFFFE\uFFFF]/.test(decoded);
+}
+
+/** Whether some text's bytes are Latin-1 (isLatin1), where each byte past ASCII is a character UTF-8 spells in two or three. */
+export const isLatin1Text = (bytes: Uint8Array): boolean => isLatin1(UTF8.decode(bytes));
+
+/** Some text's bytes as the characters they spell: UTF-8, or Latin-1 (isLatin1). */
+export function decodeText(bytes: Uint8Array): string {
+  const text = UTF8.decode(bytes);
+  if (!isLatin1(text)) return text;
+  return Buffer.from(bytes)
+    .toString("latin1")
+    .replace(/[\u0080-\u009F]/g, (c) => WINDOWS_1252_80_9F[c.charCodeAt(0) - 0x80]!);
 }
 
 /** A file is judged by its first bytes, as git and ripgrep judge one. */

@@ -4,7 +4,7 @@
 // both page through here; each confines its paths before.
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { isBinaryFile } from "./binary-file.js";
+import { decodeText, isBinaryFile, isLatin1Text } from "./binary-file.js";
 import { openedWithin, type Within } from "./descriptor-path.js";
 
 const CHUNK = 65536;
@@ -104,8 +104,10 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
   const paged = request.pageBytes !== undefined && size > request.maxBytes;
   let budget = paged ? Math.min(request.maxBytes, request.pageBytes!) : request.maxBytes;
-  // A page is what an answer shows, which counts bytes as JSON escapes them ("\"" is two): so is a page's line.
-  const cost = paged ? (piece: Buffer) => piece.length + escapeExtra(piece) : (piece: Buffer) => piece.length;
+  // A page is what an answer shows, which counts bytes as JSON escapes them ("\"" is two), and a Latin-1 file's bytes
+  // as UTF-8 spells them (é is two): so is a page's line.
+  const latin1 = paged && isLatin1Text(head);
+  const cost = paged ? (piece: Buffer) => piece.length + escapeExtra(piece, latin1) : (piece: Buffer) => piece.length;
   const kept: Buffer[] = [];
   let line = 1;
   let last = start - 1;
@@ -188,7 +190,7 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   }
   // The file's last line, without a newline.
   if (stop === undefined && midLine) take(NOTHING, true);
-  const page: Page = { binary: false, text: Buffer.concat(kept).toString("utf8"), startLine: start, endLine: last };
+  const page: Page = { binary: false, text: decodeText(Buffer.concat(kept)), startLine: start, endLine: last };
   if (stop === undefined) page.totalLines = line - 1;
   // A range in a file no larger than a whole read: its lines are counted on, so the page says "of N" as a whole read does.
   if (stop === "range" && size <= request.maxBytes) {
@@ -219,12 +221,16 @@ async function linesFrom(handle: FileHandle, rest: Buffer, position: number, siz
   return last === 10 ? lines : lines + 1;
 }
 
-/** What JSON escaping adds to some text's bytes: one for a quote, a backslash or \n \r \t \b \f; five for another control byte. */
-function escapeExtra(bytes: Buffer): number {
+/**
+ * What JSON escaping adds to some text's bytes: one for a quote, a backslash or \n \r \t \b \f; five for another
+ * control byte; and, in Latin-1 text, what UTF-8 adds to a byte past ASCII (two for the bytes Windows-1252 makes € “ ”).
+ */
+function escapeExtra(bytes: Buffer, latin1: boolean): number {
   let extra = 0;
   for (const byte of bytes) {
     if (byte === 0x22 || byte === 0x5c || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x08 || byte === 0x0c) extra++;
     else if (byte < 0x20) extra += 5;
+    else if (latin1 && byte >= 0x80) extra += byte < 0xa0 ? 2 : 1;
   }
   return extra;
 }

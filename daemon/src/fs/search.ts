@@ -5,6 +5,7 @@ import { constants } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { decodeText } from "../files/binary-file.js";
 import { parseJson } from "../files/json-file.js";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
@@ -145,8 +146,12 @@ function withoutSubmatches(record: string): string {
   return `${record.slice(0, at)}"submatches":[${kept}]}}`;
 }
 
-const decode = (value: RgText | undefined): string =>
-  value?.text ?? (value?.bytes ? Buffer.from(value.bytes, "base64").toString("utf8") : "");
+/** rg's text, or (of no UTF-8) its bytes: a Latin-1 line shows its é (a path's bytes stay what names the file). */
+const decode = (value: RgText | undefined, line = false): string => {
+  if (value?.text !== undefined) return value.text;
+  const bytes = Buffer.from(value?.bytes ?? "", "base64");
+  return line ? decodeText(bytes) : bytes.toString("utf8");
+};
 
 /**
  * The line, or MAX_LINE characters of it around the match at byte `start` (rg counts UTF-8 bytes).
@@ -284,7 +289,7 @@ export async function searchFiles(
       if (!current) continue;
       if (current.lines.length === 0) read.files.push(current);
       // A match across lines (--multiline) is one record of them all, each line shortened on its own.
-      const [head, ...more] = decode(event.data.lines)
+      const [head, ...more] = decode(event.data.lines, true)
         .replace(/\r?\n$/, "")
         .split("\n");
       const shortened = [shorten(head!, event.data.submatches?.[0]?.start), ...more.map((text) => shorten(text))];

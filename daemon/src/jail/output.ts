@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isBinary } from "../files/binary-file.js";
+import { decodeText, isBinary } from "../files/binary-file.js";
 
 /** One read's buffer: what a socket read delivers at most. */
 export const READ_BUFFER_BYTES = 64 * 1024;
@@ -147,11 +147,10 @@ export class CappedOutput {
     const whole = this.whole;
     // Binary output is useless to an agent, in the answer or in the whole text kept of it: JSON spells a control byte as six characters.
     if (isBinary(head) || isBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped, whole);
-    const text = (bytes: Buffer) => bytes.toString("utf8");
-    if (this.dropped === 0) return text(head) + text(tail);
+    if (this.dropped === 0) return decodeText(Buffer.concat([head, tail]));
     // Where it all is goes first, where a cut answer still shows it.
     const where = whole ? `[${this.dropped} bytes dropped from the middle; ${whole}]\n` : "";
-    return `${where}${text(head)}\n[… ${this.dropped} bytes dropped …]\n${text(tail)}`;
+    return `${where}${decodeText(head)}\n[… ${this.dropped} bytes dropped …]\n${decodeText(tail)}`;
   }
 }
 

@@ -156,7 +156,13 @@ describe("read_content", () => {
       { path: "blob.bin", binary: { size: 4, kind: "binary data" } },
       { path: "random.bin", binary: { size: 104, kind: "binary data" } },
     ]);
-    expect(items[3]!.content).toMatch(/^Caf\uFFFD cr\uFFFDme/);
+    expect(items[3]!.content).toMatch(/^Café crème, naïve résumé/);
+  });
+
+  it("reads Latin-1 text as the characters it spells, however short, curly quotes included", async () => {
+    const f = await fixture({ "menu.txt": Buffer.from("caf\xe9\n", "latin1"), "quote.txt": Buffer.from([0x93, 0x68, 0x69, 0x94, 0x0a]) });
+    const items = await readContent(f.confinement, { paths: ["menu.txt", "quote.txt"] }, 4096, never);
+    expect(items.map((item) => item.content)).toEqual(["café\n", "“hi”\n"]);
   });
 
   it("refuses directories, missing files and FIFOs (which would block) per item", async () => {

@@ -23,6 +23,13 @@ describe("search_files", () => {
     ]);
   });
 
+  it("shows a Latin-1 file's matching line as the text it is", async () => {
+    const f = await fixture({ "menu.txt": Buffer.from("caf\xe9 au lait\n", "latin1") });
+    expect((await search(f, { pattern: "au lait" })).files).toEqual([
+      { path: "menu.txt", lines: [{ line: 1, text: "café au lait", match: true }] },
+    ]);
+  });
+
   it("takes regexes by default, case rules, globs and a path", async () => {
     const f = await fixture({ "a.py": "Foo = 1\nfoo = 2\n", "b.js": "foo()\n" });
     expect((await search(f, { pattern: "fo+ =" })).matches).toBe(2);

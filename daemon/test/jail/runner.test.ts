@@ -177,6 +177,15 @@ describe("CappedOutput", () => {
     expect(coloured.text()).toBe("\x1b[31mred\x1b[0m\tok\r\n\x07bell");
   });
 
+  it("shows a program's Latin-1 output as the text it is, and UTF-8 with a stray byte as UTF-8", () => {
+    const latin1 = new CappedOutput(1000);
+    latin1.push(Buffer.from("d\xe9j\xe0 vu\n", "latin1"));
+    expect(latin1.text()).toBe("déjà vu\n");
+    const stray = new CappedOutput(1000);
+    stray.push(Buffer.concat([Buffer.from("naïve, then "), Buffer.from([0xff]), Buffer.from(" and more text after it\n")]));
+    expect(stray.text()).toBe("naïve, then \uFFFD and more text after it\n");
+  });
+
   it("keeps the first and last halves across many chunks", () => {
     const out = new CappedOutput(6);
     for (const chunk of ["ab", "cd", "ef", "gh", "ij"]) out.push(Buffer.from(chunk));
