@@ -236,6 +236,16 @@ describe("nixpkgs_execute", () => {
     }
   });
 
+  it("takes a command line as an agent writes one: args as one string, a package's program as its first word", async () => {
+    expect(await ok("nixpkgs_execute", { package: "jq", args: "-r '.answer | \"is \\(.)\"' data.json" })).toMatchObject({
+      stdout: "is 42\n",
+    });
+    expect(await ok("nixpkgs_execute", { package: "coreutils", args: ["wc", "-l"], input: "a\nb\n" })).toMatchObject({
+      program: "wc",
+      stdout: "2\n",
+    });
+  });
+
   it("asks for a program when a package has several, listing them", async () => {
     const result = await server.call("nixpkgs_execute", { package: "coreutils" });
     expect(result.isError).toBe(true);

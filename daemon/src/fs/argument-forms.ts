@@ -5,21 +5,24 @@
 import type { z } from "zod";
 import { PATH_SPELLINGS } from "../mcp/tool.js";
 
-const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString"];
-const NEW_TEXT = ["new_text", "newText", "new_string", "newString"];
+const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString", "old_str", "oldStr"];
+const NEW_TEXT = ["new_text", "newText", "new_string", "newString", "new_str", "newStr"];
+const REPLACE_ALL = ["replace_all", "replaceAll"];
+const EDIT_SPELLINGS = [
+  ["old_text", OLD_TEXT],
+  ["new_text", NEW_TEXT],
+  ["replace_all", REPLACE_ALL],
+] as const;
 
 /**
- * An edit in the widely used spellings (oldText/newText, old_string/new_string, oldString/newString) is
+ * An edit in the widely used spellings (oldText/newText, old_string/new_string, old_str/new_str) is
  * taken as ours; not advertised, to keep the schema small. Two spellings of one are refused, as at the top level.
  */
 export const editSpellings = (edit: unknown, ctx: z.core.ParsePayload) => {
   if (typeof edit !== "object" || edit === null) return edit;
   const given = edit as Record<string, unknown>;
   const taken: Record<string, unknown> = {};
-  for (const [own, spellings] of [
-    ["old_text", OLD_TEXT],
-    ["new_text", NEW_TEXT],
-  ] as const) {
+  for (const [own, spellings] of EDIT_SPELLINGS) {
     const said = spellings.filter((spelling) => Object.hasOwn(given, spelling));
     if (said.length > 1)
       ctx.issues.push({
@@ -30,7 +33,9 @@ export const editSpellings = (edit: unknown, ctx: z.core.ParsePayload) => {
       });
     if (said.length > 0) taken[own] = given[said[0]!];
   }
-  const rest = Object.fromEntries(Object.entries(given).filter(([key]) => !OLD_TEXT.includes(key) && !NEW_TEXT.includes(key)));
+  const rest = Object.fromEntries(
+    Object.entries(given).filter(([key]) => !EDIT_SPELLINGS.some(([, spellings]) => spellings.includes(key))),
+  );
   return { ...rest, ...taken };
 };
 
@@ -42,15 +47,19 @@ function withPath(args: Record<string, unknown>): Record<string, unknown> {
   return { ...rest, path };
 }
 
-/** One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string}), as a list of one. */
+/**
+ * One edit given beside the path ({path, old_text, new_text}; {file_path, old_string, new_string, replace_all}),
+ * as a list of one.
+ */
 export function oneEdit(args: Record<string, unknown>): Record<string, unknown> {
   // One edit given as `edits` itself, not in a list.
   if (typeof args.edits === "object" && args.edits !== null && !Array.isArray(args.edits)) return { ...args, edits: [args.edits] };
   const oldKey = OLD_TEXT.find((key) => key in args);
   const newKey = NEW_TEXT.find((key) => key in args);
   if (args.edits !== undefined || !oldKey || !newKey) return args;
-  const { [oldKey]: old_text, [newKey]: new_text, ...rest } = args;
-  return { ...rest, edits: [{ old_text, new_text }] };
+  const allKey = REPLACE_ALL.find((key) => key in args) ?? "replace_all";
+  const { [oldKey]: old_text, [newKey]: new_text, [allKey]: replace_all, ...rest } = args;
+  return { ...rest, edits: [{ old_text, new_text, ...(replace_all === undefined ? {} : { replace_all }) }] };
 }
 
 /** One file given as the arguments themselves ({path, content}; its text as `text` or `contents` too), as a list of one. */
@@ -104,10 +113,18 @@ export function readForms(given: Record<string, unknown>): Record<string, unknow
   return { ...rest, start_line: start, ...(limit === undefined ? {} : { end_line: start + (limit as number) - 1 }) };
 }
 
-/** Other search tools' `query` and `include` (opencode's, Gemini's), and `regex: false` for literal. */
+/** Other search tools' `query` and `include` (opencode's, Gemini's), `regex: false` for literal, `case_insensitive` (`ignore_case`, grep's -i) for case_sensitive false. */
 export function searchForms(given: Record<string, unknown>): Record<string, unknown> {
   const args = renamed({ query: "pattern", include: "glob" })(given);
-  if (typeof args.regex !== "boolean" || args.literal !== undefined) return args;
-  const { regex, ...rest } = args;
-  return { ...rest, literal: !regex };
+  return negated("case_sensitive", ["case_insensitive", "ignore_case"])(negated("literal", ["regex"])(args));
+}
+
+/** A yes/no given under a name meaning its opposite ({regex: false} for {literal: true}), where the own one is not given. */
+function negated(own: string, opposites: string[]): (args: Record<string, unknown>) => Record<string, unknown> {
+  return (args) => {
+    const opposite = opposites.find((name) => typeof args[name] === "boolean");
+    if (opposite === undefined || args[own] !== undefined) return args;
+    const { [opposite]: value, ...rest } = args;
+    return { ...rest, [own]: !value };
+  };
 }

@@ -1,5 +1,5 @@
-// edit_file: exact text replacements, all or nothing. Each old_text must match exactly once;
-// otherwise the error shows where it matched, or the lines that came closest, so the agent can
+// edit_file: exact text replacements, all or nothing. Each old_text must match exactly once (or,
+// with replace_all, at least once); otherwise the error shows where it matched, or the lines that came closest, so the agent can
 // correct itself without re-reading the file. Returns a unified diff.
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
@@ -13,6 +13,8 @@ import { existingFile, openExisting } from "./write.js";
 export interface Edit {
   old_text: string;
   new_text: string;
+  /** Every occurrence, as a rename wants. */
+  replace_all?: boolean;
 }
 
 export interface EditResult {
@@ -76,6 +78,7 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
       "copy old_text exactly from the file (indentation and whitespace count), or read_content those lines again",
     );
   }
+  if (edit.replace_all) return text.split(needle).join(replacement);
   if (found.length > 1) {
     // Each line once (several matches may share one), the first ten.
     const lines = new Set<number>();
@@ -85,7 +88,7 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
     }
     throw new FsError(
       `${label} matches ${found.length} times (lines ${[...lines].slice(0, 10).join(", ")}${lines.size > 10 ? ", …" : ""})`,
-      "add surrounding lines to old_text so it matches exactly once",
+      "add surrounding lines to old_text so it matches exactly once, or set replace_all to replace each",
     );
   }
   const at = found[0]!;

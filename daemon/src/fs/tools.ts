@@ -320,7 +320,8 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
   const editFileTool = defineTool({
     name: "edit_file",
     title: "Edit a file",
-    description: "Replace exact text in a file; each old_text must occur exactly once. All edits apply or none; returns a unified diff.",
+    description:
+      "Replace exact text in a file; each old_text must occur exactly once, unless replace_all. All edits apply or none; returns a unified diff.",
     input: {
       path: pathField.describe("File to edit, project-relative or /project/..."),
       edits: z
@@ -330,6 +331,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             z.object({
               old_text: z.string().describe("Exact text to replace, whitespace included"),
               new_text: z.string().describe("Replacement text"),
+              replace_all: z.boolean().optional().describe("Replace every occurrence"),
             }),
           ),
         )

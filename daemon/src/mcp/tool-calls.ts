@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { defOf, unwrap } from "../config/shape.js";
 import { closest } from "../config/suggest.js";
 import { valueWords } from "../config/value-words.js";
-import { errorResult, ownForm, PATH_SPELLINGS } from "./tool.js";
+import { errorResult, OTHER_SPELLINGS, ownForm } from "./tool.js";
 
 /** What other servers and shells call the tools agents reach for first. */
 const NAMES_ELSEWHERE: Record<string, string> = {
@@ -66,9 +66,9 @@ const placeOf = (path: readonly PropertyKey[]) =>
  * send one unset, is left out. A number or a yes/no sent as text ("3", "true"), as models often send
  * them, is that number or yes/no. A preprocessed item (its own spellings) is its own judge, as below.
  */
-function ownNames(schema: z.ZodType, value: unknown): unknown {
+function ownNames(schema: z.ZodType, value: unknown, key?: string): unknown {
   const def = defOf(unwrap(schema));
-  if (typeof value === "string") return fromText(def.type, value);
+  if (typeof value === "string") return fromText(def.type, value, key);
   if (def.type === "array" && def.element && Array.isArray(value)) return value.map((item) => ownNames(def.element!, item));
   if (def.type !== "object" || !def.shape || !isRecord(value)) return value;
   const shape = def.shape;
@@ -77,21 +77,57 @@ function ownNames(schema: z.ZodType, value: unknown): unknown {
   // Object.fromEntries, not assignment: a "__proto__" argument stays an argument, to be named unknown.
   return Object.fromEntries(
     Object.entries(value).flatMap(([key, item]) => {
-      if (Object.hasOwn(shape, key)) return unset(key, item) ? [] : [[key, ownNames(shape[key]!, item)]];
-      const own = PATH_SPELLINGS.has(key) ? "path" : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+      if (Object.hasOwn(shape, key)) return unset(key, item) ? [] : [[key, ownNames(shape[key]!, item, key)]];
+      const own = Object.hasOwn(OTHER_SPELLINGS, key) ? OTHER_SPELLINGS[key]! : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
       if (!Object.hasOwn(shape, own) || taken.has(own)) return [[key, item]];
       taken.add(own);
-      return unset(own, item) ? [] : [[own, ownNames(shape[own]!, item)]];
+      return unset(own, item) ? [] : [[own, ownNames(shape[own]!, item, own)]];
     }),
   );
 }
 
-/** Text that is plainly a number or a yes/no, where the schema takes one; else the text, for the check to name. */
-function fromText(type: string, text: string): unknown {
+/**
+ * Text that is plainly a number or a yes/no, where the schema takes one; text where it takes a list, a list of
+ * one (a path), or a command line's words for a program's `args` ("-c .[0] data.json"); else the text, for the check to name.
+ */
+function fromText(type: string, text: string, key?: string): unknown {
   const trimmed = text.trim();
   if (type === "number" && /^-?\d+(\.\d+)?$/.test(trimmed)) return Number(trimmed);
   if (type === "boolean" && (trimmed === "true" || trimmed === "false")) return trimmed === "true";
+  if (type === "array") return key === "args" ? (shellWords(text) ?? text) : [text];
   return text;
+}
+
+/** The words of a command line as a POSIX shell splits them (quotes, backslashes), or undefined when a quote is left open. */
+export function shellWords(line: string): string[] | undefined {
+  const words: string[] = [];
+  let word = "";
+  // A word begun: "" is a word ('' given), not the space between words.
+  let inWord = false;
+  let quote = "";
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    if (quote === "'") {
+      if (c === "'") quote = "";
+      else word += c;
+    } else if (quote === '"') {
+      if (c === '"') quote = "";
+      // In double quotes a backslash escapes only $ ` " \ and a newline.
+      else if (c === "\\" && /[$`"\\\n]/.test(line[i + 1] ?? "")) word += line[++i];
+      else word += c;
+    } else if (/\s/.test(c)) {
+      if (inWord) words.push(word);
+      [word, inWord] = ["", false];
+    } else {
+      inWord = true;
+      if (c === "'" || c === '"') quote = c;
+      else if (c === "\\" && i + 1 < line.length) word += line[++i];
+      else word += c;
+    }
+  }
+  if (quote) return undefined;
+  if (inWord) words.push(word);
+  return words;
 }
 
 /** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */

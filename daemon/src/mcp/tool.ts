@@ -50,6 +50,25 @@ export interface ToolDefinition<I extends z.ZodRawShape = z.ZodRawShape, O exten
 /** What other tools call a path argument (tool-calls.ts takes them for a tool's `path`). */
 export const PATH_SPELLINGS: ReadonlySet<string> = new Set(["file_path", "filePath", "filepath", "file"]);
 
+/**
+ * What other agents' tools call an argument ours take under another name (Claude Code's Bash `command`,
+ * `timeout`; session_id): tool-calls.ts takes each for a tool's own name where the tool has it.
+ */
+export const OTHER_SPELLINGS: Readonly<Record<string, string>> = {
+  ...Object.fromEntries([...PATH_SPELLINGS].map((spelling) => [spelling, "path"])),
+  command: "code",
+  cmd: "code",
+  script: "code",
+  language: "env",
+  lang: "env",
+  interpreter: "env",
+  input: "stdin",
+  arguments: "args",
+  argv: "args",
+  session_id: "session",
+  sessionId: "session",
+};
+
 /** Per server, the tools that take other shapes of their arguments. */
 const otherForms = new WeakMap<McpServer, Map<string, (args: Record<string, unknown>) => Record<string, unknown>>>();
 

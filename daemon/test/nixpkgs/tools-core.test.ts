@@ -63,10 +63,17 @@ describe("program choice", () => {
   });
 
   it("takes the one asked for, else mainProgram, else the package's name, else the only one", () => {
-    expect(chooseProgram("p", realised(["a", "b"], "a"), "b")).toBe("b");
-    expect(chooseProgram("p", realised(["rg"], "rg", "ripgrep"))).toBe("rg");
-    expect(chooseProgram("p", realised(["jq", "other"], null, "jq"))).toBe("jq");
-    expect(chooseProgram("p", realised(["xxd"], null, "hexdumper"))).toBe("xxd");
+    const program = (...args: Parameters<typeof chooseProgram>) => chooseProgram(...args).program;
+    expect(program("p", realised(["a", "b"], "a"), "b")).toBe("b");
+    expect(program("p", realised(["rg"], "rg", "ripgrep"))).toBe("rg");
+    expect(program("p", realised(["jq", "other"], null, "jq"))).toBe("jq");
+    expect(program("p", realised(["xxd"], null, "hexdumper"))).toBe("xxd");
+  });
+
+  it("takes the program the arguments start with when the package has no main one, and only then", () => {
+    expect(chooseProgram("coreutils", realised(["cat", "wc"]), undefined, ["wc", "-l", "f"])).toEqual({ program: "wc", args: ["-l", "f"] });
+    expect(chooseProgram("coreutils", realised(["cat", "echo"]), "echo", ["echo"])).toEqual({ program: "echo", args: ["echo"] });
+    expect(chooseProgram("p", realised(["jq", "other"], "jq"), undefined, ["other"])).toEqual({ program: "jq", args: ["other"] });
   });
 
   it("says which programs exist when it cannot choose", () => {

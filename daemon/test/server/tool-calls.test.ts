@@ -210,6 +210,35 @@ describe("arguments", () => {
     expect(textOf(written)).toBe("created copy.txt (2 bytes)");
   });
 
+  it("takes Anthropic's editor spellings (old_str, new_str), replace_all, grep's ignore_case and one path given as paths", async () => {
+    const renamed = textOf(
+      await handle.call("edit_file", { file_path: "notes.txt", old_str: "line 2\n", new_str: "two\n", dry_run: true }),
+    );
+    expect(renamed).toMatch(/^-line 2\n\+two$/m);
+    const nested = await handle.call("edit_file", {
+      path: "notes.txt",
+      edits: [{ old_str: "line 3\n", new_str: "three\n" }],
+      dry_run: true,
+    });
+    expect(textOf(nested)).toMatch(/^\+three$/m);
+    // "line 1" is in line 1 and lines 10-19, 100-199: every one is replaced.
+    for (const args of [
+      { path: "notes.txt", old_string: "line 1", new_string: "LINE 1", replace_all: true, dry_run: true },
+      { path: "notes.txt", edits: [{ oldText: "line 1", newText: "LINE 1", replaceAll: true }], dry_run: true },
+    ]) {
+      const all = textOf(await handle.call("edit_file", args));
+      expect(all.match(/^\+LINE 1/gm)).toHaveLength(111);
+    }
+    expect(refusal(await handle.call("edit_file", { path: "notes.txt", old_text: "line 1", new_text: "x" }))).toMatch(
+      /matches 111 times .*set replace_all/,
+    );
+    expect(textOf(await handle.call("search_files", { pattern: "LINE 25$", case_insensitive: true }))).toMatch(/^25:line 25$/m);
+    expect(textOf(await handle.call("search_files", { pattern: "LINE 25$", ignore_case: false }))).toMatch(/^no matches/);
+    expect(textOf(await handle.call("read_content", { paths: "notes.txt", end_line: 1 }))).toMatch(
+      /^==> notes\.txt \(lines 1-1 of 300\) <==\nline 1\n/,
+    );
+  });
+
   it("takes the shapes other tools give: one directory as path, a file's text as text, one edit as edits, several paths as path", async () => {
     expect(textOf(await handle.call("create_directories", { path: "out/d" }))).toBe("created out/d/");
     expect(textOf(await handle.call("write_content", { file_path: "out/t.txt", text: "hi\n" }))).toBe("created out/t.txt (3 bytes)");

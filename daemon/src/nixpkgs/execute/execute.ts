@@ -110,11 +110,17 @@ export class PackageRunner {
     const request = { ...asked, ...this.resolve(asked.attr, asked.program) };
     // Refused here (a timeout or stdin above the limits) before anything is realised.
     const policy = this.realiser.policy(request.attr, request);
-    const { realised, program } = await this.realiseFor(request.attr, request.program, call, withoutInstallable(asked.attr));
+    const { realised, program, args } = await this.realiseFor(
+      request.attr,
+      request.program,
+      call,
+      withoutInstallable(asked.attr),
+      request.args,
+    );
     const result = await runInJail({
       artifact: realised.artifact,
       policy,
-      argv: [program, ...(request.args ?? [])],
+      argv: [program, ...args],
       stdin: request.stdin,
       signal: call.signal,
       budget: this.ctx.budget,
@@ -133,9 +139,9 @@ export class PackageRunner {
   }
 
   /** `asked`: the name the agent gave, where the index led from a program to `attr`. */
-  private async realiseFor(attr: string, program: string | undefined, call: ExecuteCall, asked = attr) {
+  private async realiseFor(attr: string, program: string | undefined, call: ExecuteCall, asked = attr, args?: string[]) {
     const realised = await this.realiser.realise(attr, call).catch((error: unknown) => this.nixFailed(error, attr, asked));
-    return { realised, program: chooseProgram(attr, realised, program) };
+    return { realised, ...chooseProgram(attr, realised, program, args) };
   }
 
   /**
