@@ -30,6 +30,9 @@ beforeAll(async () => {
   writeFileSync(join(project, "data.txt"), "from the project\n");
   mkdirSync(join(project, "data"));
   writeFileSync(join(project, "data", "people.json"), '[{"name": "Ada"}]\n');
+  mkdirSync(join(project, "helpers"));
+  writeFileSync(join(project, "helpers", "names.py"), 'NAME = "Ada"\n');
+  writeFileSync(join(project, "helpers", "names.js"), 'module.exports = { name: "Ada" };\n');
   server = await startServer({ args: ["--metadata", metadata, "--project", project] });
 });
 
@@ -101,6 +104,25 @@ describe("run", () => {
     });
     expect(python.stdout).toBe("/project Ada\n");
     expect((await run({ env: "shell", code: "ls /workspace | wc -l" })).stdout).toBe("0\n");
+  });
+
+  it("imports the project's own modules in a one-off run, as python3 -c and node -e code does, tracebacks naming the code's lines", async () => {
+    expect((await run({ env: "python", code: "from helpers.names import NAME\nprint(NAME)" })).stdout).toBe("Ada\n");
+    expect((await run({ env: "node", code: "console.log(require('./helpers/names.js').name)" })).stdout).toBe("Ada\n");
+    expect((await run({ env: "node", code: "import names from './helpers/names.js'\nconsole.log(names.name)" })).stdout).toBe("Ada\n");
+    const failed = await run({ env: "python", code: "x = 1\nraise ValueError('boom')" });
+    expect(failed.stderr).toBe(
+      "Traceback (most recent call last):\n  File \"/run/nixshed/main.py\", line 2, in <module>\n    raise ValueError('boom')\nValueError: boom\n",
+    );
+  });
+
+  it("takes other tools' names for its arguments: command, cmd, script, language, input, session_id", async () => {
+    expect((await run({ command: "echo $((6 * 7))" })).stdout).toBe("42\n");
+    expect((await run({ cmd: "cat", input: "piped" })).stdout).toBe("piped");
+    expect((await run({ language: "python", script: "print(6 * 7)" })).stdout).toBe("42\n");
+    await run({ session_id: "aliased", env: "python", code: "x = 41" });
+    expect((await run({ sessionId: "aliased", code: "x + 1" })).stdout).toBe("42\n");
+    expect(textOf(await server.call("close_session", { session_id: "aliased" }))).toBe("closed session aliased");
   });
 
   it("caps each stream at 4 MiB in memory by default, keeping head and tail in the cut answer and all of it in a file", async () => {

@@ -175,7 +175,14 @@ let
     env_name=${lib.escapeShellArg name}
     interpreter=${{ python = "python3"; node = "node"; bash = "bash"; }.${interpreter}}
     code_file=${{ python = "main.py"; node = "main.js"; bash = "main.sh"; }.${interpreter}}
-    run_flags=${lib.optionalString (interpreter == "node") "--import=${agent}/node-require.mjs"}
+    run_flags=(${
+      {
+        # The code imports from the working directory, as `python3 -c` code does (agent/run-main.py).
+        python = "-c ${lib.escapeShellArg (builtins.readFile (agent + "/run-main.py"))}";
+        node = "--import=${agent}/node-require.mjs";
+        bash = "";
+      }.${interpreter}
+    })
     kernel=${lib.escapeShellArg kernel}
     artifact_access=${projectAccess}
     memory_mb=${toString memoryMb}

@@ -85,7 +85,7 @@ case "$entry" in
       [ -n "$code_fd" ] || exec {code_fd}<&0 </dev/null
       # bwrap reads the whole descriptor into the jail's own file and closes it.
       dynamic+=(--ro-bind-data "$code_fd" "/run/nixshed/$code_file")
-      command=("$interpreter" ${run_flags:+"$run_flags"} "/run/nixshed/$code_file")
+      command=("$interpreter" "${run_flags[@]}" "/run/nixshed/$code_file")
     fi
     ;;
   session-run)
