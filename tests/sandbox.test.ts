@@ -33,6 +33,7 @@ beforeAll(async () => {
   mkdirSync(join(project, "helpers"));
   writeFileSync(join(project, "helpers", "names.py"), 'NAME = "Ada"\n');
   writeFileSync(join(project, "helpers", "names.js"), 'module.exports = { name: "Ada" };\n');
+  writeFileSync(join(project, "helpers", "hello.py"), 'import sys\nprint("hello", *sys.argv[1:])\n');
   server = await startServer({ args: ["--metadata", metadata, "--project", project] });
 });
 
@@ -113,6 +114,20 @@ describe("run", () => {
     const failed = await run({ env: "python", code: "x = 1\nraise ValueError('boom')" });
     expect(failed.stderr).toBe(
       "Traceback (most recent call last):\n  File \"/run/nixshed/main.py\", line 2, in <module>\n    raise ValueError('boom')\nValueError: boom\n",
+    );
+  });
+
+  it("runs a command line calling an environment's interpreter there, given that env or none", async () => {
+    expect((await run({ env: "python", code: "python3 helpers/hello.py Ada" })).stdout).toBe("hello Ada\n");
+    expect((await run({ env: "python", code: "cd helpers && python3 -c 'import names; print(names.NAME)'" })).stdout).toBe("Ada\n");
+    expect((await run({ code: "python3 helpers/hello.py Bo | tr a-z A-Z" })).stdout).toBe("HELLO BO\n");
+    expect((await run({ code: "node -e 'console.log(6 * 7)'" })).stdout).toBe("42\n");
+    // Python code that starts with the interpreter's name is still Python code.
+    expect((await run({ env: "python", code: "python = 3\nprint(python in [3])" })).stdout).toBe("True\n");
+    // Called after a line of the shell's own, the interpreter is missing from the shell: the note names the env that has it.
+    const shell = await server.call("run", { code: "echo start\npython3 helpers/hello.py" });
+    expect(textOf(shell)).toMatch(
+      /\nnote: ran in shell, as no env was given; python3 is env python's, which runs command lines calling it too: pass env python\n/,
     );
   });
 

@@ -5,6 +5,7 @@ import { describeNetwork } from "../config/network.js";
 import type { ProjectAccess } from "../config/schema.js";
 import type { Environment } from "../discovery/types.js";
 import { LANGUAGE_ALIASES } from "../language-names.js";
+import { commandLineOf } from "./command-lines.js";
 import { SandboxError } from "./errors.js";
 
 /** The environment a call without one gets when there are several: the shell, as for a command line. */
@@ -39,8 +40,9 @@ const PROGRAM_NAMES: Record<string, string> = { sh: "bash", ...LANGUAGE_ALIASES 
 
 /**
  * The named environment, or the one whose interpreter the name is ("bash", "python3", "js"); with no
- * name, the one a `#!` line names ("#!/usr/bin/env python3": python), the one whose language the
- * code is plainly written in, the only one there is, or the shell.
+ * name, the one a `#!` line names ("#!/usr/bin/env python3": python), the one whose interpreter a
+ * command line calls ("npm test": node), the one whose language the code is plainly written in, the
+ * only one there is, or the shell.
  */
 export function pickEnvironment(environments: Map<string, Environment>, name: string | undefined, code = ""): Environment {
   const env =
@@ -75,6 +77,9 @@ function unnamed(environments: Map<string, Environment>, code: string): string {
   const program = interpreter?.[1] === "env" ? interpreter[2] : interpreter?.[1];
   const named = program === undefined ? undefined : environmentCalled(environments, program);
   if (named) return named.name;
+  const calling = commandLineOf(code);
+  const called = calling === undefined ? undefined : environmentCalled(environments, calling);
+  if (called) return called.name;
   const written = writtenFor(environments, code);
   if (written) return written.name;
   if (environments.size === 1) return [...environments.keys()][0]!;

@@ -7,6 +7,7 @@ import type { OpenSpool } from "../jail/output.js";
 import { decideJail, type JailPolicy, type JailSettings } from "../jail/policy.js";
 import { runInJail, type JailResult } from "../jail/runner.js";
 import type { Environment } from "../discovery/types.js";
+import { runAs } from "./command-lines.js";
 
 export interface RunRequest {
   code: string;
@@ -42,7 +43,7 @@ export async function runCode(env: Environment, request: RunRequest, context: Ru
   return runInJail({
     artifact: env.artifact,
     policy: environmentJail(env, context, request),
-    code: request.code,
+    ...runAs(env.interpreter, request.code),
     stdin: request.stdin,
     signal: context.signal,
     budget: context.budget,

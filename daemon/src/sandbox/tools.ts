@@ -10,6 +10,7 @@ import { programFacts, programResultOutput, programResultShape, renderStreams } 
 import { markToolsOff } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import type { Environment } from "../discovery/types.js";
+import { interpreterOf } from "./command-lines.js";
 import { describeEnvironments, pickEnvironment, writtenFor } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
@@ -136,11 +137,16 @@ function unaskedEnvNote(
     // What bash says of another language's code: a line is no shell syntax, or its first word is no
     // command ("assert: command not found"); a shell command's own failure (a missing file) says neither.
     const firstWord = /^\s*(\S+)/.exec(code)?.[1] ?? "";
-    const unread = /syntax error/.test(output.stderr) || output.stderr.includes(`${firstWord}: command not found`);
+    // A command another environment has ("echo go\npython3 -m app"): that one, where command lines calling it run too.
+    const missing = /(?:^|: )(\S+): command not found$/m.exec(output.stderr)?.[1];
+    const having = missing && [...environments.values()].find((each) => each.interpreter === interpreterOf(missing));
+    const unread = /syntax error/.test(output.stderr) || output.stderr.includes(`${firstWord}: command not found`) || having;
     if (env.interpreter !== "bash" || !unread || others.length === 0) return undefined;
     // A session begun so stays the shell's.
     return session === undefined
-      ? `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`
+      ? having
+        ? `ran in ${env.name}, as no env was given; ${missing} is env ${having.name}'s, which runs command lines calling it too: pass env ${having.name}`
+        : `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`
       : `ran in ${env.name}, as no env was given, and session ${session} now runs ${env.name}: close_session it, or use another session id with env (${others.join(", ")})`;
   }
   // In a Python or Node session only by a sign of the other language: "process.exit(3)" is a call in both.

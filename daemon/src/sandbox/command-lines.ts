@@ -1,0 +1,53 @@
+// A command line that runs an environment's own interpreter ("python3 src/app/main.py", "cd web &&
+// npm test"): never that interpreter's code (a name beside a name or a path is a syntax error in
+// Python and JavaScript), so it runs as the command line it is, in bash, which every environment
+// has beside its interpreter (nix/lib/mkEnvironment.nix).
+
+/** The commands of each interpreter's package that agents call on a command line. */
+const COMMANDS: Record<string, readonly string[]> = { python: ["python3", "python"], node: ["node", "npm", "npx"] };
+
+/** The interpreter whose package has `command` (npm: node). */
+export const interpreterOf = (command: string): string | undefined =>
+  Object.keys(COMMANDS).find((each) => COMMANDS[each]!.includes(command));
+
+/** Longest code given to bash as an argument: well within what one argument may be (128 KiB). */
+const MAX_COMMAND_LINE = 64 * 1024;
+
+/**
+ * What follows the command: a flag ("-m", "--version"), a path or a file name ("src/app/main.py",
+ * "server.js"); for npm and npx a subcommand ("test") too. Not an operator or a keyword: "python = 3",
+ * "python in names" and "node.start()" are code.
+ */
+function isArgument(command: string, word: string): boolean {
+  if (/^--?[A-Za-z]/.test(word) || /^[\w~-]*[./][\w./~-]*$/.test(word)) return true;
+  return (command === "npm" || command === "npx") && /^[a-z][\w-]*$/.test(word) && !["in", "instanceof", "of"].includes(word);
+}
+
+/** The interpreter (python, node) whose command a command of the code's first line calls, if one does. */
+export function commandLineOf(code: string): string | undefined {
+  if (code.length > MAX_COMMAND_LINE) return undefined;
+  // Its first lines of code: comments, blank lines and lines that only change directory or set a variable
+  // ("cd web", "export NODE_ENV=test", no code of either language) lead to the first command line.
+  for (const line of code.split("\n")) {
+    if (line.trim() === "" || line.trimStart().startsWith("#")) continue;
+    const interpreter = interpreterCalled(line);
+    if (interpreter || !/^\s*(cd|export)\s+\S+\s*$/.test(line)) return interpreter;
+  }
+  return undefined;
+}
+
+/** The interpreter whose command one of the line's commands (at its start, or after ;, &&, || or |) is. */
+function interpreterCalled(line: string): string | undefined {
+  for (const command of line.split(/;|&&|\|\|?/)) {
+    const [word, next] = command.trim().split(/\s+/);
+    if (word === undefined || next === undefined) continue;
+    const interpreter = interpreterOf(word);
+    if (interpreter && isArgument(word, next)) return interpreter;
+  }
+  return undefined;
+}
+
+/** How the jail runs `code` in an environment of `interpreter`: as its code, or as a command line calling it. */
+export function runAs(interpreter: string, code: string): { code: string } | { argv: string[] } {
+  return interpreter !== "bash" && commandLineOf(code) === interpreter ? { argv: ["bash", "-c", code] } : { code };
+}

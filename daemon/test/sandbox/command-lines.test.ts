@@ -1,0 +1,34 @@
+// Which code is a command line calling an environment's interpreter, run as such by bash: never
+// code of that interpreter's own language.
+import { describe, expect, it } from "vitest";
+import { commandLineOf, runAs } from "../../src/sandbox/command-lines.js";
+
+describe("commandLineOf", () => {
+  it("finds the interpreter a command of the first line of code calls, after cd or export lines", () => {
+    expect(commandLineOf("python3 src/app/main.py")).toBe("python");
+    expect(commandLineOf("python -m pytest -q")).toBe("python");
+    expect(commandLineOf("cd web && npm test")).toBe("node");
+    expect(commandLineOf("# run it\ncd web\nexport NODE_ENV=test\nnpx vitest run")).toBe("node");
+    expect(commandLineOf("cat data.json | node -e 'x'")).toBe("node");
+  });
+
+  it("takes code that starts with the interpreter's name for code: an operator, a keyword, an attribute, a later line", () => {
+    for (const code of [
+      "python = 3",
+      "python in names",
+      "python -= 1",
+      "node.start()",
+      "npm in registry",
+      "x = 1\npython3 a.py",
+      '"""Usage:\n  python3 tool.py\n"""',
+    ]) {
+      expect(commandLineOf(code), code).toBeUndefined();
+    }
+  });
+
+  it("runs a command line by bash only in the environment of the interpreter it calls", () => {
+    expect(runAs("python", "python3 a.py")).toEqual({ argv: ["bash", "-c", "python3 a.py"] });
+    expect(runAs("node", "python3 a.py")).toEqual({ code: "python3 a.py" });
+    expect(runAs("bash", "python3 a.py")).toEqual({ code: "python3 a.py" });
+  });
+});
