@@ -18,6 +18,15 @@ export interface ListEntry {
   type: EntryType;
   size?: number;
   mtime?: string;
+  /** A directory shown in place of what it holds (past max_depth, or by the cap): how many files are below it. */
+  files?: number;
+}
+
+/** An entry as found, before it is described: its name below the listed directory. */
+interface Found {
+  name: string;
+  type: EntryType;
+  files?: number;
 }
 
 export interface ListRequest {
@@ -36,15 +45,19 @@ export interface ListResult {
   more: number;
   /** Where every entry is listed, one per line as shownName gives it, when some were left out. */
   all?: string;
+  /** Entries `all` lists, when some directories stand for what they hold (foldDensest): `entries` are then no first page of it. */
+  total?: number;
 }
 
 /** An entry as a listing shows it, on one line: a directory with a trailing /, a symlink with @. */
 export const shownName = (entry: { path: string; type: EntryType }): string =>
   oneLine(entry.type === "directory" ? `${entry.path}/` : entry.type === "symlink" ? `${entry.path}@` : entry.path);
 
-/** An entry's line in a listing's text: its name, then size and mtime when asked for. */
-export const listingLine = (entry: ListEntry): string =>
-  entry.size === undefined ? shownName(entry) : `${shownName(entry)}\t${entry.size}\t${entry.mtime}`;
+/** An entry's line in a listing's text: its name (and the files below it, not listed), then size and mtime when asked for. */
+export const listingLine = (entry: ListEntry): string => {
+  const name = entry.files === undefined ? shownName(entry) : `${shownName(entry)} (${entry.files} file${entry.files === 1 ? "" : "s"})`;
+  return entry.size === undefined ? name : `${name}\t${entry.size}\t${entry.mtime}`;
+};
 
 /** The entries whose lines fit `maxBytes`, at least one. */
 function withinBytes(entries: ListEntry[], maxBytes: number): ListEntry[] {
@@ -66,7 +79,7 @@ async function listDirectory(
   root: { path: string; below: string },
   request: ListRequest,
   signal: AbortSignal,
-): Promise<{ name: string; type: EntryType }[]> {
+): Promise<Found[]> {
   const dirents = (await readdir(dir, { withFileTypes: true })).filter((dirent) => dirent.name !== ".git");
   const ignored = request.includeIgnored
     ? new Set<string>()
@@ -89,19 +102,60 @@ async function excludedWhole(root: { path: string; below: string }, signal: Abor
   return (await gitIgnored(parent, [{ name, directory: true }], signal)).size > 0;
 }
 
-async function listTree(
-  dir: string,
-  jail: RipgrepOptions["jail"],
-  request: ListRequest,
-  signal: AbortSignal,
-): Promise<{ name: string; type: EntryType }[]> {
+/**
+ * The files of the tree (ripgrep lists files only); past max_depth, the directory at that depth holding
+ * them, with their count: a depth-limited listing shows where the code is (src/app/ under src/), not
+ * only the files near the top.
+ */
+async function listTree(dir: string, jail: RipgrepOptions["jail"], request: ListRequest, signal: AbortSignal): Promise<Found[]> {
   const args = ["--files", "--null", "--hidden", "--no-require-git", "--glob", "!.git"];
   if (request.includeIgnored) args.push("--no-ignore");
-  if (request.maxDepth !== undefined) args.push("--max-depth", String(request.maxDepth));
   if (request.glob) args.push("--glob", request.glob);
-  const files: { name: string; type: EntryType }[] = [];
-  for await (const name of ripgrep(args, { cwd: dir, jail, signal, separator: "\0" })) files.push({ name, type: "file" });
-  return files;
+  const found: Found[] = [];
+  const below = new Map<string, number>();
+  const depth = request.maxDepth ?? Number.POSITIVE_INFINITY;
+  for await (const name of ripgrep(args, { cwd: dir, jail, signal, separator: "\0" })) {
+    const parts = name.split("/");
+    if (parts.length <= depth) found.push({ name, type: "file" });
+    else {
+      const at = parts.slice(0, depth).join("/");
+      below.set(at, (below.get(at) ?? 0) + 1);
+    }
+  }
+  for (const [name, files] of below) found.push({ name, type: "directory", files });
+  return found;
+}
+
+/**
+ * A tree over the cap, its densest directories shown in place of what they hold until it fits: of
+ * those whose folding would be enough, the smallest (data/many/, not data/); else the largest, and
+ * again. A project's 3,000 fixtures then cost a line, and its code stays listed.
+ */
+function foldDensest(found: Found[], cap: number): Found[] {
+  let entries = found;
+  for (;;) {
+    const excess = entries.length - cap;
+    if (excess <= 0) return entries;
+    // Per directory: the entries below it, and the files they stand for.
+    const below = new Map<string, { entries: number; files: number }>();
+    for (const entry of entries) {
+      for (let cut = entry.name.indexOf("/"); cut >= 0; cut = entry.name.indexOf("/", cut + 1)) {
+        const dir = entry.name.slice(0, cut);
+        const counted = below.get(dir) ?? { entries: 0, files: 0 };
+        counted.entries++;
+        counted.files += entry.files ?? 1;
+        below.set(dir, counted);
+      }
+    }
+    const foldable = [...below].filter(([, counted]) => counted.entries > 1);
+    if (foldable.length === 0) return entries;
+    const enough = foldable.filter(([, counted]) => counted.entries - 1 >= excess);
+    const [dir, { files }] = enough.length
+      ? enough.reduce((best, each) => (each[1].entries < best[1].entries ? each : best))
+      : foldable.reduce((best, each) => (each[1].entries > best[1].entries ? each : best));
+    const inside = `${dir}/`;
+    entries = [...entries.filter((entry) => !entry.name.startsWith(inside)), { name: dir, type: "directory", files }];
+  }
 }
 
 /**
@@ -132,23 +186,27 @@ export async function listFiles(
             listDirectory(held, { path: `/proc/${process.pid}/fd/${root.rootFd}`, below: root.below }, request, signal),
       ),
     );
-    found.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    const kept = found.slice(0, limit.entries);
+    const byName = (a: Found, b: Found) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+    found.sort(byName);
+    const shown = tree ? foldDensest(found, limit.entries).sort(byName) : found;
+    const kept = shown.slice(0, limit.entries);
     const described = await Promise.all(
-      kept.map(async ({ name, type }): Promise<ListEntry> => {
+      kept.map(async ({ name, type, files }): Promise<ListEntry> => {
         const real = join(dir.real, name);
-        const entry: ListEntry = { path: confinement.shown(real), type };
+        const entry: ListEntry = { path: confinement.shown(real), type, ...(files === undefined ? {} : { files }) };
         if (!request.includeStats) return entry;
         const stats = await confinement.hold(real, "entry", (held) => lstat(held.at)).catch(() => undefined);
         return stats ? { ...entry, size: stats.size, mtime: stats.mtime.toISOString() } : entry;
       }),
     );
     const entries = withinBytes(described, limit.bytes);
-    const result: ListResult = { path: confinement.shown(dir.real), entries, more: found.length - entries.length };
-    if (result.more === 0 || !keep) return result;
+    const result: ListResult = { path: confinement.shown(dir.real), entries, more: shown.length - entries.length };
+    const folded = shown !== found;
+    if ((result.more === 0 && !folded) || !keep) return result;
     const whole = await keep(
       found.map(({ name, type }) => `${shownName({ path: confinement.shown(join(dir.real, name)), type })}\n`).join(""),
     );
-    return "path" in whole ? { ...result, all: whole.path } : result;
+    if (!("path" in whole)) return result;
+    return { ...result, all: whole.path, ...(folded ? { total: found.length } : {}) };
   });
 }

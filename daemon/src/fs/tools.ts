@@ -80,7 +80,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     description: "List a directory, or a tree with recursive/glob (find files by name); .gitignore honoured; capped.",
     input: {
       path: pathField.optional().describe("Directory, project-relative or /project/... (default: the project)"),
-      recursive: z.boolean().optional().describe("The whole tree (files only)"),
+      recursive: z.boolean().optional().describe("The whole tree: its files"),
       max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
       glob: z.string().optional().describe("Gitignore-style glob, e.g. 'src/**/*.json' (implies recursive)"),
       include_ignored: z.boolean().optional().describe("Also list what .gitignore excludes"),
@@ -88,9 +88,18 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     },
     output: {
       path: z.string(),
-      entries: z.array(z.object({ path: z.string(), type: entryType, size: z.number().optional(), mtime: z.string().optional() })),
+      entries: z.array(
+        z.object({
+          path: z.string(),
+          type: entryType,
+          size: z.number().optional(),
+          mtime: z.string().optional(),
+          files: z.number().int().optional().describe("A directory shown for what it holds: files below it"),
+        }),
+      ),
       more: z.number().int().describe("Entries left out by the cap"),
       all: z.string().optional().describe("File listing every entry when some were left out"),
+      total: z.number().int().optional().describe("Entries in `all`, when directories were shown for what they hold"),
     },
     otherForms: listForms,
     annotations: READS,
@@ -114,6 +123,11 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     render: (result) => {
       const lines = result.entries.map(listingLine);
       if (result.entries.length === 0) lines.push(`(nothing in ${result.path})`);
+      if (result.total !== undefined) {
+        const more = result.more > 0 ? `${result.more} more; ` : "";
+        lines.push(`… ${more}a directory over the cap is shown as its file count; all ${result.total} are in ${result.all}`);
+        return lines.join("\n");
+      }
       const all =
         result.all &&
         `; all ${result.entries.length + result.more} are in ${result.all}: read_content it from start_line ${result.entries.length + 1}`;

@@ -301,7 +301,10 @@ describe("list_files", () => {
       "src/deep/c.ts",
     ]);
     expect(paths(await listFiles(f.confinement, { glob: "*.ts" }, cap(100), never))).toEqual(["src/a.ts", "src/deep/c.ts"]);
-    expect(paths(await listFiles(f.confinement, { path: "src", glob: "*.ts", maxDepth: 1 }, cap(100), never))).toEqual(["src/a.ts"]);
+    expect((await listFiles(f.confinement, { path: "src", glob: "*.ts", maxDepth: 1 }, cap(100), never)).entries).toEqual([
+      { path: "src/a.ts", type: "file" },
+      { path: "src/deep", type: "directory", files: 1 },
+    ]);
     expect(paths(await listFiles(f.confinement, { glob: "**/index.js", includeIgnored: true }, cap(100), never))).toEqual([
       "node_modules/pkg/index.js",
     ]);
@@ -333,6 +336,43 @@ describe("list_files", () => {
     const listed = listFiles(f.confinement, { path, glob }, cap(100), never);
     await expect(listed).rejects.toThrow(`glob "${glob}" can only match outside ${where}`);
     await expect(listed).rejects.toMatchObject({ hint: expect.stringMatching(/relative to .*\/project\//) });
+  });
+
+  it("lists, depth-limited, the directories at the limit with the files below them, not only the files above it", async () => {
+    const f = await fixture({
+      "README.md": "",
+      "src/app/main.py": "",
+      "src/app/util/io.py": "",
+      "src/setup.py": "",
+      "web/src/server.js": "",
+    });
+    const result = await listFiles(f.confinement, { maxDepth: 2 }, cap(100), never);
+    expect(result.entries).toEqual([
+      { path: "README.md", type: "file" },
+      { path: "src/app", type: "directory", files: 2 },
+      { path: "src/setup.py", type: "file" },
+      { path: "web/src", type: "directory", files: 1 },
+    ]);
+    expect(result.more).toBe(0);
+  });
+
+  it("shows the densest directories of a tree over the cap as their file counts, so the rest stays listed", async () => {
+    const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`data/many/f${i}.json`, ""]));
+    const f = await fixture({ ...many, "data/people.json": "", "package.json": "", "src/index.ts": "", "src/lib/util.ts": "" });
+    const kept: string[] = [];
+    const result = await listFiles(f.confinement, { recursive: true }, cap(10), never, async (text) => {
+      kept.push(text);
+      return { path: "/kept/list.txt" };
+    });
+    expect(result.entries).toEqual([
+      { path: "data/many", type: "directory", files: 30 },
+      { path: "data/people.json", type: "file" },
+      { path: "package.json", type: "file" },
+      { path: "src/index.ts", type: "file" },
+      { path: "src/lib/util.ts", type: "file" },
+    ]);
+    expect(result).toMatchObject({ more: 0, all: "/kept/list.txt", total: 34 });
+    expect(kept[0]!.split("\n")).toHaveLength(35);
   });
 
   it("caps the listing and counts what it left out", async () => {

@@ -428,6 +428,18 @@ describe("cancellation and limits", () => {
     );
   });
 
+  it("list_files of a tree over fs.max_list_entries shows its densest directory as a file count, and where the whole listing is", async () => {
+    mkdirSync(join(project, "fixtures"));
+    for (let i = 0; i < 20; i++) writeFileSync(join(project, "fixtures", `f${i}.json`), "");
+    const server = await start(["--set", "fs.max_list_entries=5"]);
+    const text = textOf(await server.call("list_files", { recursive: true }));
+    const all = /^… a directory over the cap is shown as its file count; all 21 are in (\S+)$/m.exec(text)?.[1];
+    expect(text.replace(all!, "ALL")).toBe(
+      "fixtures/ (20 files)\nsrc/main.ts\n… a directory over the cap is shown as its file count; all 21 are in ALL",
+    );
+    expect(textOf(await server.call("list_files", { max_depth: 1, recursive: true }))).toBe("fixtures/ (20 files)\nsrc/ (1 file)");
+  });
+
   it("fs.max_search_results caps search_files and refuses a max_results above it", async () => {
     writeFileSync(join(project, "many.txt"), "hit\n".repeat(50));
     const server = await start(["--set", "fs.max_search_results=5"]);
