@@ -156,6 +156,23 @@ describe("python sessions", () => {
     expect((await run({ session: "py-late", code: "2 + 2" })).notices).toEqual([]);
   });
 
+  it("stop a kernel whose code writes to the hidden reply descriptor: no flood reaches the daemon's memory", async () => {
+    // The kernel's reply descriptor is hidden at fd 201 in its own process (kernel.py: requests 200, replies 201), which the code shares.
+    const flood = "import os\nfor _ in range(64): os.write(201, b'A' * 65536)\nprint('all written')";
+    const stopped = await run({ env: "python", session: "py-flood", code: flood, timeout_seconds: 60 });
+    // Stopped at its first bytes, not read to the end (the daemon held all 4 MiB, as it would have held 4 GiB).
+    expect(stopped.stdout).not.toContain("all written");
+    expect(stopped.notices.join(" ")).toMatch(/was stopped: session kernel sent a malformed reply: "AAAA/);
+    // Replies out of turn, each a well-formed line, are refused as well.
+    const refused = await run({
+      env: "python",
+      session: "py-flood",
+      code: "import os\nos.write(201, b'ready 1\\n' * 1000)",
+      timeout_seconds: 60,
+    });
+    expect(refused.notices.join(" ")).toMatch(/was stopped: session kernel sent a reply out of turn: ready/);
+  });
+
   it("report a crashed interpreter, then start fresh with a notice", async () => {
     await run({ env: "python", session: "py-crash", code: "y = 1" });
     const crashed = await run({ env: "python", session: "py-crash", code: "import os\nprint('bye', flush=True)\nos._exit(3)" });

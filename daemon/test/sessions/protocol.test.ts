@@ -24,6 +24,14 @@ describe("session protocol", () => {
     ]);
   });
 
+  it("refuses bytes longer than any reply before their line ends, holding none of them", () => {
+    const parser = new ReplyParser(() => {});
+    expect(() => parser.push(Buffer.alloc(1 << 20, "A"))).toThrow(/malformed reply: "A{80}"/);
+    const split = new ReplyParser(() => {});
+    split.push(Buffer.from("done 1 0 "));
+    expect(() => split.push(Buffer.alloc(100, "-"))).toThrow(/malformed reply/);
+  });
+
   it("refuses a line that is not a reply", () => {
     const parser = new ReplyParser(() => {});
     expect(() => parser.push(Buffer.from("hello from user code\n"))).toThrow(/malformed reply/);

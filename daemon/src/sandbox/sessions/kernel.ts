@@ -70,22 +70,28 @@ export class Kernel {
     this.closeStreams = streams.close;
     this.requests = child.stdio[REQUEST_FD] as Writable;
     this.requests.on("error", () => {}); // a dead kernel is reported through `exited`
+    // One "ready", then at most one "done" per call sent: more (the code can write to fd 4 too) breaks the protocol.
+    let replies = 0;
     const parser = new ReplyParser((reply) => {
+      if (++replies > 1 + this.nextId || (reply.kind === "ready") !== (replies === 1) || (reply.kind === "done" && reply.id > this.nextId))
+        throw new Error(`session kernel sent a reply out of turn: ${reply.kind}`);
       if (reply.kind === "ready") onReady(reply.pid);
       else if (this.awaiting?.id === reply.id) this.awaiting.resolve(reply);
       // A reply to an abandoned call is dropped: never given to a later one.
     });
-    const replies = child.stdio[REPLY_FD]!;
-    replies.on("data", (chunk: Buffer) => {
+    const replyStream = child.stdio[REPLY_FD]!;
+    replyStream.on("data", (chunk: Buffer) => {
+      if (this.brokeProtocol) return;
       try {
         parser.push(chunk);
       } catch (error) {
         // A kernel that breaks the reply protocol gets no more calls: stopped, and that is said as how it ended.
         this.brokeProtocol = `was stopped: ${(error as Error).message}`;
+        replyStream.destroy();
         void this.stop();
       }
     });
-    replies.on("error", () => {});
+    replyStream.on("error", () => {});
     this.exited = new Promise((resolve) => {
       child.once("error", (error) => resolve({ exitCode: null, description: `could not start: ${error.message}` }));
       child.once("exit", (code, signal) => {

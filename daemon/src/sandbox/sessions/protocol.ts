@@ -32,26 +32,39 @@ export function encodeRequest(request: KernelRequest): Buffer {
   return Buffer.concat([Buffer.from(header), request.code, Buffer.from([0]), request.stdin, Buffer.from([0])]);
 }
 
-/** Splits fd 4's bytes into replies; a line that is not a reply means the kernel is broken. */
+/** The longest reply line ("done <id> <exit code> interrupted"): anything longer is no reply. */
+const MAX_REPLY_LINE = 64;
+
+/**
+ * Splits fd 4's bytes into replies; a line that is not a reply means the kernel is broken. fd 4 is the
+ * kernel's, and so the code's it runs (it can write there): a line is refused once longer than any
+ * reply, before it is held, so a flood of bytes costs the daemon nothing beyond this chunk.
+ */
 export class ReplyParser {
   private pending = "";
 
   constructor(private readonly onReply: (reply: KernelReply) => void) {}
 
   push(chunk: Buffer): void {
-    this.pending += chunk.toString("utf8");
-    for (let newline = this.pending.indexOf("\n"); newline >= 0; newline = this.pending.indexOf("\n")) {
-      const line = this.pending.slice(0, newline);
-      this.pending = this.pending.slice(newline + 1);
+    let text = chunk.toString("latin1");
+    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n")) {
+      const line = this.pending + text.slice(0, newline);
+      this.pending = "";
+      text = text.slice(newline + 1);
+      if (line.length > MAX_REPLY_LINE) throw malformed(line);
       this.onReply(parseReply(line));
     }
+    this.pending += text;
+    if (this.pending.length > MAX_REPLY_LINE) throw malformed(this.pending);
   }
 }
+
+const malformed = (line: string) => new Error(`session kernel sent a malformed reply: ${JSON.stringify(line.slice(0, 80))}`);
 
 function parseReply(line: string): KernelReply {
   const ready = /^ready (\d+)$/.exec(line);
   if (ready) return { kind: "ready", pid: Number(ready[1]) };
   const done = /^done (\d+) (\d+) (-|interrupted)$/.exec(line);
   if (done) return { kind: "done", id: Number(done[1]), exitCode: Number(done[2]), interrupted: done[3] === "interrupted" };
-  throw new Error(`session kernel sent a malformed reply: ${JSON.stringify(line.slice(0, 200))}`);
+  throw malformed(line);
 }
