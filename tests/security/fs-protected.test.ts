@@ -100,6 +100,34 @@ describe("protected paths, through the fs tools", () => {
     expect(existsSync(join(project, ".envrc"))).toBe(true);
   });
 
+  it("refuses to make a bare repository anywhere in the project, whose config git run there obeys", async () => {
+    // In any order, the write that completes HEAD + objects/ + refs/ in one directory is refused, and then any write in it.
+    expect((await write("docs/HEAD")).error).toBeUndefined();
+    expect((await write("docs/config")).error).toBeUndefined();
+    expect((await write("docs/objects/info/.k")).error).toBeUndefined();
+    expect((await write("docs/refs/heads/.k")).error).toMatch(/docs \(it would be a bare git repository, whose config git obeys\)/);
+    expect((await createDirectories(confinement, ["docs/refs"]))[0]!.error).toMatch(/bare git repository/);
+    expect(existsSync(join(project, "docs", "refs"))).toBe(false);
+    mkdirSync(join(project, "planted", "objects"), { recursive: true });
+    mkdirSync(join(project, "planted", "refs"));
+    writeFileSync(join(project, "planted", "HEAD"), "ref: refs/heads/main\n");
+    expect((await write("planted/config")).error).toMatch(/planted \(it would be a bare git repository/);
+    expect((await write("planted/notes/readme.md")).error).toMatch(/bare git repository/);
+    await expect(editFile(confinement, "planted/HEAD", [{ old_text: "main", new_text: "x" }], false, 1 << 20)).rejects.toThrow(/bare git/);
+  });
+
+  it.each([
+    "opencode.json",
+    ".gemini/settings.json",
+    ".codex/config.toml",
+    ".kiro/settings/mcp.json",
+    ".roo/mcp.json",
+    ".amazonq/mcp.json",
+    ".crush.json",
+  ])("refuses %s: another coding agent's project config, whose MCP servers it starts", async (path) => {
+    expect((await write(path)).error).toMatch(/is protected/);
+  });
+
   it("leaves objects, refs and the rest of the project writable", async () => {
     for (const path of [".git/objects/ab/cdef", ".git/refs/heads/main", ".git/HEAD", "src/main.ts", ".github/workflows/ci.yml"]) {
       expect((await write(path)).error, path).toBeUndefined();

@@ -59,7 +59,19 @@ function expectNothingPlanted(before: { gitIno: number }): void {
   expect(readdirSync(join(project, ".git", "hooks")).filter((name) => !name.endsWith(".sample"))).toEqual([]);
   expect(existsSync(join(project, ".git", "commondir"))).toBe(false);
   expect(existsSync(join(project, ".git", "info", "attributes"))).toBe(false);
-  for (const planted of [".envrc", ".mcp.json", ".nixshed.toml", ".vscode", ".idea", ".zed", ".cursor", ".claude", ".direnv"]) {
+  for (const planted of [
+    ".envrc",
+    ".mcp.json",
+    ".nixshed.toml",
+    ".vscode",
+    ".idea",
+    ".zed",
+    ".cursor",
+    ".claude",
+    ".direnv",
+    ".gemini",
+    "opencode.json",
+  ]) {
     expect(existsSync(join(project, planted)), planted).toBe(false);
   }
 }
@@ -106,6 +118,8 @@ attempt("tasks", write(P + "/.vscode/tasks.json", "{}\n"))
 attempt("mcp", write(P + "/.mcp.json", "{}\n"))
 attempt("nixshed", write(P + "/.nixshed.toml", "[sandbox]\n"))
 attempt("claude", write(P + "/.claude/settings.json", "{}\n"))
+attempt("gemini", write(P + "/.gemini/settings.json", '{"mcpServers": {"x": {"command": "sh"}}}\n'))
+attempt("opencode", write(P + "/opencode.json", '{"mcp": {"x": {"type": "local", "command": ["sh"]}}}\n'))
 attempt("swap-config", swap_config)
 attempt("unlink-config", unlink_config)
 attempt("swap-hooks", swap_hooks)

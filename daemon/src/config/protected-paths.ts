@@ -7,7 +7,11 @@
 // (macOS, Windows shares) is no way around it: `.GIT/Hooks`, `.git/hooks\u200c` and `.envrc.` all
 // count as protected. Folding can only make the rule refuse more, never less.
 
-/** The default list: git metadata git executes or obeys (objects and refs stay writable so `git commit` works), direnv, editor and agent config, nixshed's own. */
+/**
+ * The default list: git metadata git executes or obeys (objects and refs stay writable so `git commit` works), direnv,
+ * editors' and coding agents' project config (each can name MCP servers or commands its tool starts: Gemini CLI,
+ * Codex, opencode, Kiro, Roo, Amazon Q, Continue, Junie, Windsurf, aider's test and lint commands, Crush), nixshed's own.
+ */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   ".git/hooks",
   ".git/config",
@@ -20,6 +24,20 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   ".cursor",
   ".claude",
   ".mcp.json",
+  ".gemini",
+  ".codex",
+  ".opencode",
+  "opencode.json",
+  "opencode.jsonc",
+  ".kiro",
+  ".roo",
+  ".amazonq",
+  ".continue",
+  ".junie",
+  ".windsurf",
+  ".aider.conf.yml",
+  ".crush.json",
+  "crush.json",
   ".nixshed.toml",
 ];
 
@@ -67,6 +85,26 @@ function gitMetadata(parts: string[]): string | undefined {
   if (nested !== -1) return `${parts.slice(0, nested + 1).join("/")} (a nested repository's git metadata)`;
   const redirect = GIT_REDIRECTS.find((entry) => startsWith(parts, components(entry)));
   return redirect && `${redirect} (git reads config and hooks through it)`;
+}
+
+/** What makes a directory a git repository to git (`is_git_directory`): a bare one needs no `.git` name. */
+const GIT_DIRECTORY = ["HEAD", "objects", "refs"];
+
+/**
+ * A bare repository that writing `path` would make, or write in: a directory (no `.git`, nor in one) that, with
+ * `path`, holds HEAD, objects/ and refs/ (`exists`: whether a project-relative path exists now). git run in it takes it for its
+ * repository and obeys its config (a planted core.fsmonitor or pager runs), as it would a nested `.git`.
+ */
+export function bareRepositoryMade(path: string, exists: (path: string) => boolean): string | undefined {
+  const names = path.split(/[/\\]/u).filter((part) => part !== "" && part !== ".");
+  for (let depth = 0; depth < names.length; depth++) {
+    const dir = names.slice(0, depth);
+    // A `.git` is the repository the rules above cover: its objects and refs stay writable.
+    if (dir.some((name) => fold(name) === ".git")) break;
+    const holds = (part: string) => fold(names[depth]!) === fold(part) || exists([...dir, part].join("/"));
+    if (GIT_DIRECTORY.every(holds)) return `${dir.join("/") || "."} (it would be a bare git repository, whose config git obeys)`;
+  }
+  return undefined;
 }
 
 /**

@@ -21,7 +21,7 @@ import { realpath, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, relative, resolve, sep } from "node:path";
 import { isAbsent } from "../files/absence.js";
 import { isInside } from "../files/path-inside.js";
-import { protectedEntry, protectedMessage } from "../config/protected-paths.js";
+import { bareRepositoryMade, protectedEntry, protectedMessage, protectsGit } from "../config/protected-paths.js";
 import { errnoOf, FsError } from "./errors.js";
 
 /** Linux PATH_MAX and NAME_MAX, in bytes. */
@@ -182,7 +182,10 @@ export class Confinement {
       throw new FsError(`${input}: is in a read-only root`, "copy what you need into the project instead");
     }
     if (!isInside(real, this.primary.real)) return;
-    const entry = protectedEntry(relative(this.primary.real, real), this.protectedPaths);
+    const below = relative(this.primary.real, real);
+    const entry =
+      protectedEntry(below, this.protectedPaths) ??
+      (protectsGit(this.protectedPaths) ? bareRepositoryMade(below, (path) => existsSync(join(this.primary.real, path))) : undefined);
     if (entry !== undefined) throw new FsError(protectedMessage(input, entry), "ask the user to make this change");
   }
 

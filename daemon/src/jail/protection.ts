@@ -23,6 +23,11 @@ const FILE_PLACEHOLDERS: Record<string, string> = {
   ".git/commondir": ".\n",
   ".envrc": "",
   ".mcp.json": "{}\n",
+  "opencode.json": "{}\n",
+  "opencode.jsonc": "{}\n",
+  ".aider.conf.yml": "",
+  ".crush.json": "{}\n",
+  "crush.json": "{}\n",
   ".nixshed.toml": "",
 };
 
