@@ -4,6 +4,7 @@
 import { writeAtomically } from "./atomic.js";
 import type { Confinement } from "./confine.js";
 import { isUtf8 } from "node:buffer";
+import type { FileHandle } from "node:fs/promises";
 import { isBinaryFile } from "../files/binary-file.js";
 import { unifiedDiff } from "./diff.js";
 import { FsError } from "./errors.js";
@@ -95,6 +96,23 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
   return text.slice(0, at) + replacement + text.slice(at + needle.length);
 }
 
+/**
+ * The opened file's bytes, refused past `maxBytes` as they are read: what was sized before the open may
+ * since have been swapped or grown (a jail writing the project), and a sparse file of gigabytes costs nothing on disk.
+ */
+async function readAtMost(file: FileHandle, path: string, maxBytes: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(Math.min(65536, maxBytes + 1 - total));
+    const { bytesRead } = await file.read(chunk, 0, chunk.length, null);
+    if (bytesRead === 0) return Buffer.concat(chunks, total);
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) refuseOverLimit(path, Math.max(total, (await file.stat()).size), maxBytes);
+  }
+}
+
 function refuseOverLimit(path: string, size: number, maxBytes: number): void {
   if (size > maxBytes) {
     throw new FsError(
@@ -118,7 +136,7 @@ export async function editFile(
     // Sized before reading, so a huge file is refused without being loaded.
     refuseOverLimit(path, existing.size, maxBytes);
     const file = await openExisting(target, path);
-    const raw = await file.readFile().finally(() => file.close());
+    const raw = await readAtMost(file, path, maxBytes).finally(() => file.close());
     if (isBinaryFile(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
     // Decoded and written back, bytes of another encoding (Latin-1's é) would become U+FFFD everywhere.
     if (!isUtf8(raw)) throw new FsError(`${path}: is not UTF-8 text`, "edit_file edits UTF-8 text only; its other lines would change too");

@@ -9,7 +9,7 @@ import { connect, createServer as createTcpServer, type AddressInfo, type Socket
 import { dirname } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { AllowList } from "../../src/config/destinations.js";
-import { EgressProxy, MAX_TUNNELS, type Resolver } from "../../src/jail/egress/proxy.js";
+import { EgressProxy, MAX_CONNECTIONS, MAX_TUNNELS, type Resolver } from "../../src/jail/egress/proxy.js";
 import { summarise } from "../../src/jail/egress/report.js";
 import { patternBytes, sha256 } from "../support/bytes.js";
 
@@ -278,6 +278,38 @@ describe("egress proxy", () => {
       }
       expect(answer).toMatch(/^HTTP\/1\.1 200/);
       for (const { socket } of tunnels) socket.destroy();
+    });
+
+    it(`holds at most ${MAX_CONNECTIONS} connections at all, those still sending their request head included`, async () => {
+      // The attack: thousands of connections each sending most of a request head, never its end.
+      const proxy = await proxyFor(["127.0.0.1:9"]);
+      const pending: Socket[] = [];
+      // once() would reject on the error a refused connection's write may get (EPIPE): the close is what counts.
+      const closing = (socket: Socket) => new Promise((resolve) => socket.once("close", resolve));
+      for (let i = 0; i < MAX_CONNECTIONS; i++) {
+        const socket = connect(proxy.socketPath).on("error", () => {});
+        await once(socket, "connect");
+        socket.write(`CONNECT 127.0.0.1:9 HTTP/1.1\r\nX-Pad: ${"p".repeat(1000)}`);
+        pending.push(socket);
+      }
+      // The one past the cap is closed as it comes (writing to it may fail: EPIPE).
+      const over = connect(proxy.socketPath).on("error", () => {});
+      over.write("CONNECT 127.0.0.1:9 HTTP/1.1\r\n");
+      await closing(over);
+      expect(pending.filter((socket) => socket.destroyed || socket.readyState !== "open")).toEqual([]);
+      // One ends: the next is taken again.
+      const closed = once(pending[0]!, "close");
+      pending[0]!.destroy();
+      await closed;
+      let answer = "";
+      for (let attempt = 0; attempt < 100 && answer === ""; attempt++) {
+        const socket = connect(proxy.socketPath).on("error", () => {});
+        socket.write("GET http://127.0.0.1:10/ HTTP/1.1\r\nHost: 127.0.0.1:10\r\n\r\n");
+        socket.on("data", (chunk: Buffer) => (answer += chunk.toString("latin1")));
+        await closing(socket);
+      }
+      expect(answer).toMatch(/^HTTP\/1\.1 403/);
+      for (const socket of pending) socket.destroy();
     });
 
     it("never sends one connection what an earlier one left in the proxy's read buffer", async () => {

@@ -93,6 +93,8 @@ export class EgressProxy {
     const ownDir = options.socketPath ? undefined : mkdtempSync(join(tmpdir(), "nixshed-egress-"));
     const socketPath = options.socketPath ?? join(ownDir!, "proxy.sock");
     const server = createServer({ allowHalfOpen: true });
+    // Node closes a connection past the cap as it comes: one still sending its request head holds up to MAX_HEAD_BYTES.
+    server.maxConnections = MAX_CONNECTIONS;
     const proxy = new EgressProxy(server, socketPath, options, ownDir);
     server.on("connection", (socket) => proxy.accept(socket));
     server.on("error", (error) => options.log?.error(`egress proxy ${socketPath}: ${error.message}`));
@@ -124,10 +126,12 @@ export class EgressProxy {
     this.track(client);
     client.on("error", () => client.destroy());
     let buffered = Buffer.alloc(0);
+    let headRead = false;
     const onData = (chunk: Buffer) => {
       buffered = Buffer.concat([buffered, chunk]);
       const end = buffered.indexOf("\r\n\r\n");
       if (end < 0 && buffered.length <= MAX_HEAD_BYTES) return;
+      headRead = true;
       client.off("data", onData);
       client.pause();
       if (end < 0 || end > MAX_HEAD_BYTES) return this.refuse(client, new Refusal(431, "request head too large"));
@@ -135,6 +139,10 @@ export class EgressProxy {
       void this.serve(client, buffered.subarray(0, end + 4), buffered.subarray(end + 4));
     };
     client.on("data", onData);
+    // A client gone before its head ended is done with (allowHalfOpen would keep its end, and its place, open).
+    client.once("end", () => {
+      if (!headRead) client.destroy();
+    });
   }
 
   private async serve(client: Socket, head: Buffer, rest: Buffer): Promise<void> {
@@ -258,6 +266,11 @@ function connectTo(address: string, port: number, timeoutMs: number, downstream:
  * without a cap it could make the daemon hold gigabytes. Parallel downloads use a few dozen.
  */
 export const MAX_TUNNELS = 128;
+/**
+ * Connections to the proxy at once, tunnels and those still sending their request head: a jailed
+ * program opening thousands that never finish one made the daemon hold 400 MB (64 KiB each).
+ */
+export const MAX_CONNECTIONS = 2 * MAX_TUNNELS;
 /** Bytes read from a server at once: downloads are what jails do most, and big reads are what makes them fast. */
 const DOWNSTREAM_READ_BYTES = 512 * 1024;
 /** Read buffers of closed connections kept for the next ones (a fresh one costs an mmap per connection). */
