@@ -335,7 +335,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     name: "edit_file",
     title: "Edit a file",
     description:
-      "Replace exact text in a file; each old_text must occur exactly once, unless replace_all. All edits apply or none; returns a unified diff.",
+      "Replace exact text in a file: each old_text once, or everywhere with replace_all. All edits apply or none; returns a diff.",
     input: {
       path: pathField.describe("File to edit, project-relative or /project/..."),
       edits: z
@@ -345,14 +345,14 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             z.object({
               old_text: z.string().describe("Exact text to replace, whitespace included"),
               new_text: z.string().describe("Replacement text"),
-              replace_all: z.boolean().optional().describe("Replace every occurrence"),
+              replace_all: z.boolean().optional(),
             }),
           ),
         )
         .min(1)
         .max(100)
-        .describe("Applied in order, each to the previous result"),
-      dry_run: z.boolean().optional().describe("Show the diff without writing"),
+        .describe("Applied in order"),
+      dry_run: z.boolean().optional().describe("Diff only, not written"),
     },
     output: { path: z.string(), diff: z.string(), edits: z.number().int(), dry_run: z.boolean() },
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },

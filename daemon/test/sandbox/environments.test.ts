@@ -86,6 +86,11 @@ describe("pickEnvironment without a name", () => {
     expect(only("x === 1")).toBe("node");
   });
 
+  it("sends a command line calling an interpreter to the environment that has it, where bash runs it", () => {
+    allPick("node", ["node -e 'console.log([1, 2].map((x) => x * 2))'", "cd web && npm test"]);
+    allPick("python", [`python3 -c "import json; print(json.dumps({'a': 1}))"`, "python3 src/app/main.py --verbose"]);
+  });
+
   it("leaves the shell's own code to the shell, colons and all", () => {
     allPick("shell", [
       'if true; then echo "Result: ok"; fi',
@@ -97,8 +102,6 @@ describe("pickEnvironment without a name", () => {
       "test $a = $b && echo same",
       "awk -F: '{print $1}' /etc/passwd",
       "main() {\n  echo hi\n}\nmain",
-      "node -e 'console.log([1, 2].map((x) => x * 2))'",
-      `python3 -c "import json; print(json.dumps({'a': 1}))"`,
       "jq -r '.items[] | select(.a === 1)' data.json",
       "git log --format='%h => %s'",
       "grep '=>' src/app.js",

@@ -66,7 +66,7 @@ export function executeDescription(everyday: string, { defaults, configured }: P
   const others = configured.filter(([, permissions]) => widens(permissions, defaults));
   const named = others.slice(0, NAMED_EXCEPTIONS).map(([attr, permissions]) => `${attr} (${describeAccess(permissions)})`);
   const exceptions = others.length ? ` Allowed more: ${named.join(", ")}${others.length > named.length ? ", …" : ""}.` : "";
-  const intro = `Run a nixpkgs package's program once in a jail, in /project (${describeAccess(defaults)}; relative paths are project files; ${JAIL_SCRATCH} is scratch); args: an array, no shell.${exceptions}`;
+  const intro = `Run a nixpkgs package's program once in a jail, in /project (${describeAccess(defaults)}; relative paths are project files; ${JAIL_SCRATCH} is scratch); no shell.${exceptions}`;
   return everyday ? `${intro} No search needed (… = pass program):\n${everyday}` : intro;
 }
 
