@@ -28,16 +28,11 @@ const REGEX_SPECIAL = /[()[\]{}*+?|^$\\]/;
 const globHint = (pattern: string) =>
   `"${pattern}" looks like a file-name glob, and search_files searches file contents: use list_files with glob: "${pattern}" to find files by name`;
 
-/** A pattern rg could not parse, in the agent's words (a glob said to be one). */
-function badPattern(pattern: string, error: unknown): unknown {
-  if (!(error instanceof FsError) || !/regex parse error/.test(error.message)) return error;
-  if (looksLikeGlob(pattern)) return new FsError(globHint(pattern), "or pass literal: true to search for the text itself");
-  const lines = error.message.split("\n");
-  const why = (lines.find((line) => line.startsWith("error: ")) ?? lines.at(-1) ?? "").replace(/^error: /, "");
-  return new FsError(
-    `pattern is not a valid regular expression (${why})`,
-    "escape its special characters with \\, or pass literal: true to search for the text as is",
-  );
+/** Why rg could not parse a pattern ("unclosed group"), in a few words, when that is what failed. */
+function regexError(error: unknown): string | undefined {
+  if (!(error instanceof FsError) || !/regex parse error/.test(error.message)) return undefined;
+  const said = error.message.split("\n").find((line) => line.startsWith("error: "));
+  return said === undefined ? "it does not parse" : oneLine(said.slice("error: ".length)).slice(0, 100);
 }
 
 /** Longest line shown; longer ones are cut around the match (minified files). */
@@ -51,6 +46,8 @@ const KEPT_MATCHES = 10_000;
 const KEPT_LINES = 20_000;
 const KEEP_READING_MS = 1000;
 export const MAX_CONTEXT_LINES = 10;
+/** How long a search that found nothing looks in what .gitignore excludes, to say the pattern is there. */
+const IGNORED_LOOK_MS = 500;
 
 /** The matches a call gets: what it asked for, never above the daemon's fs.max_search_results. */
 export function resultsWithin(requested: number | undefined, cap: number): number {
@@ -69,6 +66,8 @@ export interface SearchRequest {
   glob?: string;
   /** Match the pattern as plain text; by default it is a regular expression. */
   literal?: boolean;
+  /** Search what .gitignore excludes too. */
+  includeIgnored?: boolean;
   /** Unset: smart case (insensitive unless the pattern has an uppercase letter). */
   caseSensitive?: boolean;
   contextLines?: number;
@@ -88,8 +87,10 @@ export interface SearchLine {
 
 export interface SearchResult {
   matches: number;
-  /** Said when the pattern found nothing and reads like something else (a file-name glob). */
+  /** Said when the pattern found nothing and reads like something else (a file-name glob), or is there where not searched. */
   hint?: string;
+  /** How the pattern was searched, when not as asked: no valid regular expression, it was searched as the text itself. */
+  note?: string;
   /** More matches exist beyond those shown. */
   truncated: boolean;
   /** Stopped before max_results, where the answer is full. */
@@ -188,6 +189,7 @@ const acrossLines = (request: SearchRequest) =>
 
 function ripgrepArgs(request: SearchRequest): string[] {
   const args = ["--json", "--no-config", "--hidden", "--no-require-git", "--glob", "!.git"];
+  if (request.includeIgnored) args.push("--no-ignore");
   // A regular expression with look-around or backreferences goes to PCRE2 where rg has it.
   args.push(...(request.literal ? ["--fixed-strings"] : ["--engine", "auto"]));
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
@@ -302,12 +304,22 @@ export async function searchFiles(
       });
     }
   });
+  let invalid: string | undefined;
   try {
     await searched.catch((error: unknown) => {
-      if (error !== reading.timeUp) throw badPattern(request.pattern, error);
+      if (error === reading.timeUp) return;
+      invalid = regexError(error);
+      if (invalid === undefined) throw error;
+      if (looksLikeGlob(request.pattern))
+        throw new FsError(globHint(request.pattern), "or pass literal: true to search for the text itself");
     });
   } finally {
     reading.done();
+  }
+  // "apply_discount(" is what agents search for: as the text it is, said so.
+  if (invalid !== undefined) {
+    const asText = await searchFiles(confinement, { ...request, literal: true }, signal, keep, keepReadingMs);
+    return { ...asText, note: `not a valid regular expression (${invalid}): searched as the text itself` };
   }
   if (reading.signal.reason === reading.timeUp) read.stopped = true;
   const shown = matchesWithin(read.files, Math.min(read.matches, request.maxResults), request.maxBytes ?? Number.POSITIVE_INFINITY);
@@ -321,6 +333,13 @@ export async function searchFiles(
     // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
     const asText = await searchFiles(confinement, { ...request, literal: true, maxResults: 1 }, signal);
     if (asText.matches > 0) result.hint = `as a regular expression; the text itself is there: pass literal: true`;
+  }
+  if (result.matches === 0 && !result.hint && !request.includeIgnored) {
+    // A log or a .env is where agents look, and .gitignore excludes both: said so when the pattern is there.
+    // At most half a second of it: a tree's node_modules can hold a million files.
+    const briefly = AbortSignal.any([signal, AbortSignal.timeout(IGNORED_LOOK_MS)]);
+    const ignored = await searchFiles(confinement, { ...request, includeIgnored: true, maxResults: 1 }, briefly).catch(() => undefined);
+    if (ignored?.matches) result.hint = `in files .gitignore excludes (${ignored.files[0]!.path}): pass include_ignored: true`;
   }
   if (result.truncated && keep) {
     // Stopping at a cap can leave the leading context of a match not read: drop such a last file.

@@ -80,10 +80,10 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     description: "List a directory, or a tree with recursive/glob (find files by name); .gitignore honoured; capped.",
     input: {
       path: pathField.optional().describe("Directory, project-relative or /project/... (default: the project)"),
-      recursive: z.boolean().optional().describe("The whole tree: its files"),
+      recursive: z.boolean().optional().describe("Whole tree"),
       max_depth: z.number().int().min(1).max(64).optional().describe("Deepest level listed, 1 = direct children"),
       glob: z.string().optional().describe("Gitignore-style glob, e.g. 'src/**/*.json' (implies recursive)"),
-      include_ignored: z.boolean().optional().describe("Also list what .gitignore excludes"),
+      include_ignored: z.boolean().optional().describe("Also .gitignored files"),
       include_stats: z.boolean().optional().describe("Size and mtime of each entry"),
     },
     output: {
@@ -139,7 +139,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
   const statItemsTool = defineTool({
     name: "stat_items",
     title: "Stat paths",
-    description: "Type, size, permissions and mtime of each path (of a symlink, not its target).",
+    description: "Type, size, permissions and mtime of each path (a symlink's own).",
     input: { paths: pathsField.describe("Paths to describe") },
     output: {
       items: z.array(
@@ -228,19 +228,21 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
   const searchFilesTool = defineTool({
     name: "search_files",
     title: "Search file contents",
-    description: "Search file contents with ripgrep (regex unless literal: true; .gitignore honoured).",
+    description: "Search file contents with ripgrep (regex unless literal; .gitignore honoured).",
     input: {
       pattern: z.string().min(1).describe("Regex (Rust syntax), or text with literal"),
       path: pathField.optional().describe("File or directory, project-relative or /project/... (default: the project)"),
       glob: z.string().optional().describe("Only matching files, e.g. '*.py' or '!*.min.js'"),
       literal: z.boolean().optional().describe("Pattern is plain text"),
+      include_ignored: z.boolean().optional().describe("Also .gitignored files"),
       case_sensitive: z.boolean().optional().describe("Default: smart case"),
-      context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Lines of context around each match"),
+      context_lines: z.number().int().min(0).max(MAX_CONTEXT_LINES).optional().describe("Context lines around each match"),
       max_results: z.number().int().min(1).optional().describe(`Matching lines (default and most: ${config.max_search_results})`),
     },
     output: {
       matches: z.number().int(),
       hint: z.string().optional().describe("Why nothing may have matched"),
+      note: z.string().optional().describe("How the pattern was searched, when not as asked"),
       truncated: z.boolean().describe("More matches exist beyond those shown"),
       full: z.boolean().optional().describe("Stopped before max_results: the answer is full"),
       all: z
@@ -265,6 +267,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             path: orProject(args.path),
             glob: args.glob,
             literal: args.literal,
+            includeIgnored: args.include_ignored,
             caseSensitive: args.case_sensitive,
             contextLines: args.context_lines,
             maxResults: resultsWithin(args.max_results, config.max_search_results),
@@ -277,6 +280,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     render: (result) => {
       const lines = matchLines(result.files);
       const shownLines = lines.length;
+      if (result.note) lines.unshift(`[${result.note}]`);
       if (result.matches === 0) lines.push(result.hint ? `no matches: ${result.hint}` : "no matches");
       // Where the answer is full, or at the daemon's cap, raising max_results is no way out.
       const wayOut = result.full
@@ -345,7 +349,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             z.object({
               old_text: z.string().describe("Exact text to replace, whitespace included"),
               new_text: z.string().describe("Replacement text"),
-              replace_all: z.boolean().optional(),
+              replace_all: z.boolean().optional().describe("Every occurrence"),
             }),
           ),
         )

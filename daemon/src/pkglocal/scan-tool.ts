@@ -99,7 +99,7 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
   return defineTool({
     name: "scan_packages",
     title: "List installed packages",
-    description: "The project's installed Python and Node packages (venvs, Nix Python envs, node_modules): versions and import names.",
+    description: "The project's installed Python and Node packages (venvs, Nix envs, node_modules): versions, import names.",
     input: {
       // A string, not an enum: a client that checks arguments itself would refuse "js" before otherForms maps it.
       language: z.string().optional().describe("python, node or all (default)"),

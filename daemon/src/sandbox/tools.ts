@@ -79,7 +79,7 @@ With \`session\`, an interpreter keeps variables, imports, cwd and /workspace ac
 ${listing}`,
       input: {
         // A name, not an enum: "bash", "python3" or "js" are the environment an agent means (environmentCalled).
-        env: z.string().optional().describe("Name or interpreter; default: the session's, #!'s, the code's language or shell"),
+        env: z.string().optional().describe("Name or interpreter (default: from the session, #! or code)"),
         code: z.string().describe("Code to run"),
         stdin: z.string().optional().describe("Standard input"),
         timeout_seconds: z.number().int().min(1).optional().describe("Wall-clock limit (default: the env's)"),

@@ -238,10 +238,21 @@ describe("search_files", () => {
     expect(repeats!.text).toBe(`${"x".repeat(300)}…`);
   });
 
-  it("says what is wrong with a bad regex, and how to search the text instead", async () => {
-    const f = await fixture({ "a.txt": "x" });
-    await expect(search(f, { pattern: "foo(" })).rejects.toThrow(/not a valid regular expression \(unclosed group\)/);
-    await expect(search(f, { pattern: "foo(" })).rejects.toMatchObject({ hint: expect.stringMatching(/literal: true/) });
+  it("searches a pattern that is no valid regex as the text itself, saying so", async () => {
+    const f = await fixture({ "a.py": "total = apply_discount(price)\n" });
+    const result = await search(f, { pattern: "apply_discount(" });
+    expect(result).toMatchObject({ matches: 1, note: "not a valid regular expression (unclosed group): searched as the text itself" });
+    expect(result.files[0]!.lines[0]!.text).toBe("total = apply_discount(price)");
+  });
+
+  it("says when what found nothing is in files .gitignore excludes, and searches them with includeIgnored", async () => {
+    const f = await fixture({ ".gitignore": "logs/\n.env\n", "logs/app.log": "GET / status=500\n", ".env": "SECRET=x\n", "src/a.py": "" });
+    expect(await search(f, { pattern: "status=500" })).toMatchObject({
+      matches: 0,
+      hint: "in files .gitignore excludes (logs/app.log): pass include_ignored: true",
+    });
+    expect((await search(f, { pattern: "SECRET", includeIgnored: true })).files.map((file) => file.path)).toEqual([".env"]);
+    expect((await search(f, { pattern: "nowhere" })).hint).toBeUndefined();
   });
 
   it("finds an agent's first-guess regex", async () => {

@@ -43,7 +43,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
   return defineTool({
     name: "nixpkgs_install_tool",
     title: "Install a nixpkgs package as a tool",
-    description: "Build a package into its own tool, nixpkgs_<name> ({args?, stdin?, program?}), kept across restarts.",
+    description: "Make a package a tool of its own, nixpkgs_<name> (args, stdin), kept across restarts.",
     input: {
       package: z.string().describe("Attribute path, e.g. ripgrep"),
       program: z.string().optional().describe("Program to run (default: the main one)"),
