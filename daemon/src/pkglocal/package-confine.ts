@@ -3,7 +3,7 @@
 // site-packages). A symlink leading out of the package, or `..`, is refused. And the package itself
 // stays where packages live (`within`: the project, its environment, the Nix store): an entry whose
 // realpath leads elsewhere, through an editable install's .pth or a symlink, bounds nothing.
-import { isAbsolute, join, normalize } from "node:path";
+import { isAbsolute, join, normalize, relative } from "node:path";
 import type { Within } from "../files/descriptor-path.js";
 import { isInside } from "../files/path-inside.js";
 import { PkgLocalError } from "./errors.js";
@@ -48,6 +48,17 @@ export function leadsOutside(pkg: PackageRecord, path: string): PkgLocalError {
   return new PkgLocalError(`${path}: leads outside ${pkg.name}@${pkg.version}`, "only the package's own files can be read");
 }
 
+/**
+ * `joined` when it lies in one of the package's entries; else, for a Python package (whose root is the shared
+ * site-packages), the same path in its own directory where that exists ("__init__.py" is requests/__init__.py).
+ */
+function inOwnEntry(pkg: PackageRecord, joined: string, entries: string[]): string | undefined {
+  if (isWithin(joined, entries)) return joined;
+  if (!pkg.members || !isInside(joined, pkg.root)) return undefined;
+  const below = relative(pkg.root, joined);
+  return entries.map((entry) => join(entry, below)).find((candidate) => realpathOf(candidate) !== undefined);
+}
+
 export function isWithin(path: string, bounds: string[]): boolean {
   return bounds.some((bound) => isInside(path, bound));
 }
@@ -62,10 +73,9 @@ export function resolveInPackage(pkg: PackageRecord, path: string): { real: stri
   const bounds = packageBounds(pkg);
   if (isAbsolute(path))
     throw new PkgLocalError(`${path}: give a path relative to the package`, `read_package {package: "${pkg.name}"} lists its files`);
-  const joined = join(pkg.root, normalize(path));
-  if (!isWithin(joined, packageEntries(pkg))) {
-    throw new PkgLocalError(`${path}: outside ${label}`, "only the package's own files can be read");
-  }
+  const entries = packageEntries(pkg);
+  const joined = inOwnEntry(pkg, join(pkg.root, normalize(path)), entries);
+  if (joined === undefined) throw new PkgLocalError(`${path}: outside ${label}`, "only the package's own files can be read");
   const real = realpathOf(joined);
   if (!real) {
     throw new PkgLocalError(`${path}: no such file in ${label}`, `read_package {package: "${pkg.name}"} lists its files`);

@@ -86,6 +86,9 @@ describe("confinement", () => {
     await expect(read(pillow, "PIL/leak.py")).rejects.toThrow(/outside/);
     const own = await read(pillow, "PIL/Image.py");
     expect(own.binary ? "" : own.text).toContain("def open");
+    // A path given below the package's own directory, as agents give it, is read there.
+    const bare = await read(pillow, "Image.py");
+    expect(bare.binary ? "" : bare.text).toContain("def open");
   });
 
   it("keeps each half of a namespace package to itself", async () => {
