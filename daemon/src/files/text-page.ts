@@ -9,6 +9,8 @@ import { openedWithin, type Within } from "./descriptor-path.js";
 
 const CHUNK = 65536;
 const NOTHING = Buffer.alloc(0);
+/** Largest file whose lines a page counts when it does not reach the end: reading it costs tens of milliseconds. */
+const MAX_COUNTED_BYTES = 64 * 1024 * 1024;
 
 /** A regular file opened for paging, with its first chunk read (binary is judged on it). */
 export interface TextFile {
@@ -195,6 +197,9 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   // A range in a file no larger than a whole read: its lines are counted on, so the page says "of N" as a whole read does.
   if (stop === "range" && size <= request.maxBytes) {
     page.totalLines = end + (await linesFrom(handle, chunk.subarray(pastRange), position, size));
+  } else if (stop !== undefined && size <= MAX_COUNTED_BYTES) {
+    // Any other page of a file of up to MAX_COUNTED_BYTES: its lines are counted, so an agent can ask for the last ones (a log's).
+    page.totalLines = await linesFrom(handle, NOTHING, 0, size);
   }
   if (stop === "budget") page.nextStartLine = last + 1;
   if (cut) page.lineCut = true;
