@@ -4,6 +4,7 @@
 // None is advertised: each would cost every turn's tools/list its bytes.
 import type { z } from "zod";
 import { PATH_SPELLINGS } from "../mcp/tool.js";
+import { isGlobPath } from "./glob.js";
 
 const OLD_TEXT = ["old_text", "oldText", "old_string", "oldString", "old_str", "oldStr"];
 const NEW_TEXT = ["new_text", "newText", "new_string", "newString", "new_str", "newStr"];
@@ -84,8 +85,15 @@ function renamed(names: Record<string, string>): (args: Record<string, unknown>)
     );
 }
 
-/** A glob as the `pattern` of glob tools (Claude Code's, opencode's). */
-export const listForms = renamed({ pattern: "glob" });
+/** A glob given as the path ("src/app/*.py"), with no glob beside it: the glob it is, over the project. */
+function globAsPath(args: Record<string, unknown>): Record<string, unknown> {
+  if (typeof args.path !== "string" || !isGlobPath(args.path) || args.glob !== undefined) return args;
+  const { path, ...rest } = args;
+  return { ...rest, glob: path };
+}
+
+/** A glob as the `pattern` of glob tools (Claude Code's, opencode's), or as the path. */
+export const listForms = (given: Record<string, unknown>) => globAsPath(renamed({ pattern: "glob" })(given));
 
 /** One path, in any of its spellings, as a list of one. */
 export function onePath(given: Record<string, unknown>): Record<string, unknown> {
@@ -113,9 +121,9 @@ export function readForms(given: Record<string, unknown>): Record<string, unknow
   return { ...rest, start_line: start, ...(limit === undefined ? {} : { end_line: start + (limit as number) - 1 }) };
 }
 
-/** Other search tools' `query` and `include` (opencode's, Gemini's), `regex: false` for literal, `case_insensitive` (`ignore_case`, grep's -i) for case_sensitive false. */
+/** Other search tools' `query` and `include` (opencode's, Gemini's), a glob as the path, `regex: false` for literal, `case_insensitive` (`ignore_case`, grep's -i) for case_sensitive false. */
 export function searchForms(given: Record<string, unknown>): Record<string, unknown> {
-  const args = renamed({ query: "pattern", include: "glob" })(given);
+  const args = globAsPath(renamed({ query: "pattern", include: "glob" })(given));
   return negated("case_sensitive", ["case_insensitive", "ignore_case"])(negated("literal", ["regex"])(args));
 }
 

@@ -61,6 +61,9 @@ function outside(confinement: Confinement, glob: string, dir: string): FsError {
   );
 }
 
+/** Whether a path given is a glob ("src/*.py"), which a path argument reads as the files it matches where none has that name. */
+export const isGlobPath = (path: string): boolean => PATTERN.test(path);
+
 /** The hint for a path that does not exist: a glob given as the path ("src/*.py") is told to go as glob. */
 export function missingPathHint(input: string, otherwise: string): string {
   return PATTERN.test(input) ? `"${input}" is a glob: pass it as glob (with path for the directory it is below)` : otherwise;

@@ -8,7 +8,9 @@ import { openTextFile, readPage, type TextFile } from "../files/text-page.js";
 import { shellWord } from "../shell-word.js";
 import type { Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
+import { isGlobPath } from "./glob.js";
 import { eachItem } from "./items.js";
+import { listFiles } from "./list.js";
 import { noSuchFile } from "./same-named.js";
 
 export interface ReadRequest {
@@ -50,7 +52,10 @@ function openOne(confinement: Confinement, path: string, suggest: boolean): Prom
       // A kept result goes when newer ones outgrow the store (responses.keep_files, keep_seconds, keep_bytes).
       if (confinement.keptResult(resolved.real) === "here")
         throw new FsError(`${path}: this kept result is gone`, "run the call that made it again");
-      throw await noSuchFile(confinement, path, "use list_files or search_files to find it", suggest);
+      const otherwise = isGlobPath(path)
+        ? "a glob here reads the files it matches, and it matches none"
+        : "use list_files or search_files to find it";
+      throw await noSuchFile(confinement, path, otherwise, suggest);
     }
     const file = await openTextFile(resolved.at);
     if (file === "directory") throw new FsError(`${path}: is a directory`, "use list_files for directories");
@@ -97,6 +102,8 @@ export async function readContent(
   if (request.startLine !== undefined && request.endLine !== undefined && request.endLine < request.startLine) {
     throw new FsError(`end_line ${request.endLine} is before start_line ${request.startLine}`);
   }
+  const paths = (await Promise.all(request.paths.map((path) => matchingFiles(confinement, path, signal)))).flat();
+  request = { ...request, paths };
   const budget: Budget = { left: budgetBytes, total: budgetBytes };
   // A file of that name elsewhere is looked for when one file is asked: not a listing of the tree per path of a long list.
   const opening = request.paths.map((path) => openOne(confinement, path, request.paths.length === 1));
@@ -124,6 +131,24 @@ export async function readContent(
       ),
     );
   }
+}
+
+/** Most files a glob given as a path reads. */
+const MAX_GLOB_FILES = 20;
+
+/** A path, or the files a glob given as one matches ("src/app/*.py": read them, as an agent means), where it names no file. */
+async function matchingFiles(confinement: Confinement, path: string, signal: AbortSignal): Promise<string[]> {
+  if (!isGlobPath(path) || (await confinement.hold(path, "follow", async (held) => held.exists).catch(() => true))) return [path];
+  const listed = await listFiles(
+    confinement,
+    { glob: path },
+    { entries: MAX_GLOB_FILES + 1, bytes: Number.POSITIVE_INFINITY },
+    signal,
+  ).catch(() => undefined);
+  const files = listed?.entries.filter((entry) => entry.type === "file").map((entry) => entry.path) ?? [];
+  if (listed !== undefined && listed.more + files.length > MAX_GLOB_FILES)
+    throw new FsError(`${path}: the glob matches over ${MAX_GLOB_FILES} files`, "narrow it, or list_files it to see them");
+  return files.length > 0 ? files : [path];
 }
 
 /** How much of a cut line one `run` of cutLineHint's command shows: about half the default answer budget. */

@@ -174,6 +174,19 @@ describe("read_content", () => {
     expect(items.map((item) => item.content)).toEqual(["café\n", "“hi”\n"]);
   });
 
+  it("reads the files a glob given as a path matches, as an agent means it, up to 20", async () => {
+    const f = await fixture({ "src/app/a.py": "a\n", "src/app/b.py": "b\n", "src/app/c.txt": "c\n" });
+    const items = await readContent(f.confinement, { paths: ["src/app/*.py"] }, 4096, never);
+    expect(items.map((item) => [item.path, item.content])).toEqual([
+      ["src/app/a.py", "a\n"],
+      ["src/app/b.py", "b\n"],
+    ]);
+    const [none] = await readContent(f.confinement, { paths: ["src/*.rs"] }, 4096, never);
+    expect(none!.error).toBe("src/*.rs: no such file; a glob here reads the files it matches, and it matches none");
+    const many = await fixture(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`d/f${i}.txt`, ""])));
+    await expect(readContent(many.confinement, { paths: ["d/*.txt"] }, 4096, never)).rejects.toThrow(/the glob matches over 20 files/);
+  });
+
   it("refuses directories, missing files and FIFOs (which would block) per item", async () => {
     const f = await fixture({ "dir/x.txt": "x" });
     mkfifoSync(join(f.root, "pipe"));

@@ -245,6 +245,12 @@ describe("arguments", () => {
     expect(textOf(await handle.call("write_content", { path: "out/u.txt", contents: "yo\n" }))).toBe("created out/u.txt (3 bytes)");
     const edit = await handle.call("edit_file", { path: "out/t.txt", edits: { old_text: "hi", new_text: "ho" }, dry_run: true });
     expect(textOf(edit)).toMatch(/^\[dry run, not written\]/);
+    // A glob given as the path is the glob it is: listed, searched, read.
+    expect(textOf(await handle.call("list_files", { path: "out/*.txt" }))).toBe("out/t.txt\nout/u.txt");
+    expect(textOf(await handle.call("search_files", { pattern: "yo", path: "out/*.txt" }))).toBe("out/u.txt\n1:yo");
+    expect(textOf(await handle.call("read_content", { path: "out/*.txt" }))).toMatch(
+      /^==> out\/t\.txt .*\nhi\n+==> out\/u\.txt .*\nyo\n*$/s,
+    );
     const both = textOf(await handle.call("read_content", { path: ["out/t.txt", "out/u.txt"] }));
     expect(both).toMatch(/^==> out\/t\.txt .*\nhi\n+==> out\/u\.txt .*\nyo\n*$/s);
   });
