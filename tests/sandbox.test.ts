@@ -34,6 +34,7 @@ beforeAll(async () => {
   writeFileSync(join(project, "helpers", "names.py"), 'NAME = "Ada"\n');
   writeFileSync(join(project, "helpers", "names.js"), 'module.exports = { name: "Ada" };\n');
   writeFileSync(join(project, "helpers", "hello.py"), 'import sys\nprint("hello", *sys.argv[1:])\n');
+  writeFileSync(join(project, "helpers", "child.js"), 'console.log("child", require("./names.js").name);\n');
   server = await startServer({ args: ["--metadata", metadata, "--project", project] });
 });
 
@@ -111,6 +112,9 @@ describe("run", () => {
     expect((await run({ env: "python", code: "from helpers.names import NAME\nprint(NAME)" })).stdout).toBe("Ada\n");
     expect((await run({ env: "node", code: "console.log(require('./helpers/names.js').name)" })).stdout).toBe("Ada\n");
     expect((await run({ env: "node", code: "import names from './helpers/names.js'\nconsole.log(names.name)" })).stdout).toBe("Ada\n");
+    // The code's own child processes resolve from their own files, as Node does.
+    const forked = await run({ env: "node", code: "require('child_process').fork('helpers/child.js')" });
+    expect(forked).toMatchObject({ stdout: "child Ada\n", stderr: "" });
     const failed = await run({ env: "python", code: "x = 1\nraise ValueError('boom')" });
     expect(failed.stderr).toBe(
       "Traceback (most recent call last):\n  File \"/run/nixshed/main.py\", line 2, in <module>\n    raise ValueError('boom')\nValueError: boom\n",

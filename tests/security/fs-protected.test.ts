@@ -114,6 +114,9 @@ describe("protected paths, through the fs tools", () => {
     expect((await write("planted/config")).error).toMatch(/planted \(it would be a bare git repository/);
     expect((await write("planted/notes/readme.md")).error).toMatch(/bare git repository/);
     await expect(editFile(confinement, "planted/HEAD", [{ old_text: "main", new_text: "x" }], false, 1 << 20)).rejects.toThrow(/bare git/);
+    // HEAD and a commondir naming where objects, refs and the config are make one too (git's is_git_directory).
+    expect((await write("notes/HEAD")).error).toBeUndefined();
+    expect((await write("notes/commondir")).error).toMatch(/notes \(it would be a bare git repository/);
   });
 
   it.each([

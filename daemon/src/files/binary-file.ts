@@ -50,9 +50,6 @@ function isLatin1(decoded: string): boolean {
   return decoded.includes("\uFFFD") && !/[\u0080-\uFFFC\uFFFE\uFFFF]/.test(decoded);
 }
 
-/** Whether some text's bytes are Latin-1 (isLatin1), where each byte past ASCII is a character UTF-8 spells in two or three. */
-export const isLatin1Text = (bytes: Uint8Array): boolean => isLatin1(UTF8.decode(bytes));
-
 /** Some text's bytes as the characters they spell: UTF-8, or Latin-1 (isLatin1). */
 export function decodeText(bytes: Uint8Array): string {
   const text = UTF8.decode(bytes);

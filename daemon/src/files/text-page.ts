@@ -4,7 +4,8 @@
 // both page through here; each confines its paths before.
 import { constants } from "node:fs";
 import { open, type FileHandle } from "node:fs/promises";
-import { decodeText, isBinaryFile, isLatin1Text } from "./binary-file.js";
+import { isUtf8 } from "node:buffer";
+import { decodeText, isBinaryFile } from "./binary-file.js";
 import { openedWithin, type Within } from "./descriptor-path.js";
 
 const CHUNK = 65536;
@@ -106,10 +107,9 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   const end = request.endLine ?? Number.POSITIVE_INFINITY;
   const paged = request.pageBytes !== undefined && size > request.maxBytes;
   let budget = paged ? Math.min(request.maxBytes, request.pageBytes!) : request.maxBytes;
-  // A page is what an answer shows, which counts bytes as JSON escapes them ("\"" is two), and a Latin-1 file's bytes
-  // as UTF-8 spells them (é is two): so is a page's line.
-  const latin1 = paged && isLatin1Text(head);
-  const cost = paged ? (piece: Buffer) => piece.length + escapeExtra(piece, latin1) : (piece: Buffer) => piece.length;
+  // A page is what an answer shows, which counts bytes as JSON escapes them ("\"" is two), and bytes of no UTF-8
+  // character as what they become (Latin-1's é two bytes, U+FFFD three): so is a page's line.
+  const cost = paged ? (piece: Buffer) => piece.length + escapeExtra(piece) : (piece: Buffer) => piece.length;
   const kept: Buffer[] = [];
   let line = 1;
   let last = start - 1;
@@ -228,14 +228,15 @@ async function linesFrom(handle: FileHandle, rest: Buffer, position: number, siz
 
 /**
  * What JSON escaping adds to some text's bytes: one for a quote, a backslash or \n \r \t \b \f; five for another
- * control byte; and, in Latin-1 text, what UTF-8 adds to a byte past ASCII (two for the bytes Windows-1252 makes € “ ”).
+ * control byte; and, in text that is not UTF-8, two for each byte past ASCII (at most what decodeText makes of it).
  */
-function escapeExtra(bytes: Buffer, latin1: boolean): number {
+function escapeExtra(bytes: Buffer): number {
+  const foreign = !isUtf8(bytes);
   let extra = 0;
   for (const byte of bytes) {
     if (byte === 0x22 || byte === 0x5c || byte === 0x0a || byte === 0x0d || byte === 0x09 || byte === 0x08 || byte === 0x0c) extra++;
     else if (byte < 0x20) extra += 5;
-    else if (latin1 && byte >= 0x80) extra += byte < 0xa0 ? 2 : 1;
+    else if (foreign && byte >= 0x80) extra += 2;
   }
   return extra;
 }

@@ -60,7 +60,7 @@ function closestLines(text: string, needle: string): string {
     .join("\n");
 }
 
-function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): string {
+function applyEdit(text: string, edit: Edit, index: number, crlf: boolean, path: string, maxBytes: number): string {
   const label = `edits[${index}].old_text`;
   if (edit.old_text === "")
     throw new FsError(`${label} is empty`, "quote the text to replace; to add text, include a neighbouring line in old_text and new_text");
@@ -79,7 +79,11 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean): stri
       "copy old_text exactly from the file (indentation and whitespace count), or read_content those lines again",
     );
   }
-  if (edit.replace_all) return text.split(needle).join(replacement);
+  if (edit.replace_all) {
+    // Refused before it is made: replacements can grow the text many times over, edit after edit.
+    refuseOverLimit(path, Buffer.byteLength(text) + found.length * (Buffer.byteLength(replacement) - Buffer.byteLength(needle)), maxBytes);
+    return text.split(needle).join(replacement);
+  }
   if (found.length > 1) {
     // Each line once (several matches may share one), the first ten.
     const lines = new Set<number>();
@@ -142,7 +146,7 @@ export async function editFile(
     if (!isUtf8(raw)) throw new FsError(`${path}: is not UTF-8 text`, "edit_file edits UTF-8 text only; its other lines would change too");
     const before = raw.toString("utf8");
     const crlf = before.includes("\r\n");
-    const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf), before);
+    const after = edits.reduce((text, edit, index) => applyEdit(text, edit, index, crlf, path, maxBytes), before);
     // The edits must not grow the file past the limit either.
     refuseOverLimit(path, Buffer.byteLength(after), maxBytes);
     const shown = confinement.shown(target.real);

@@ -126,36 +126,90 @@ async function listTree(dir: string, jail: RipgrepOptions["jail"], request: List
   return found;
 }
 
+/** Folds chosen one by one before a tree over the cap is cut at a depth instead (many small directories). */
+const MAX_FOLDS = 16;
+
 /**
  * A tree over the cap, its densest directories shown in place of what they hold until it fits: of
  * those whose folding would be enough, the smallest (data/many/, not data/); else the largest, and
- * again. A project's 3,000 fixtures then cost a line, and its code stays listed.
+ * again. A project's 3,000 fixtures then cost a line, and its code stays listed. The tree is shown to the
+ * deepest level that fits instead where that shows more (many small directories, which no few folds bring under the cap).
  */
 function foldDensest(found: Found[], cap: number): Found[] {
-  let entries = found;
-  for (;;) {
-    const excess = entries.length - cap;
-    if (excess <= 0) return entries;
-    // Per directory: the entries below it, and the files they stand for.
-    const below = new Map<string, { entries: number; files: number }>();
-    for (const entry of entries) {
-      for (let cut = entry.name.indexOf("/"); cut >= 0; cut = entry.name.indexOf("/", cut + 1)) {
-        const dir = entry.name.slice(0, cut);
-        const counted = below.get(dir) ?? { entries: 0, files: 0 };
-        counted.entries++;
-        counted.files += entry.files ?? 1;
-        below.set(dir, counted);
-      }
+  if (found.length <= cap) return found;
+  // Per directory, once: the entries below it, and the files they stand for.
+  const below = new Map<string, { entries: number; files: number }>();
+  for (const entry of found) {
+    for (let cut = entry.name.indexOf("/"); cut >= 0; cut = entry.name.indexOf("/", cut + 1)) {
+      const counted = below.get(entry.name.slice(0, cut)) ?? { entries: 0, files: 0 };
+      counted.entries++;
+      counted.files += entry.files ?? 1;
+      below.set(entry.name.slice(0, cut), counted);
     }
-    const foldable = [...below].filter(([, counted]) => counted.entries > 1);
-    if (foldable.length === 0) return entries;
-    const enough = foldable.filter(([, counted]) => counted.entries - 1 >= excess);
-    const [dir, { files }] = enough.length
-      ? enough.reduce((best, each) => (each[1].entries < best[1].entries ? each : best))
-      : foldable.reduce((best, each) => (each[1].entries > best[1].entries ? each : best));
-    const inside = `${dir}/`;
-    entries = [...entries.filter((entry) => !entry.name.startsWith(inside)), { name: dir, type: "directory", files }];
   }
+  const folded = new Map<string, number>();
+  let shown = found.length;
+  for (let folds = 0; shown > cap && folds < MAX_FOLDS; folds++) {
+    const excess = shown - cap;
+    let enough: [string, number] | undefined;
+    let largest: [string, number] | undefined;
+    for (const [dir, counted] of below) {
+      if (counted.entries < 2) continue;
+      if (counted.entries - 1 >= excess && (!enough || counted.entries < enough[1])) enough = [dir, counted.entries];
+      if (!largest || counted.entries > largest[1]) largest = [dir, counted.entries];
+    }
+    const chosen = enough ?? largest;
+    if (!chosen) break;
+    const [dir, entries] = chosen;
+    folded.set(dir, below.get(dir)!.files);
+    shown -= entries - 1;
+    // What is below it is gone from the listing; what is above it holds one entry for it now.
+    const inside = `${dir}/`;
+    for (const other of [...below.keys()]) if (other === dir || other.startsWith(inside)) below.delete(other);
+    for (let cut = dir.lastIndexOf("/"); cut >= 0; cut = dir.lastIndexOf("/", cut - 1))
+      below.get(dir.slice(0, cut))!.entries -= entries - 1;
+  }
+  const isFolded = (name: string) => {
+    for (let cut = name.indexOf("/"); cut >= 0; cut = name.indexOf("/", cut + 1)) if (folded.has(name.slice(0, cut))) return true;
+    return false;
+  };
+  const entries: Found[] = [
+    ...found.filter((entry) => !isFolded(entry.name)),
+    ...[...folded].map(([name, files]): Found => ({ name, type: "directory", files })),
+  ];
+  // The tree to a depth instead, where that shows more within the cap (a package of many small modules).
+  const level = toDepthThatFits(found, cap);
+  return entries.length <= cap && entries.length >= level.length ? entries : level.length <= cap || entries.length > cap ? level : entries;
+}
+
+/** The entries as a listing to the deepest level that keeps them within `cap` (a directory there standing for what it holds), at least the top. */
+function toDepthThatFits(entries: Found[], cap: number): Found[] {
+  const deepest = Math.max(...entries.map((entry) => entry.name.split("/").length));
+  let fitting = toDepth(entries, 1);
+  for (let depth = 2; depth < deepest; depth++) {
+    const deeper = toDepth(entries, depth);
+    if (deeper.length > cap) break;
+    fitting = deeper;
+  }
+  return fitting;
+}
+
+function toDepth(entries: Found[], depth: number): Found[] {
+  const kept: Found[] = [];
+  const dirs = new Map<string, number>();
+  for (const entry of entries) {
+    const parts = entry.name.split("/");
+    if (parts.length <= depth) kept.push(entry);
+    else {
+      const dir = parts.slice(0, depth).join("/");
+      dirs.set(dir, (dirs.get(dir) ?? 0) + (entry.files ?? 1));
+    }
+  }
+  // A directory already standing for its files at this depth is merged into one entry.
+  const merged = kept.filter((entry) => entry.type !== "directory" || !dirs.has(entry.name));
+  for (const entry of kept)
+    if (entry.type === "directory" && dirs.has(entry.name)) dirs.set(entry.name, dirs.get(entry.name)! + (entry.files ?? 0));
+  return [...merged, ...[...dirs].map(([name, files]): Found => ({ name, type: "directory", files }))];
 }
 
 /**

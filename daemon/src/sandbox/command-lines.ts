@@ -36,9 +36,9 @@ export function commandLineOf(code: string): string | undefined {
   return undefined;
 }
 
-/** The interpreter whose command one of the line's commands (at its start, or after ;, &&, || or |) is. */
+/** The interpreter whose command one of the line's commands (at its start, or after ;, &&, || or | outside quotes) is. */
 function interpreterCalled(line: string): string | undefined {
-  for (const command of line.split(/;|&&|\|\|?/)) {
+  for (const command of commandsOf(line)) {
     const [word, next] = command.trim().split(/\s+/);
     if (word === undefined || next === undefined) continue;
     const interpreter = interpreterOf(word);
@@ -50,4 +50,26 @@ function interpreterCalled(line: string): string | undefined {
 /** How the jail runs `code` in an environment of `interpreter`: as its code, or as a command line calling it. */
 export function runAs(interpreter: string, code: string): { code: string } | { argv: string[] } {
   return interpreter !== "bash" && commandLineOf(code) === interpreter ? { argv: ["bash", "-c", code] } : { code };
+}
+
+/** A line's commands, split at ;, &&, || and | outside quotes ("print('a | python3 x')" is one, and no command line). */
+function commandsOf(line: string): string[] {
+  const commands: string[] = [];
+  let quote = "";
+  let from = 0;
+  for (let at = 0; at < line.length; at++) {
+    const c = line[at]!;
+    if (quote) {
+      if (c === quote) quote = "";
+      else if (c === "\\" && quote === '"') at++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === "\\") at++;
+    else if (c === ";" || c === "|" || (c === "&" && line[at + 1] === "&")) {
+      commands.push(line.slice(from, at));
+      if (line[at + 1] === c) at++;
+      from = at + 1;
+    }
+  }
+  commands.push(line.slice(from));
+  return commands;
 }

@@ -7,6 +7,12 @@ import { fixture } from "./fixture.js";
 const source = "function a() {\n  return 1;\n}\n\nfunction b() {\n  return 1;\n}\n";
 
 describe("edit_file", () => {
+  it("refuses replace_all growth past the limit before making it, edit after edit", async () => {
+    const f = await fixture({ "a.txt": "a".repeat(1 << 16) });
+    const grow = Array.from({ length: 8 }, () => ({ old_text: "a", new_text: "aaaa", replace_all: true }));
+    await expect(editFile(f.confinement, "a.txt", grow, true, 1 << 20)).rejects.toThrow(/over the 1048576-byte limit/);
+  });
+
   it("replaces text that occurs once and returns a unified diff", async () => {
     const f = await fixture({ "m.js": source });
     const result = await editFile(

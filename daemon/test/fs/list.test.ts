@@ -375,6 +375,18 @@ describe("list_files", () => {
     expect(kept[0]!.split("\n")).toHaveLength(35);
   });
 
+  it("shows a tree of many small directories over the cap to the deepest level that fits", async () => {
+    const tree = Object.fromEntries(
+      Array.from({ length: 60 }, (_, i) => [`pkg/m${i}/a.py`, `pkg/m${i}/b.py`]).flatMap((pair) => pair.map((path) => [path, ""])),
+    );
+    const f = await fixture({ ...tree, "README.md": "" });
+    const result = await listFiles(f.confinement, { recursive: true }, cap(70), never, async () => ({ path: "/kept" }));
+    expect(result.entries).toHaveLength(61);
+    expect(result.entries[0]).toEqual({ path: "README.md", type: "file" });
+    expect(result.entries).toContainEqual({ path: "pkg/m7", type: "directory", files: 2 });
+    expect(result).toMatchObject({ more: 0, total: 121 });
+  });
+
   it("caps the listing and counts what it left out", async () => {
     const f = await fixture(Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`f${String(index).padStart(2, "0")}.txt`, ""])));
     const result = await listFiles(f.confinement, { recursive: true }, cap(10), never);

@@ -21,6 +21,11 @@ describe("commandLineOf", () => {
       "npm in registry",
       "x = 1\npython3 a.py",
       '"""Usage:\n  python3 tool.py\n"""',
+      // A command line quoted in the code is text of the code.
+      "print('pipe it: cat data.json | python3 -m json.tool')",
+      "import subprocess; subprocess.run('echo hi; python3 -V', shell=True)",
+      "console.log('build: cd web && npm run build')",
+      'print("a \\" ; python3 x.py")',
     ]) {
       expect(commandLineOf(code), code).toBeUndefined();
     }
