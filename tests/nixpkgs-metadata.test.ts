@@ -49,6 +49,9 @@ describe("a metadata path with the pinned nixpkgs and its prebuilt index", () =>
     const search = await server.call("nixpkgs_search", { query: "json processor" });
     expect(search.isError, textOf(search)).toBeFalsy();
     expect((search.structuredContent as { results: { attr: string }[] }).results[0]!.attr).toBe("jq");
+    // More results than a page holds asks for a full page, not an error.
+    const many = await server.call("nixpkgs_search", { query: "json processor", limit: 500 });
+    expect(many.isError, textOf(many)).toBeFalsy();
     // jq was realised ahead by the metadata: it runs without realising anything (no cache entry).
     const ahead = await server.call("nixpkgs_execute", { package: "jq", args: ["-n", "1+1"] });
     expect(ahead.structuredContent, textOf(ahead)).toMatchObject({ stdout: "2\n" });

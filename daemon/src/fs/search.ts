@@ -105,15 +105,25 @@ export interface SearchFile {
   lines: SearchLine[];
 }
 
-/** Matches as text: each file's path, then its lines, "12:text" for a match and "11-text" for context. */
+/**
+ * Matches as text: each file's path, then its lines, "12:text" for a match and "11-text" for context; with
+ * context, "--" between groups of lines that are not one after another, as rg prints them.
+ */
 export const matchLines = (files: SearchFile[]): string[] =>
-  files.flatMap((file) => [
-    oneLine(file.path),
-    // A match across lines shows each of them numbered, as rg does.
-    ...file.lines.flatMap((line) =>
-      line.text.split("\n").map((text, i) => `${line.line && line.line + i}${line.match ? ":" : "-"}${text}`),
-    ),
-  ]);
+  files.flatMap((file) => {
+    const withContext = file.lines.some((line) => !line.match);
+    let next = 0;
+    return [
+      oneLine(file.path),
+      ...file.lines.flatMap((line) => {
+        // A match across lines shows each of them numbered, as rg does.
+        const texts = line.text.split("\n");
+        const apart = withContext && next > 0 && line.line > next ? ["--"] : [];
+        next = line.line + texts.length;
+        return [...apart, ...texts.map((text, i) => `${line.line && line.line + i}${line.match ? ":" : "-"}${text}`)];
+      }),
+    ];
+  });
 
 const rgText = z.object({ text: z.string().optional(), bytes: z.string().optional() });
 type RgText = z.infer<typeof rgText>;

@@ -147,8 +147,10 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
       const rest = new Set(result.packages);
       for (const environment of result.environments) {
         const version = environment.python_version ? ` ${environment.python_version}` : "";
-        lines.push(`${environment.language} ${environment.kind} (${environment.manager}${version}): ${environment.packages_dir}`);
         const prefix = `${environment.packages_dir}/`;
+        // What a filter found is listed under its environments only: an empty one says nothing.
+        if (result.total > 0 && !result.packages.some((pkg) => rest.has(pkg) && pkg.location.startsWith(prefix))) continue;
+        lines.push(`${environment.language} ${environment.kind} (${environment.manager}${version}): ${environment.packages_dir}`);
         for (const pkg of result.packages) {
           if (!rest.has(pkg) || !pkg.location.startsWith(prefix)) continue;
           rest.delete(pkg);

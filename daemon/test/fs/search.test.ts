@@ -86,6 +86,21 @@ describe("search_files", () => {
     ]);
   });
 
+  it("separates groups of context that are apart with --, as rg does, and only with context", async () => {
+    const f = await fixture({ "a.txt": "hit\n2\n3\n4\n5\nhit\n7\nhit\n" });
+    expect(matchLines((await search(f, { pattern: "hit", contextLines: 1 })).files)).toEqual([
+      "a.txt",
+      "1:hit",
+      "2-2",
+      "--",
+      "5-5",
+      "6:hit",
+      "7-7",
+      "8:hit",
+    ]);
+    expect(matchLines((await search(f, { pattern: "hit" })).files)).toEqual(["a.txt", "1:hit", "6:hit", "8:hit"]);
+  });
+
   it("stops at max_results and says more exist", async () => {
     const f = await fixture({ "many.txt": "hit\n".repeat(1000) });
     const result = await search(f, { pattern: "hit", maxResults: 5 });

@@ -48,6 +48,8 @@ export function searchTool(provider: IndexProvider) {
         .describe("When nothing matches as asked: the broken, unfree or other platforms' packages that do"),
     },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    // More results than a page holds is the most a page holds (the answer says where the next starts).
+    otherForms: (args) => (typeof args.limit === "number" && args.limit > MAX_LIMIT ? { ...args, limit: MAX_LIMIT } : args),
     run: async (args) => {
       const index = provider.get();
       const options = {
