@@ -18,7 +18,7 @@ const bytes = (result: CallToolResult) => Buffer.byteLength(JSON.stringify(resul
 const LATIN1 = Array.from({ length: 12_000 }, (_, i) => `${i + 1} ${"é“".repeat(60)}\n`).join("");
 const LONG_LINE = Array.from({ length: 300_000 }, (_, i) => `${String(i * 10).padStart(9, "0")},`).join("");
 const MARKER =
-  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes(?:; lines? [\d and]+ in part)?\); the whole text is in (\S+)(?: \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/m;
+  /^\[… lines (\d+)-(\d+) of (\d+) omitted \((\d+) bytes(?:; lines? [\d and]+ in part)?\); the answer's whole text is in (\S+)(?: \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/m;
 
 function marker(result: CallToolResult) {
   const found = MARKER.exec(textOf(result));

@@ -151,7 +151,7 @@ describe("run", () => {
     });
     expect(result.structuredContent).toMatchObject({ exit_code: 0, truncated: { stdout: 5_000_007 - 4_194_304, stderr: 0 } });
     // Kept with its long lines wrapped, so that every part of it pages.
-    const kept = /^the whole text is in (\S+) \(long lines wrapped\)$/.exec(String(result._meta?.["nixshed/cut"]));
+    const kept = /^the answer's whole text is in (\S+) \(long lines wrapped\)$/.exec(String(result._meta?.["nixshed/cut"]));
     expect(readFileSync(kept![1]!, "utf8")).toMatch(
       /^exit 0 · \d+ ms · stdout: 805703 bytes dropped from the middle\n--- stdout\n\[805703 bytes dropped from the middle; all 5000007 bytes are in \S+\]\nSTART\n[y\n]+\n\[… 805703 bytes dropped …\]\n[y\n]+\n\n--- stderr\nEND\n$/,
     );

@@ -156,7 +156,7 @@ function wholeText(kept: ReadFrom, page?: { start: number; end: number }): strin
   if ("call" in kept) return `${kept.call}${page ? ` with start_line ${page.start}, end_line ${page.end}` : ""}`;
   if ("error" in kept) return `the whole text was not kept (${kept.error})`;
   const wrapped = kept.wrapped ? " (long lines wrapped)" : "";
-  return `the whole text is in ${kept.path}${wrapped}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;
+  return `the answer's whole text is in ${kept.path}${wrapped}${page ? `: read_content it with start_line ${page.start}, end_line ${page.end}` : ""}`;
 }
 
 /**

@@ -22,7 +22,7 @@ const keptAt = (path: string) => async (): Promise<Kept> => ({ path });
 const textOf = (result: CallToolResult) => (result.content[0] as { text: string }).text;
 const escaped = (text: string) => Buffer.byteLength(JSON.stringify(text)) - 2;
 const MARKER =
-  /^\[… lines? (\d+)(?:-(\d+))? of (\d+) omitted \((\d+) bytes(?:; lines? ([\d and]+) in part)?\); the whole text is in \S+( \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/gm;
+  /^\[… lines? (\d+)(?:-(\d+))? of (\d+) omitted \((\d+) bytes(?:; lines? ([\d and]+) in part)?\); the answer's whole text is in \S+( \(long lines wrapped\))?: read_content it with start_line (\d+), end_line (\d+) …\]$/gm;
 
 const newlines = (text: string) => text.split("\n").length - 1;
 
@@ -87,7 +87,7 @@ describe("fitResponse", () => {
     expect(responseBytes(result)).toBeLessThanOrEqual(BUDGET);
     const cut = textOf(result);
     const marker =
-      /\n\[… lines (\d+)-(\d+) of 300000 omitted \((\d+) bytes\); the whole text is in \/kept\/1-run\.txt: read_content it with start_line (\d+), end_line (\d+) …\]\n/.exec(
+      /\n\[… lines (\d+)-(\d+) of 300000 omitted \((\d+) bytes\); the answer's whole text is in \/kept\/1-run\.txt: read_content it with start_line (\d+), end_line (\d+) …\]\n/.exec(
         cut,
       );
     expect(marker).not.toBeNull();
@@ -109,8 +109,10 @@ describe("fitResponse", () => {
     expect(result.structuredContent).toMatchObject({ exit: 0 });
     const stdout = (result.structuredContent as { stdout: string }).stdout;
     expect(stdout.length).toBeLessThan(1024);
-    expect(stdout).toMatch(/^1\n2\n[\s\S]*\n\[… \d+ characters omitted; the whole text is in \/kept\/1-run\.txt …\]\n[\s\S]*\n300000\n$/);
-    expect(result._meta).toEqual({ "nixshed/cut": "the whole text is in /kept/1-run.txt" });
+    expect(stdout).toMatch(
+      /^1\n2\n[\s\S]*\n\[… \d+ characters omitted; the answer's whole text is in \/kept\/1-run\.txt …\]\n[\s\S]*\n300000\n$/,
+    );
+    expect(result._meta).toEqual({ "nixshed/cut": "the answer's whole text is in /kept/1-run.txt" });
   });
 
   it("fits text that JSON escapes at up to six bytes a character, and one endless line", async () => {
@@ -170,7 +172,7 @@ describe("fitResponse", () => {
     expect([first, last, start]).toEqual([before! + 1, after! - 1, first]);
     const wide = [{ text: "x".repeat(100_000), file: { call: 'read_content "wide.txt"', firstLine: 1 } }];
     expect(textOf(await fitResponse({ content: [{ type: "text", text: wide[0]!.text }] }, BUDGET, keptAt("/kept/4"), wide))).toMatch(
-      /the whole text is in \/kept\/4 \(long lines wrapped\)/,
+      /the answer's whole text is in \/kept\/4 \(long lines wrapped\)/,
     );
   });
 
