@@ -173,6 +173,20 @@ describe("python sessions", () => {
     expect(refused.notices.join(" ")).toMatch(/was stopped: session kernel sent a reply out of turn: ready/);
   });
 
+  it("run a command line calling python3 by bash, in the session's directory, its exit code the call's, the state kept", async () => {
+    await run({
+      env: "python",
+      session: "py-line",
+      code: "import os\nx = 41\nos.makedirs('/workspace/sub', exist_ok=True)\nos.chdir('/workspace/sub')",
+    });
+    expect(await run({ env: "python", session: "py-line", code: "python3 -c 'import os; print(os.getcwd())'" })).toMatchObject({
+      stdout: "/workspace/sub\n",
+      exit_code: 0,
+    });
+    expect((await run({ env: "python", session: "py-line", code: "python3 -c 'import sys; sys.exit(3)'" })).exit_code).toBe(3);
+    expect((await run({ env: "python", session: "py-line", code: "x + 1" })).stdout).toBe("42\n");
+  });
+
   it("report a crashed interpreter, then start fresh with a notice", async () => {
     await run({ env: "python", session: "py-crash", code: "y = 1" });
     const crashed = await run({ env: "python", session: "py-crash", code: "import os\nprint('bye', flush=True)\nos._exit(3)" });
@@ -223,6 +237,15 @@ describe("node sessions", () => {
     });
     expect((await run({ session: "js-imports", code: "console.log(path.basename(j('a', 'b.txt')), sep)" })).stdout).toBe("b.txt /\n");
     expect((await run({ session: "js-imports", code: "const os = require('os'); typeof os.cpus" })).stdout).toBe("'function'\n");
+  });
+
+  it("run a command line calling node by bash, a failing one failing the call", async () => {
+    expect(await run({ env: "node", session: "js-line", code: "node -e 'console.log(6 * 7)'" })).toMatchObject({
+      stdout: "42\n",
+      exit_code: 0,
+    });
+    const failed = await run({ env: "node", session: "js-line", code: "node -e 'process.exit(4)'" });
+    expect(failed).toMatchObject({ exit_code: 1, stderr: expect.stringMatching(/the command line exited with 4/) });
   });
 
   it("show a final expression's value as the REPL does, nothing for undefined", async () => {

@@ -1,7 +1,7 @@
 // Which code is a command line calling an environment's interpreter, run as such by bash: never
 // code of that interpreter's own language.
 import { describe, expect, it } from "vitest";
-import { commandLineOf, runAs } from "../../src/sandbox/command-lines.js";
+import { commandLineOf, runAs, sessionCode } from "../../src/sandbox/command-lines.js";
 
 describe("commandLineOf", () => {
   it("finds the interpreter a command of the first line of code calls, after cd or export lines", () => {
@@ -35,5 +35,14 @@ describe("commandLineOf", () => {
     expect(runAs("python", "python3 a.py")).toEqual({ argv: ["bash", "-c", "python3 a.py"] });
     expect(runAs("node", "python3 a.py")).toEqual({ code: "python3 a.py" });
     expect(runAs("bash", "python3 a.py")).toEqual({ code: "python3 a.py" });
+  });
+
+  it("sends a session of the interpreter a command line as its own code running bash, and anything else as it is", () => {
+    expect(sessionCode("python", 'python3 -c "print(1)"')).toBe(
+      'raise SystemExit(__import__("subprocess").run(["bash", "-c", "python3 -c \\"print(1)\\""]).returncode)',
+    );
+    expect(sessionCode("python", "print(1)")).toBe("print(1)");
+    expect(sessionCode("node", "python3 a.py")).toBe("python3 a.py");
+    expect(sessionCode("bash", "python3 a.py")).toBe("python3 a.py");
   });
 });

@@ -1,6 +1,7 @@
 // A `run` call that names a session: the same jail policy as a one-off run (timeout, stdin), plus
 // what the kernels' framing needs, then the session manager.
 import type { Environment } from "../../discovery/types.js";
+import { sessionCode } from "../command-lines.js";
 import { SandboxError } from "../errors.js";
 import { environmentJail, type RunContext, type RunRequest } from "../run.js";
 import type { SessionManager } from "./manager.js";
@@ -22,7 +23,7 @@ export function runInSession(
     );
   }
   return sessions.run(id, env, {
-    code: request.code,
+    code: sessionCode(env.interpreter, request.code),
     stdin: request.stdin,
     timeoutMs,
     maxOutputBytes,
