@@ -23,7 +23,7 @@ export interface ListEntry {
 }
 
 /** An entry as found, before it is described: its name below the listed directory. */
-interface Found {
+export interface Found {
   name: string;
   type: EntryType;
   files?: number;
@@ -135,17 +135,35 @@ const MAX_FOLDS = 16;
  * again. A project's 3,000 fixtures then cost a line, and its code stays listed. The tree is shown to the
  * deepest level that fits instead where that shows more (many small directories, which no few folds bring under the cap).
  */
-function foldDensest(found: Found[], cap: number): Found[] {
+export function foldDensest(found: Found[], cap: number): Found[] {
   if (found.length <= cap) return found;
   // Per directory, once: the entries below it, and the files they stand for.
   const below = new Map<string, { entries: number; files: number }>();
+  // Per depth: the entries that deep, and the directories that deep holding deeper ones; so, what a listing to each depth shows.
+  const entriesAt: number[] = [];
+  const dirsAt: number[] = [];
   for (const entry of found) {
-    for (let cut = entry.name.indexOf("/"); cut >= 0; cut = entry.name.indexOf("/", cut + 1)) {
-      const counted = below.get(entry.name.slice(0, cut)) ?? { entries: 0, files: 0 };
-      counted.entries++;
-      counted.files += entry.files ?? 1;
-      below.set(entry.name.slice(0, cut), counted);
+    let depth = 1;
+    for (let cut = entry.name.indexOf("/"); cut >= 0; cut = entry.name.indexOf("/", cut + 1), depth++) {
+      const dir = entry.name.slice(0, cut);
+      const counted = below.get(dir);
+      if (counted) {
+        counted.entries++;
+        counted.files += entry.files ?? 1;
+      } else {
+        below.set(dir, { entries: 1, files: entry.files ?? 1 });
+        dirsAt[depth] = (dirsAt[depth] ?? 0) + 1;
+      }
     }
+    entriesAt[depth] = (entriesAt[depth] ?? 0) + 1;
+  }
+  // The deepest level whose listing fits, else the top; and how many entries that listing shows.
+  let [level, levelShows] = [1, 0];
+  for (let depth = 1, upTo = 0; depth < entriesAt.length; depth++) {
+    upTo += entriesAt[depth] ?? 0;
+    const shows = upTo + (dirsAt[depth] ?? 0);
+    if (depth > 1 && shows > cap) break;
+    [level, levelShows] = [depth, shows];
   }
   const folded = new Map<string, number>();
   let shown = found.length;
@@ -169,31 +187,19 @@ function foldDensest(found: Found[], cap: number): Found[] {
     for (let cut = dir.lastIndexOf("/"); cut >= 0; cut = dir.lastIndexOf("/", cut - 1))
       below.get(dir.slice(0, cut))!.entries -= entries - 1;
   }
+  // The tree to a depth instead, where that shows more within the cap (a package of many small modules), or where folding did not fit.
+  if (shown > cap || (levelShows > shown && levelShows <= cap)) return toDepth(found, level);
   const isFolded = (name: string) => {
     for (let cut = name.indexOf("/"); cut >= 0; cut = name.indexOf("/", cut + 1)) if (folded.has(name.slice(0, cut))) return true;
     return false;
   };
-  const entries: Found[] = [
+  return [
     ...found.filter((entry) => !isFolded(entry.name)),
     ...[...folded].map(([name, files]): Found => ({ name, type: "directory", files })),
   ];
-  // The tree to a depth instead, where that shows more within the cap (a package of many small modules).
-  const level = toDepthThatFits(found, cap);
-  return entries.length <= cap && entries.length >= level.length ? entries : level.length <= cap || entries.length > cap ? level : entries;
 }
 
-/** The entries as a listing to the deepest level that keeps them within `cap` (a directory there standing for what it holds), at least the top. */
-function toDepthThatFits(entries: Found[], cap: number): Found[] {
-  const deepest = Math.max(...entries.map((entry) => entry.name.split("/").length));
-  let fitting = toDepth(entries, 1);
-  for (let depth = 2; depth < deepest; depth++) {
-    const deeper = toDepth(entries, depth);
-    if (deeper.length > cap) break;
-    fitting = deeper;
-  }
-  return fitting;
-}
-
+/** The entries as a listing to `depth`: a directory there stands for what it holds. */
 function toDepth(entries: Found[], depth: number): Found[] {
   const kept: Found[] = [];
   const dirs = new Map<string, number>();
@@ -205,11 +211,7 @@ function toDepth(entries: Found[], depth: number): Found[] {
       dirs.set(dir, (dirs.get(dir) ?? 0) + (entry.files ?? 1));
     }
   }
-  // A directory already standing for its files at this depth is merged into one entry.
-  const merged = kept.filter((entry) => entry.type !== "directory" || !dirs.has(entry.name));
-  for (const entry of kept)
-    if (entry.type === "directory" && dirs.has(entry.name)) dirs.set(entry.name, dirs.get(entry.name)! + (entry.files ?? 0));
-  return [...merged, ...[...dirs].map(([name, files]): Found => ({ name, type: "directory", files }))];
+  return [...kept, ...[...dirs].map(([name, files]): Found => ({ name, type: "directory", files }))];
 }
 
 /**

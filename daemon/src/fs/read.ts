@@ -145,9 +145,12 @@ async function matchingFiles(confinement: Confinement, path: string, signal: Abo
     { entries: MAX_GLOB_FILES + 1, bytes: Number.POSITIVE_INFINITY },
     signal,
   ).catch(() => undefined);
-  const files = listed?.entries.filter((entry) => entry.type === "file").map((entry) => entry.path) ?? [];
-  if (listed !== undefined && listed.more + files.length > MAX_GLOB_FILES)
+  if (listed === undefined) return [path];
+  // Over the cap, the listing shows a directory for what it holds: its files count too.
+  const matched = listed.more + listed.entries.reduce((sum, entry) => sum + (entry.files ?? 1), 0);
+  if (matched > MAX_GLOB_FILES)
     throw new FsError(`${path}: the glob matches over ${MAX_GLOB_FILES} files`, "narrow it, or list_files it to see them");
+  const files = listed.entries.map((entry) => entry.path);
   return files.length > 0 ? files : [path];
 }
 

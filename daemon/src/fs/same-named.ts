@@ -23,7 +23,9 @@ async function sameNamed(confinement: Confinement, path: string): Promise<string
   const anyCase = name.replace(/[a-z]/gi, (letter) => `[${letter.toLowerCase()}${letter.toUpperCase()}]`);
   try {
     const { entries } = await listFiles(confinement, { glob: `**/${anyCase}` }, { entries: 50, bytes: 8192 }, AbortSignal.timeout(LOOK_MS));
+    // Files only: a directory the listing shows for what it holds (over its cap) names no file.
     return entries
+      .filter((entry) => entry.type === "file")
       .map((entry) => entry.path)
       .sort((a, b) => a.length - b.length || (a < b ? -1 : 1))
       .slice(0, MAX_NAMED);

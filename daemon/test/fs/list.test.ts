@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it, vi } from "vitest";
-import { listFiles } from "../../src/fs/list.js";
+import { foldDensest, listFiles } from "../../src/fs/list.js";
 import { jailed } from "../../src/fs/ripgrep.js";
 import { fixture, never } from "./fixture.js";
 
@@ -385,6 +385,15 @@ describe("list_files", () => {
     expect(result.entries[0]).toEqual({ path: "README.md", type: "file" });
     expect(result.entries).toContainEqual({ path: "pkg/m7", type: "directory", files: 2 });
     expect(result).toMatchObject({ more: 0, total: 121 });
+  });
+
+  it("folds a tree of hundreds of thousands of entries without running out of stack", () => {
+    const flat = Array.from({ length: 200_000 }, (_, i) => ({ name: `f${i}`, type: "file" as const }));
+    expect(foldDensest(flat, 1000)).toHaveLength(200_000);
+    const nested = Array.from({ length: 200_000 }, (_, i) => ({ name: `d${i % 500}/e${i % 7}/f${i}`, type: "file" as const }));
+    const folded = foldDensest(nested, 1000);
+    expect(folded).toHaveLength(500);
+    expect(folded[0]).toEqual({ name: "d0", type: "directory", files: 400 });
   });
 
   it("caps the listing and counts what it left out", async () => {

@@ -185,6 +185,9 @@ describe("read_content", () => {
     expect(none!.error).toBe("src/*.rs: no such file; a glob here reads the files it matches, and it matches none");
     const many = await fixture(Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`d/f${i}.txt`, ""])));
     await expect(readContent(many.confinement, { paths: ["d/*.txt"] }, 4096, never)).rejects.toThrow(/the glob matches over 20 files/);
+    // Over the cap in several directories, the listing folds one: its files count all the same.
+    const spread = await fixture(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`${i < 25 ? "a" : "b"}/f${i}.txt`, ""])));
+    await expect(readContent(spread.confinement, { paths: ["**/*.txt"] }, 4096, never)).rejects.toThrow(/the glob matches over 20 files/);
   });
 
   it("refuses directories, missing files and FIFOs (which would block) per item", async () => {
