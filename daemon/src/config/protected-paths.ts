@@ -88,18 +88,10 @@ function gitMetadata(parts: string[]): string | undefined {
 }
 
 /**
- * What makes a directory a git repository to git (`is_git_directory`): HEAD, with objects/ and refs/ or a
- * `commondir` naming where they (and the config git obeys) are. A bare one needs no `.git` name.
- */
-const GIT_DIRECTORIES = [
-  ["HEAD", "objects", "refs"],
-  ["HEAD", "commondir"],
-];
-
-/**
  * A bare repository that writing `path` would make, or write in: a directory (no `.git`, nor in one) that, with
- * `path`, holds what GIT_DIRECTORIES says (`exists`: whether a project-relative path exists now). git run in it takes it for its
- * repository and obeys its config (a planted core.fsmonitor or pager runs), as it would a nested `.git`.
+ * `path`, holds what makes one to git (`is_git_directory`): HEAD, with objects/ and refs/ or a `commondir` naming
+ * where they (and the config git obeys) are. `exists`: whether a project-relative path exists now. git run in it
+ * takes it for its repository and obeys its config (a planted core.fsmonitor or pager runs), as it would a nested `.git`.
  */
 export function bareRepositoryMade(path: string, exists: (path: string) => boolean): string | undefined {
   const names = path.split(/[/\\]/u).filter((part) => part !== "" && part !== ".");
@@ -108,7 +100,7 @@ export function bareRepositoryMade(path: string, exists: (path: string) => boole
     // A `.git` is the repository the rules above cover: its objects and refs stay writable.
     if (dir.some((name) => fold(name) === ".git")) break;
     const holds = (part: string) => fold(names[depth]!) === fold(part) || exists([...dir, part].join("/"));
-    if (GIT_DIRECTORIES.some((parts) => parts.every(holds)))
+    if (holds("HEAD") && (holds("commondir") || (holds("objects") && holds("refs"))))
       return `${dir.join("/") || "."} (it would be a bare git repository, whose config git obeys)`;
   }
   return undefined;

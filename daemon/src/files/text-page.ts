@@ -170,14 +170,14 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   let chunk = head;
   let position = head.length;
   let spare: Buffer | undefined;
-  // Where, in the chunk, the first line past the range starts.
-  let pastRange = 0;
+  // Where, in the chunk, the line the page stopped at starts (or, begun in an earlier chunk, goes on).
+  let stoppedAt = 0;
   for (;;) {
     for (let from = 0; from < chunk.length && stop === undefined; ) {
       const newline = chunk.indexOf(10, from);
       const to = newline === -1 ? chunk.length : newline + 1;
       take(chunk.subarray(from, to), newline !== -1);
-      if (stop === "range") pastRange = from;
+      if (stop !== undefined) stoppedAt = from;
       from = to;
     }
     if (stop !== undefined || position >= size) break;
@@ -194,19 +194,18 @@ export async function readPage({ handle, size, head }: TextFile, request: PageRe
   if (stop === undefined && midLine) take(NOTHING, true);
   const page: Page = { binary: false, text: decodeText(Buffer.concat(kept)), startLine: start, endLine: last };
   if (stop === undefined) page.totalLines = line - 1;
-  // A range in a file no larger than a whole read: its lines are counted on, so the page says "of N" as a whole read does.
-  if (stop === "range" && size <= request.maxBytes) {
-    page.totalLines = end + (await linesFrom(handle, chunk.subarray(pastRange), position, size));
-  } else if (stop !== undefined && size <= MAX_COUNTED_BYTES) {
-    // Any other page of a file of up to MAX_COUNTED_BYTES: its lines are counted, so an agent can ask for the last ones (a log's).
-    page.totalLines = await linesFrom(handle, NOTHING, 0, size);
+  // A page that stopped before the end: the file's lines are counted on from there (those before it are `line` - 1), so the
+  // page says "of N" as a whole read does and an agent can ask for the last ones (a log's); in a file of up to
+  // MAX_COUNTED_BYTES, or of up to a whole read.
+  if (stop !== undefined && size <= Math.max(request.maxBytes, MAX_COUNTED_BYTES)) {
+    page.totalLines = line - 1 + (await linesFrom(handle, chunk.subarray(stoppedAt), position, size));
   }
   if (stop === "budget") page.nextStartLine = last + 1;
   if (cut) page.lineCut = true;
   return page;
 }
 
-/** The lines from the start of `rest` (a line's start; more of the file follows at `position`) to the end of the file. */
+/** The lines from `rest` (a line's start, or the rest of one; more of the file follows at `position`) to the end of the file. */
 async function linesFrom(handle: FileHandle, rest: Buffer, position: number, size: number): Promise<number> {
   let lines = 0;
   let last = 10;

@@ -252,12 +252,22 @@ function searchRecords(
  * `keep` stores the matches past max_results (a bounded rest, see KEPT_MATCHES) when the cap stops the answer;
  * rg reads on for them at most `keepReadingMs`.
  */
-export async function searchFiles(
+export function searchFiles(
   confinement: Confinement,
   request: SearchRequest,
   signal: AbortSignal,
   keep?: (text: string) => Promise<Kept>,
   keepReadingMs = KEEP_READING_MS,
+): Promise<SearchResult> {
+  return search(confinement, request, signal, { keep, keepReadingMs, hints: true });
+}
+
+/** A search; with `hints`, one that finds nothing looks once more for why (the searches it makes for that look no further). */
+async function search(
+  confinement: Confinement,
+  request: SearchRequest,
+  signal: AbortSignal,
+  { keep, keepReadingMs, hints }: { keep?: (text: string) => Promise<Kept>; keepReadingMs: number; hints: boolean },
 ): Promise<SearchResult> {
   if (request.pattern === "")
     throw new FsError("pattern is empty", "give the regular expression (or, with literal: true, the text) to look for");
@@ -328,7 +338,7 @@ export async function searchFiles(
   }
   // "apply_discount(" is what agents search for: as the text it is, said so.
   if (invalid !== undefined) {
-    const asText = await searchFiles(confinement, { ...request, literal: true }, signal, keep, keepReadingMs);
+    const asText = await search(confinement, { ...request, literal: true }, signal, { keep, keepReadingMs, hints });
     return { ...asText, note: `not a valid regular expression (${invalid}): searched as the text itself` };
   }
   if (reading.signal.reason === reading.timeUp) read.stopped = true;
@@ -336,27 +346,31 @@ export async function searchFiles(
   if (shown < Math.min(read.matches, request.maxResults)) Object.assign(result, { truncated: true, full: true });
   result.matches = shown;
   result.files = firstMatches(read.files, shown);
-  if (result.matches === 0 && looksLikeGlob(request.pattern)) result.hint = globHint(request.pattern);
-  else if (result.matches === 0 && acrossLines(request))
-    result.hint = `across lines; files over ${MULTILINE_MAX_FILE}iB are not searched so`;
-  else if (result.matches === 0 && !request.literal && REGEX_SPECIAL.test(request.pattern)) {
-    // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
-    const asText = await searchFiles(confinement, { ...request, literal: true, maxResults: 1 }, signal);
-    if (asText.matches > 0) result.hint = `as a regular expression; the text itself is there: pass literal: true`;
-  }
-  if (result.matches === 0 && !result.hint && !request.includeIgnored) {
-    // A log or a .env is where agents look, and .gitignore excludes both: said so when the pattern is there.
-    // At most half a second of it: a tree's node_modules can hold a million files.
-    const briefly = AbortSignal.any([signal, AbortSignal.timeout(IGNORED_LOOK_MS)]);
-    const ignored = await searchFiles(confinement, { ...request, includeIgnored: true, maxResults: 1 }, briefly).catch(() => undefined);
-    if (ignored?.matches) result.hint = `in files .gitignore excludes (${ignored.files[0]!.path}): pass include_ignored: true`;
-  }
+  if (result.matches === 0 && hints) result.hint = await whyNothing(confinement, request, signal);
   if (result.truncated && keep) {
     // Stopping at a cap can leave the leading context of a match not read: drop such a last file.
     const whole = await keep(`${matchLines(read.files.filter((file) => file.lines.some((line) => line.match))).join("\n")}\n`);
     if ("path" in whole) result.all = { path: whole.path, matches: read.matches, complete: !read.stopped };
   }
   return result;
+}
+
+/** Why a search found nothing, where a reason shows: it reads as another thing, or what it looks for is where it did not look. */
+async function whyNothing(confinement: Confinement, request: SearchRequest, signal: AbortSignal): Promise<string | undefined> {
+  if (looksLikeGlob(request.pattern)) return globHint(request.pattern);
+  if (acrossLines(request)) return `across lines; files over ${MULTILINE_MAX_FILE}iB are not searched so`;
+  const once = (asked: Partial<SearchRequest>, within = signal) =>
+    search(confinement, { ...request, ...asked, maxResults: 1 }, within, { keepReadingMs: 0, hints: false });
+  // "print(foo(21))" finds nothing as a regular expression; said so when the text itself is there.
+  if (!request.literal && REGEX_SPECIAL.test(request.pattern) && (await once({ literal: true })).matches > 0)
+    return "as a regular expression; the text itself is there: pass literal: true";
+  if (request.includeIgnored) return undefined;
+  // A log or a .env is where agents look, and .gitignore excludes both. At most half a second of it: a tree's
+  // node_modules can hold a million files.
+  const ignored = await once({ includeIgnored: true }, AbortSignal.any([signal, AbortSignal.timeout(IGNORED_LOOK_MS)])).catch(
+    () => undefined,
+  );
+  return ignored?.matches ? `in files .gitignore excludes (${ignored.files[0]!.path}): pass include_ignored: true` : undefined;
 }
 
 /** What ends rg's reading: the caller's signal, or, `ms` after `start`, the time to read on past the cap (`timeUp`). */

@@ -148,11 +148,11 @@ export function scanPackagesTool(index: PackageIndex, projectRoot: string) {
       for (const environment of result.environments) {
         const version = environment.python_version ? ` ${environment.python_version}` : "";
         const prefix = `${environment.packages_dir}/`;
+        const inIt = result.packages.filter((pkg) => rest.has(pkg) && pkg.location.startsWith(prefix));
         // What a filter found is listed under its environments only: an empty one says nothing.
-        if (result.total > 0 && !result.packages.some((pkg) => rest.has(pkg) && pkg.location.startsWith(prefix))) continue;
+        if (result.total > 0 && inIt.length === 0) continue;
         lines.push(`${environment.language} ${environment.kind} (${environment.manager}${version}): ${environment.packages_dir}`);
-        for (const pkg of result.packages) {
-          if (!rest.has(pkg) || !pkg.location.startsWith(prefix)) continue;
+        for (const pkg of inIt) {
           rest.delete(pkg);
           lines.push(`  ${packageLine(pkg, pkg.location.slice(prefix.length))}`);
         }

@@ -46,20 +46,25 @@ export class ReplyParser {
   constructor(private readonly onReply: (reply: KernelReply) => void) {}
 
   push(chunk: Buffer): void {
-    let text = chunk.toString("latin1");
-    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n")) {
-      const line = this.pending + text.slice(0, newline);
+    const text = chunk.toString("latin1");
+    let from = 0;
+    for (let newline = text.indexOf("\n"); newline >= 0; newline = text.indexOf("\n", from)) {
+      const line = this.pending + text.slice(from, newline);
       this.pending = "";
-      text = text.slice(newline + 1);
+      from = newline + 1;
       if (line.length > MAX_REPLY_LINE) throw malformed(line);
       this.onReply(parseReply(line));
     }
-    this.pending += text;
+    // Enough of it to refuse, and to show in the refusal; never the rest of a flood.
+    this.pending += text.slice(from, from + SHOWN_OF_MALFORMED);
     if (this.pending.length > MAX_REPLY_LINE) throw malformed(this.pending);
   }
 }
 
-const malformed = (line: string) => new Error(`session kernel sent a malformed reply: ${JSON.stringify(line.slice(0, 80))}`);
+/** How much of a line that is no reply its refusal shows. */
+const SHOWN_OF_MALFORMED = 80;
+const malformed = (line: string) =>
+  new Error(`session kernel sent a malformed reply: ${JSON.stringify(line.slice(0, SHOWN_OF_MALFORMED))}`);
 
 function parseReply(line: string): KernelReply {
   const ready = /^ready (\d+)$/.exec(line);
