@@ -120,7 +120,10 @@ function evaluate(code) {
       ended = { errors: failed ? [error] : [] };
       setImmediate(() => {
         finishCall = null;
-        if (ended.errors.length === 0) return resolve({ status: 0, state: "-" });
+        // As a script's, a call's exit code is what it set process.exitCode to (the kernel itself never exits by it).
+        const { exitCode } = process;
+        process.exitCode = undefined;
+        if (ended.errors.length === 0) return resolve({ status: typeof exitCode === "number" ? exitCode & 0xff : 0, state: "-" });
         const interrupted = ended.errors.some((each) => each?.code === "ERR_SCRIPT_EXECUTION_INTERRUPTED");
         for (const each of ended.errors) {
           process.stderr.write(

@@ -239,13 +239,15 @@ describe("node sessions", () => {
     expect((await run({ session: "js-imports", code: "const os = require('os'); typeof os.cpus" })).stdout).toBe("'function'\n");
   });
 
-  it("run a command line calling node by bash, a failing one failing the call", async () => {
+  it("run a command line calling node by bash, its exit code the call's", async () => {
     expect(await run({ env: "node", session: "js-line", code: "node -e 'console.log(6 * 7)'" })).toMatchObject({
       stdout: "42\n",
       exit_code: 0,
     });
     const failed = await run({ env: "node", session: "js-line", code: "node -e 'process.exit(4)'" });
-    expect(failed).toMatchObject({ exit_code: 1, stderr: expect.stringMatching(/the command line exited with 4/) });
+    expect(failed).toMatchObject({ exit_code: 4, stderr: "" });
+    expect(await run({ session: "js-line", code: "process.exitCode = 3; 'set'" })).toMatchObject({ stdout: "'set'\n", exit_code: 3 });
+    expect(await run({ session: "js-line", code: "1 + 1" })).toMatchObject({ stdout: "2\n", exit_code: 0 });
   });
 
   it("show a final expression's value as the REPL does, nothing for undefined", async () => {

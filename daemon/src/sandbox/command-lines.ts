@@ -49,15 +49,15 @@ function interpreterCalled(line: string): string | undefined {
 
 /**
  * What a session of `interpreter` is sent for `code`: a command line calling it is run by bash from the session's
- * working directory, Python's with its exit code the call's, Node's as an error when it fails (a Node session's calls
- * end 0 or 1). The line goes as a JSON string, which both languages read as the same text.
+ * working directory, its exit code the call's (Python's SystemExit, Node's process.exitCode). The line goes as a JSON
+ * string, which both languages read as the same text.
  */
 export function sessionCode(interpreter: string, code: string): string {
   if (interpreter === "bash" || commandLineOf(code) !== interpreter) return code;
   const line = JSON.stringify(code);
   return interpreter === "python"
     ? `raise SystemExit(__import__("subprocess").run(["bash", "-c", ${line}]).returncode)`
-    : `{ const { status } = require("child_process").spawnSync("bash", ["-c", ${line}], { stdio: "inherit" }); if (status) throw new Error(\`the command line exited with \${status}\`); }`;
+    : `void (process.exitCode = require("child_process").spawnSync("bash", ["-c", ${line}], { stdio: "inherit" }).status ?? 1);`;
 }
 
 /** How the jail runs `code` in an environment of `interpreter`: as its code, or as a command line calling it. */
