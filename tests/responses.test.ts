@@ -222,17 +222,16 @@ describe("a long answer", () => {
     },
   );
 
-  it("run with a 5 MB line: every line of the kept text pages within the budget, the marker naming them exactly", async () => {
+  it("run with a 5 MB line: its ends shown, the line named in the file that has it, which pages within the budget", async () => {
     const result = await server.call("run", { env: "shell", code: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END" });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
-    expect(textOf(result)).toMatch(/ \(long lines wrapped\): read_content/);
-    expect(textOf(result).endsWith("a\nEND\n")).toBe(true);
-    const whole = readFileSync(marker(result).path, "utf8");
-    expect(await pageThrough(result)).toBe(whole);
-    // The stream (its middle dropped in memory, as the answer says) with the wrapping undone.
-    expect(whole.replace(/\n(?=a)/g, "")).toMatch(
-      /\n--- stdout\n\[\d+ bytes dropped from the middle; all 5000005 bytes are in \S+\]a+\n\[… \d+ bytes dropped …\]a+\nEND\n$/,
-    );
+    const text = textOf(result);
+    expect(text.endsWith("a\nEND\n")).toBe(true);
+    const spool = /\[… line 1 of 2 omitted \(\d+ bytes\); all 5000005 bytes are in (\S+): read_content it from start_line 1 …\]/.exec(text);
+    expect(readFileSync(spool![1]!, "utf8")).toBe(`${"a".repeat(5_000_000)}\nEND\n`);
+    const page = await server.call("read_content", { path: spool![1]!, start_line: 1 });
+    expect(bytes(page)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(page)).toMatch(/\[line 1 cut after \d+ bytes: /);
   }, 120_000);
 
   it("read of a 3 MB single line: the line is cut where it says, and its hints read on to the end of the file", async () => {
@@ -289,25 +288,36 @@ describe("a long answer", () => {
   });
 });
 
-/** The spool a stream's first line names: where all of it is kept. */
-function spoolOf(stream: string): { dropped: number; written: number; path: string } {
-  const found = /^\[(\d+) bytes dropped from the middle; all (\d+) bytes are in (\S+)\]$/m.exec(stream);
+/** The spool a stream's marker names (where all of it is kept), and the lines of it the marker says are omitted. */
+function spoolOf(stream: string): { first: number; last: number; lines: number; written: number; path: string } {
+  const found =
+    /^\[… lines (\d+)-(\d+) of (\d+) omitted \(\d+ bytes\); all (\d+) bytes are in (\S+): read_content it from start_line \1 …\]$/m.exec(
+      stream,
+    );
   if (!found) throw new Error(`no spool named in: ${stream.slice(0, 300)}`);
-  return { dropped: Number(found[1]), written: Number(found[2]), path: found[3]! };
+  const [first, last, lines, written] = found.slice(1, 5).map(Number) as [number, number, number, number];
+  return { first, last, lines, written, path: found[5]! };
 }
 
 describe("output beyond what a call keeps in memory (sandbox.max_output_bytes)", () => {
   // seq 1 3000000 writes 22,888,896 bytes: over five times the 4 MiB a stream keeps in memory.
   const SEQ_BYTES = 22_888_896;
 
-  it("run: under 32 KB with its head and tail, and every line in a file it names first", async () => {
+  it("run: under 32 KB with its head and tail, one marker numbering the lines between in the file that has them all", async () => {
     const result = await server.call("run", { env: "shell", code: "seq 1 3000000" });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    // Shown whole: the answer needs no second cut, and names no second file.
+    expect(result._meta?.["nixshed/cut"]).not.toMatch(/whole text is in/);
     const text = textOf(result);
     expect(text).toMatch(/stdout: \d+ bytes dropped from the middle/);
     expect(text.endsWith("2999999\n3000000\n")).toBe(true);
+    expect(text.match(/ bytes are in /g)).toHaveLength(1);
     const spool = spoolOf(text);
     expect(spool.written).toBe(SEQ_BYTES);
+    // seq's line n is n: the lines either side of the marker are the ones it does not count.
+    expect(spool.lines).toBe(3_000_000);
+    expect(text).toContain(`\n${spool.first - 1}\n[… lines ${spool.first}-${spool.last} `);
+    expect(text).toContain(` …]\n${spool.last + 1}\n`);
     expect(spool.path.startsWith(join(cache, "results"))).toBe(true);
     const whole = readFileSync(spool.path, "utf8");
     expect(whole.length).toBe(SEQ_BYTES);
@@ -326,9 +336,11 @@ describe("output beyond what a call keeps in memory (sandbox.max_output_bytes)",
       code: "import sys\nfor i in range(1_000_000): sys.stderr.write(f'{i:07d}\\n')",
     });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
-    const { stderr } = result.structuredContent as { stderr: string };
-    const spool = spoolOf(stderr);
+    const spool = spoolOf(textOf(result));
     expect(spool.written).toBe(8_000_000);
+    // A program reading the structured content finds the file there.
+    expect(result.structuredContent).toMatchObject({ output_in: { stderr: spool.path } });
+    expect(result.structuredContent).not.toHaveProperty("output_in.stdout");
     const whole = readFileSync(spool.path, "utf8");
     expect(whole.slice(4_000_000, 4_000_016)).toBe("0500000\n0500001\n");
   });

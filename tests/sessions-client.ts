@@ -8,6 +8,7 @@ export interface SessionRunResult {
   exit_code: number | null;
   timed_out: boolean;
   truncated: { stdout: number; stderr: number };
+  output_in?: { stdout?: string; stderr?: string };
   session: string;
   notices: string[];
 }

@@ -54,6 +54,7 @@ export async function buildServer(loaded: LoadedConfig, discovery: Discovery, lo
         files: responses.keep_files,
         seconds: responses.keep_seconds,
         bytes: responses.keep_bytes,
+        answerBytes: responses.max_bytes,
       }).catch((error: Error) => {
         log.warn(`responses: cut answers will not be kept in full: ${error.message}`);
         return undefined;

@@ -26,6 +26,8 @@ export interface SpoolFile {
   readonly written: number;
   /** Why it stopped taking bytes (its cap, a write error), if it did. */
   readonly stopped?: string;
+  /** How much of the stream's start, and as much of its end, an answer shows once all of it is here: the file holds the rest. */
+  readonly showBytes: number;
   close(): void;
 }
 
@@ -48,6 +50,9 @@ export class CappedOutput {
   private dropped = 0;
   private spool?: SpoolFile;
   private spoolTried = false;
+  /** Line breaks among the bytes spooled, and whether the last one ended a line: the marker numbers the file's lines. */
+  private spooledLineBreaks = 0;
+  private spooledLastByte = -1;
 
   constructor(
     readonly maxBytes: number,
@@ -65,7 +70,7 @@ export class CappedOutput {
 
   /** Keeps what it must of readArea[0, length). */
   take(length: number): void {
-    if (this.spool) this.spool.write(this.readArea.subarray(0, length));
+    if (this.spool) this.toSpool(this.readArea.subarray(0, length));
     else if (!this.spoolTried && this.headBytes + this.tailBytes + length > this.maxBytes) this.startSpool(length);
     let start = 0;
     const toHead = Math.min(length, this.headLimit - this.headBytes);
@@ -96,9 +101,15 @@ export class CappedOutput {
     this.spool = this.openSpool?.();
     if (!this.spool) return;
     const [head, tail] = this.kept();
-    this.spool.write(head);
-    this.spool.write(tail);
-    this.spool.write(this.readArea.subarray(0, length));
+    this.toSpool(head);
+    this.toSpool(tail);
+    this.toSpool(this.readArea.subarray(0, length));
+  }
+
+  private toSpool(bytes: Uint8Array): void {
+    this.spool!.write(bytes);
+    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) this.spooledLineBreaks++;
+    if (bytes.length > 0) this.spooledLastByte = bytes[bytes.length - 1]!;
   }
 
   /** Ends the spool (if any); call once the stream has ended. */
@@ -115,9 +126,37 @@ export class CappedOutput {
     }
   }
 
-  /** Bytes seen but not kept. */
+  /** The file holding all of the stream when the text shows only its ends. */
+  get shownFrom(): string | undefined {
+    return this.window() && this.spool?.path;
+  }
+
+  /** Bytes the text leaves out. */
   get droppedBytes(): number {
-    return this.dropped;
+    const window = this.window();
+    return window ? window.omitted : this.dropped;
+  }
+
+  /**
+   * With all of the stream in its spool, what the text shows of it: its first and last lines, as much of each as an
+   * answer shows (SpoolFile.showBytes); a marker numbers the file's lines between, so the answer points to one place.
+   */
+  private window(): { head: Buffer; tail: Buffer; omitted: number; marker: string } | undefined {
+    const spool = this.spool;
+    if (!spool || spool.stopped || this.dropped === 0) return undefined;
+    const [kept, keptTail] = this.kept();
+    const head = kept.subarray(0, shownLength(kept, spool.showBytes, false));
+    const tail = keptTail.subarray(keptTail.length - shownLength(keptTail, spool.showBytes, true));
+    const omitted = spool.written - head.length - tail.length;
+    const lineBreaks = (bytes: Buffer) => bytes.reduce((count, byte) => count + (byte === NEWLINE ? 1 : 0), 0);
+    const firstLine = lineBreaks(head) + 1;
+    // The tail starts within a line when the byte before it is no line break (one the tail holds, as it does past showBytes).
+    const before = keptTail.length - tail.length - 1;
+    const lastLine = this.spooledLineBreaks - lineBreaks(tail) + (before >= 0 && keptTail[before] !== NEWLINE ? 1 : 0);
+    const lines = this.spooledLineBreaks + (this.spooledLastByte === NEWLINE ? 0 : 1);
+    const range = firstLine >= lastLine ? `line ${firstLine}` : `lines ${firstLine}-${lastLine}`;
+    const marker = `[… ${range} of ${lines} omitted (${omitted} bytes); all ${spool.written} bytes are in ${spool.path}: read_content it from start_line ${firstLine} …]`;
+    return { head, tail, omitted, marker };
   }
 
   /** Where the whole stream is, in words, once its middle was dropped (undefined before, or without a spool). */
@@ -148,10 +187,56 @@ export class CappedOutput {
     // Binary output is useless to an agent, in the answer or in the whole text kept of it: JSON spells a control byte as six characters.
     if (isBinary(head) || isBinary(tail)) return describeBinary(head, this.headBytes + this.tailBytes + this.dropped, whole);
     if (this.dropped === 0) return decodeText(Buffer.concat([head, tail]));
+    const window = this.window();
+    if (window) {
+      const shown = decodeText(window.head);
+      return `${shown}${shown === "" || shown.endsWith("\n") ? "" : "\n"}${window.marker}\n${decodeText(window.tail)}`;
+    }
     // Where it all is goes first, where a cut answer still shows it.
     const where = whole ? `[${this.dropped} bytes dropped from the middle; ${whole}]\n` : "";
     return `${where}${decodeText(head)}\n[… ${this.dropped} bytes dropped …]\n${decodeText(tail)}`;
   }
+}
+
+/** What a call's two streams come to: their texts, the bytes each leaves out, and the files holding all of those shown only in part. */
+export interface CapturedStreams {
+  stdout: string;
+  stderr: string;
+  truncated: { stdout: number; stderr: number };
+  outputIn?: { stdout?: string; stderr?: string };
+}
+
+export function capturedStreams(stdout: CappedOutput, stderr: CappedOutput): CapturedStreams {
+  const outputIn = Object.entries({ stdout: stdout.shownFrom, stderr: stderr.shownFrom }).filter(([, path]) => path !== undefined);
+  return {
+    stdout: stdout.text(),
+    stderr: stderr.text(),
+    truncated: { stdout: stdout.droppedBytes, stderr: stderr.droppedBytes },
+    ...(outputIn.length > 0 ? { outputIn: Object.fromEntries(outputIn) } : {}),
+  };
+}
+
+const NEWLINE = 0x0a;
+
+/**
+ * How many bytes of the start (or the end) of `bytes` show within `max`: up to a line break in the last quarter of that,
+ * else never inside a UTF-8 character.
+ */
+function shownLength(bytes: Buffer, max: number, fromEnd: boolean): number {
+  if (bytes.length <= max) return bytes.length;
+  const continues = (at: number) => (bytes[at]! & 0xc0) === 0x80;
+  if (fromEnd) {
+    let start = bytes.length - max;
+    const lineStart = bytes.indexOf(NEWLINE, start - 1) + 1;
+    if (lineStart > 0 && lineStart - start <= max / 4) return bytes.length - lineStart;
+    while (start < bytes.length && continues(start)) start++;
+    return bytes.length - start;
+  }
+  const lineEnd = bytes.lastIndexOf(NEWLINE, max - 1) + 1;
+  if (lineEnd >= (max * 3) / 4) return lineEnd;
+  let end = max;
+  while (end > 0 && continues(end)) end--;
+  return end;
 }
 
 function describeBinary(head: Buffer, total: number, whole?: string): string {

@@ -17,7 +17,7 @@ import type { EgressProxy } from "./egress/proxy.js";
 import type { EgressReport } from "./egress/report.js";
 import { guardProject } from "./protection.js";
 import type { Logger } from "../log.js";
-import { type OpenSpool, openCapture } from "./output.js";
+import { capturedStreams, type OpenSpool, openCapture } from "./output.js";
 import { requireStorePath } from "../files/store.js";
 
 export type LimitHit = "memory" | "processes";
@@ -55,8 +55,10 @@ export interface JailResult {
   waitedMs?: number;
   timedOut: boolean;
   cancelled: boolean;
-  /** Bytes dropped from the middle of each stream. */
+  /** Bytes each stream's text leaves out of its middle. */
   truncated: { stdout: number; stderr: number };
+  /** The files holding all of a stream whose text shows only its ends. */
+  outputIn?: { stdout?: string; stderr?: string };
   /** A limit of the jail that the program ran into. */
   limitHit?: LimitHit;
   /** Why the program given as argv never started (bwrap's execvp failed: "No such file or directory"). */
@@ -294,20 +296,18 @@ export async function runInJail(call: JailCall): Promise<JailResult> {
       });
       const drained = new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref());
       await Promise.race([Promise.all([stdout.finished, stderr.finished]), drained]);
-      const stderrText = stderr.output.text();
-      const limit = limitHitIn(stderrText);
-      const stdoutText = stdout.output.text();
-      const notStarted = notStartedIn(call.argv, policy, { exitCode, stdout: stdoutText, stderr: stderrText });
+      const streams = capturedStreams(stdout.output, stderr.output);
+      const limit = limitHitIn(streams.stderr);
+      const notStarted = notStartedIn(call.argv, policy, { exitCode, stdout: streams.stdout, stderr: streams.stderr });
       return {
-        stdout: stdoutText,
-        stderr: jail.notice ? `nixshed: ${jail.notice}\n${stderrText}` : stderrText,
+        ...streams,
+        stderr: jail.notice ? `nixshed: ${jail.notice}\n${streams.stderr}` : streams.stderr,
         exitCode,
         ...(signal ? { signal } : {}),
         durationMs: Math.round(performance.now() - started),
         ...slot.waited,
         timedOut,
         cancelled,
-        truncated: { stdout: stdout.output.droppedBytes, stderr: stderr.output.droppedBytes },
         ...(limit ? { limitHit: limit } : {}),
         ...(notStarted ? { notStarted } : {}),
         ...(await egressSince(jail.egress)),

@@ -6,7 +6,7 @@ import type { JailResult } from "../jail/runner.js";
 
 export type ProgramResult = Pick<
   JailResult,
-  "stdout" | "stderr" | "exitCode" | "durationMs" | "waitedMs" | "timedOut" | "truncated" | "limitHit" | "network"
+  "stdout" | "stderr" | "exitCode" | "durationMs" | "waitedMs" | "timedOut" | "truncated" | "outputIn" | "limitHit" | "network"
 >;
 
 export const programResultShape = {
@@ -17,6 +17,10 @@ export const programResultShape = {
   waited_ms: z.number().int().optional().describe("How long the call waited for a free jail, part of its timeout"),
   timed_out: z.boolean(),
   truncated: z.object({ stdout: z.number().int(), stderr: z.number().int() }).describe("Bytes dropped from the middle of each stream"),
+  output_in: z
+    .object({ stdout: z.string().optional(), stderr: z.string().optional() })
+    .optional()
+    .describe("Files holding all of a stream shown only in part (read_content pages them)"),
   limit_hit: z.enum(["memory", "processes"]).optional().describe("A jail limit the program ran into"),
   network: egressReportShape.optional(),
 };
@@ -32,6 +36,7 @@ export function programResultOutput(result: ProgramResult): ProgramResultOutput 
     ...(result.waitedMs !== undefined ? { waited_ms: result.waitedMs } : {}),
     timed_out: result.timedOut,
     truncated: result.truncated,
+    ...(result.outputIn ? { output_in: result.outputIn } : {}),
     ...(result.limitHit ? { limit_hit: result.limitHit } : {}),
     ...(result.network ? { network: result.network } : {}),
   };

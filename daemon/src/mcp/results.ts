@@ -10,14 +10,22 @@ import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { unlessAbsent } from "../files/absence.js";
 import type { OpenSpool, SpoolFile } from "../jail/output.js";
-import type { Kept } from "./response-budget.js";
+import { type Kept, textRoom } from "./response-budget.js";
 
 export interface ResultStoreLimits {
   files: number;
   seconds: number;
   /** What the directory may hold in all; one spool stops at it. */
   bytes: number;
+  /** The largest answer (responses.max_bytes): what a spooled stream's answer shows of it is cut to fit there. */
+  answerBytes: number;
 }
+
+/**
+ * Of the text an answer holds, the share each end of a spooled stream shows: a fifth, so that both streams' starts and
+ * ends and the facts above them fit one answer, which then is not cut again (with a second file to point to).
+ */
+const SHOWN_SHARE = 1 / 5;
 
 export class ResultStore {
   private count = 0;
@@ -58,7 +66,8 @@ export class ResultStore {
         const path = this.nextPath(`${tool}-${stream}.txt`);
         // O_EXCL and O_NOFOLLOW: a new file of our own in our private directory, never a link's target.
         const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        return new Spool(path, fd, this.fileBytes, () => this.prune(path));
+        const showBytes = Math.floor(textRoom(this.limits.answerBytes) * SHOWN_SHARE);
+        return new Spool(path, fd, this.fileBytes, showBytes, () => this.prune(path));
       } catch {
         // Without a file the answer says only how much was dropped, as it would with no store at all.
         return undefined;
@@ -108,6 +117,7 @@ class Spool implements SpoolFile {
     readonly path: string,
     private fd: number | undefined,
     private readonly cap: number,
+    readonly showBytes: number,
     private readonly onClose: () => void,
   ) {}
 

@@ -196,13 +196,14 @@ describe("CappedOutput", () => {
 
 describe("CappedOutput with a spool", () => {
   /** A spool in memory, capped like the real one. */
-  function memorySpool(cap = Number.POSITIVE_INFINITY) {
+  function memorySpool(cap = Number.POSITIVE_INFINITY, showBytes = 4) {
     const chunks: Buffer[] = [];
     let opened = 0;
     const spool = {
       path: "/results/0001-run-stdout.txt",
       written: 0,
       stopped: undefined as string | undefined,
+      showBytes,
       write(bytes: Uint8Array) {
         const piece = Buffer.from(bytes.subarray(0, Math.max(0, cap - spool.written)));
         chunks.push(piece);
@@ -237,8 +238,27 @@ describe("CappedOutput with a spool", () => {
     expect(spool.opened()).toBe(1);
     expect(spool.whole()).toBe(all);
     expect(out.text()).toBe(
-      `[${all.length - 8} bytes dropped from the middle; all ${all.length} bytes are in /results/0001-run-stdout.txt]\n` +
-        `${all.slice(0, 4)}\n[… ${all.length - 8} bytes dropped …]\n${all.slice(-4)}`,
+      `${all.slice(0, 4)}\n[… line 1 of 1 omitted (${all.length - 8} bytes); all ${all.length} bytes are in /results/0001-run-stdout.txt: read_content it from start_line 1 …]\n${all.slice(-4)}`,
+    );
+  });
+
+  it("shows as much of each end as an answer shows, numbering the file's lines between", () => {
+    const spool = memorySpool(Number.POSITIVE_INFINITY, 8);
+    const out = new CappedOutput(40, 4, spool.open);
+    const lines = Array.from({ length: 30 }, (_, i) => `l${String(i + 1).padStart(2, "0")}\n`).join("");
+    out.push(Buffer.from(lines));
+    expect(out.text()).toBe(
+      "l01\nl02\n[… lines 3-28 of 30 omitted (104 bytes); all 120 bytes are in /results/0001-run-stdout.txt: read_content it from start_line 3 …]\nl29\nl30\n",
+    );
+    expect(out.droppedBytes).toBe(104);
+  });
+
+  it("cuts an end within a line between characters, counting that line as omitted", () => {
+    const spool = memorySpool(Number.POSITIVE_INFINITY, 5);
+    const out = new CappedOutput(40, 4, spool.open);
+    out.push(Buffer.from("ééé\n".repeat(20)));
+    expect(out.text()).toBe(
+      "éé\n[… lines 1-20 of 20 omitted (131 bytes); all 140 bytes are in /results/0001-run-stdout.txt: read_content it from start_line 1 …]\néé\n",
     );
   });
 

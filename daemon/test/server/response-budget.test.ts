@@ -299,7 +299,12 @@ describe("registerTool", () => {
   }
 
   it("fits every answer, success or failure, to the server's budget; structured content still matches the output schema", async () => {
-    const store = await ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-results-")), { files: 2, seconds: 3600, bytes: 1 << 30 });
+    const store = await ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-results-")), {
+      files: 2,
+      seconds: 3600,
+      bytes: 1 << 30,
+      answerBytes: 32_000,
+    });
     const call = await serve(8192, store);
     for (const n of [1, 7, 100, 3000]) {
       const result = await call({ n });

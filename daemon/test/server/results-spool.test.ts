@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { ResultStore } from "../../src/mcp/results.js";
 
 const MiB = 1024 * 1024;
-const open = (bytes = 4 * MiB) => ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-spool-")), { files: 100, seconds: 3600, bytes });
+const open = (bytes = 4 * MiB) =>
+  ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-spool-")), { files: 100, seconds: 3600, bytes, answerBytes: 32_000 });
 
 describe("a spool", () => {
   it("is a new private file that takes the bytes as they come", async () => {

@@ -7,7 +7,7 @@ import { constants } from "node:os";
 import type { Writable } from "node:stream";
 import { egressMark, egressSince } from "../../jail/egress/jail-egress.js";
 import { DRAIN_MS, limitHitIn, type JailResult } from "../../jail/runner.js";
-import { CappedOutput, type OpenSpool, READ_BUFFER_BYTES } from "../../jail/output.js";
+import { CappedOutput, type CapturedStreams, capturedStreams, type OpenSpool, READ_BUFFER_BYTES } from "../../jail/output.js";
 import type { Environment } from "../../discovery/types.js";
 import { kernelStdio, type KernelLauncher, type LaunchedKernel } from "./launcher.js";
 import { MarkedStream } from "./marked-stream.js";
@@ -231,14 +231,10 @@ export class Kernel {
   }
 }
 
-function texts(stdout: CappedOutput, stderr: CappedOutput) {
+function texts(stdout: CappedOutput, stderr: CappedOutput): CapturedStreams {
   stdout.close();
   stderr.close();
-  return {
-    stdout: stdout.text(),
-    stderr: stderr.text(),
-    truncated: { stdout: stdout.droppedBytes, stderr: stderr.droppedBytes },
-  };
+  return capturedStreams(stdout, stderr);
 }
 
 function signalNumber(signal: NodeJS.Signals): number {
