@@ -187,10 +187,14 @@ describe("run", () => {
   });
 
   it("says where code that named no env ran when the shell could not read it, and how to run it elsewhere", async () => {
-    const ruby = await server.call("run", { code: "puts 1" });
-    expect(textOf(ruby)).toMatch(
-      /^exit 127 .*\nnote: ran in shell, as no env was given; pass env \((?=.*python)(?=.*node).*\) to run it in another\n/,
+    const attribute = await server.call("run", { code: "obj.count = 1" });
+    expect(textOf(attribute)).toMatch(
+      /^exit \d+ .*\nnote: ran in shell, as no env was given; pass env \((?=.*python)(?=.*node).*\) to run it in another\n/,
     );
+    // A program no environment has is named so, whichever env ran it: naming another would not find it either.
+    for (const args of [{ code: "puts 1" }, { env: "shell", code: "git status" }]) {
+      expect(textOf(await server.call("run", args))).toMatch(/^exit 127 .*\nnote: (puts|git) is in no environment here\n/);
+    }
     // A shell's own failure (grep found nothing, a missing file, exit 2 or 127) is no wrong guess.
     for (const code of ["grep -q nothing /dev/null", "ls /nonexistent", "exit 2", "exit 127"]) {
       expect(textOf(await server.call("run", { code })), code).not.toContain("note:");

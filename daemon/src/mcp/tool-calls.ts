@@ -227,6 +227,15 @@ function callProblem(
   return errorResult(`${name}: ${issues.join("; ")}`, aboutNames ? takes : undefined);
 }
 
+/** The SDK's registered tools, a field it does not expose (the tool-calls test notices if that changes). */
+const registeredTools = (mcp: McpServer) => (mcp as unknown as { _registeredTools: Record<string, RegisteredInput> })._registeredTools;
+
+/** Whether the server lists a tool now (registered and enabled): what a note may point an agent to. */
+export function toolOffered(mcp: McpServer, name: string): boolean {
+  const tools = registeredTools(mcp);
+  return Object.hasOwn(tools, name) && tools[name]!.enabled;
+}
+
 /**
  * Wraps the SDK's tools/call handler (installed with the first registered tool) so that a call is
  * checked before the SDK sees it, the raw request included (arguments that are no object). The SDK
@@ -234,7 +243,7 @@ function callProblem(
  */
 export function checkToolCalls(mcp: McpServer): void {
   const handlers = (mcp.server as unknown as { _requestHandlers: Map<string, Handler> })._requestHandlers;
-  const tools = (mcp as unknown as { _registeredTools: Record<string, RegisteredInput> })._registeredTools;
+  const tools = registeredTools(mcp);
   const sdk = handlers.get("tools/call");
   if (!sdk) return;
   handlers.set("tools/call", async (request, extra) => {

@@ -14,12 +14,12 @@ export const interpreterOf = (command: string): string | undefined =>
 const MAX_COMMAND_LINE = 64 * 1024;
 
 /**
- * What follows the command: a flag ("-m", "--version"), a path or a file name ("src/app/main.py",
- * "server.js"); for npm and npx a subcommand ("test") too. Not an operator or a keyword: "python = 3",
- * "python in names" and "node.start()" are code.
+ * What follows the command: a flag ("-m", "--version"), "-" for stdin, a heredoc ("<<'EOF'"), a path or a file
+ * name ("src/app/main.py", "server.js"); for npm and npx a subcommand ("test") too. Not an operator or a keyword:
+ * "python = 3", "python < 3", "python in names" and "node.start()" are code.
  */
 function isArgument(command: string, word: string): boolean {
-  if (/^--?[A-Za-z]/.test(word) || /^[\w~-]*[./][\w./~-]*$/.test(word)) return true;
+  if (/^(?:--?[A-Za-z]|-$|<<)/.test(word) || /^[\w~-]*[./][\w./~-]*$/.test(word)) return true;
   return (command === "npm" || command === "npx") && /^[a-z][\w-]*$/.test(word) && !["in", "instanceof", "of"].includes(word);
 }
 
@@ -36,13 +36,15 @@ export function commandLineOf(code: string): string | undefined {
   return undefined;
 }
 
-/** The interpreter whose command one of the line's commands (at its start, or after ;, &&, || or | outside quotes) is. */
+/**
+ * The interpreter whose command one of the line's commands (at its start, or after ;, &&, || or | outside quotes) is;
+ * one a pipe feeds needs no argument ("echo 'print(1)' | python3").
+ */
 function interpreterCalled(line: string): string | undefined {
-  for (const command of commandsOf(line)) {
+  for (const { command, piped } of commandsOf(line)) {
     const [word, next] = command.trim().split(/\s+/);
-    if (word === undefined || next === undefined) continue;
-    const interpreter = interpreterOf(word);
-    if (interpreter && isArgument(word, next)) return interpreter;
+    const interpreter = word === undefined ? undefined : interpreterOf(word);
+    if (interpreter && (next === undefined ? piped : isArgument(word!, next))) return interpreter;
   }
   return undefined;
 }
@@ -65,11 +67,15 @@ export function runAs(interpreter: string, code: string): { code: string } | { a
   return interpreter !== "bash" && commandLineOf(code) === interpreter ? { argv: ["bash", "-c", code] } : { code };
 }
 
-/** A line's commands, split at ;, &&, || and | outside quotes ("print('a | python3 x')" is one, and no command line). */
-function commandsOf(line: string): string[] {
-  const commands: string[] = [];
+/**
+ * A line's commands, split at ;, &&, || and | outside quotes ("print('a | python3 x')" is one, and no command line),
+ * each saying whether a single | feeds it.
+ */
+function commandsOf(line: string): { command: string; piped: boolean }[] {
+  const commands: { command: string; piped: boolean }[] = [];
   let quote = "";
   let from = 0;
+  let piped = false;
   for (let at = 0; at < line.length; at++) {
     const c = line[at]!;
     if (quote) {
@@ -78,11 +84,12 @@ function commandsOf(line: string): string[] {
     } else if (c === "'" || c === '"') quote = c;
     else if (c === "\\") at++;
     else if (c === ";" || c === "|" || (c === "&" && line[at + 1] === "&")) {
-      commands.push(line.slice(from, at));
+      commands.push({ command: line.slice(from, at), piped });
+      piped = c === "|" && line[at + 1] !== "|";
       if (line[at + 1] === c) at++;
       from = at + 1;
     }
   }
-  commands.push(line.slice(from));
+  commands.push({ command: line.slice(from), piped });
   return commands;
 }

@@ -30,7 +30,7 @@ const CODE_SHAPES: { interpreter: string; shape: RegExp; shared?: RegExp }[] = [
   {
     interpreter: "python",
     shape:
-      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [\w*(), ]+|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
+      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [\w*(), ]+[ \t]*(?:;.*)?|.*[[({].* for [\w, ]+ in .+[\])}].*|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
     shared: /^(?:[ \t]*[A-Za-z_]\w*(?:, *[A-Za-z_]\w*)* +[-+*/%]?= +\S.*|[ \t]*[A-Za-z_][\w.]*\([^)].*\)[ \t]*)$/m,
   },
 ];

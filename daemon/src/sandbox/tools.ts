@@ -7,11 +7,11 @@ import { waitMessage } from "../jail/budget.js";
 import { cappedAccess, jailSettings } from "../jail/policy.js";
 import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
-import { markToolsOff } from "../mcp/tool-calls.js";
+import { markToolsOff, toolOffered } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
 import type { Environment } from "../discovery/types.js";
-import { interpreterOf } from "./command-lines.js";
-import { describeEnvironments, pickEnvironment, writtenFor } from "./environments.js";
+import { envNote } from "./env-notes.js";
+import { describeEnvironments, pickEnvironment } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
 import { jailLauncher } from "./sessions/launcher.js";
 import { SessionManager } from "./sessions/manager.js";
@@ -108,8 +108,7 @@ ${listing}`,
           args.session === undefined
             ? toOutput(await runCode(env, request, context))
             : toOutput(await runInSession(sessions, args.session, env, request, context), args.session);
-        const note =
-          output.exit_code === 0 || args.env !== undefined ? undefined : unaskedEnvNote(environments, env, args, output, sessionEnv);
+        const note = envNote(environments, env, args, output, { sessionEnv, nixpkgsOffered: toolOffered(ctx.mcp, "nixpkgs_execute") });
         return note ? { ...output, notices: [...(output.notices ?? []), note] } : output;
       },
       render,
@@ -120,40 +119,6 @@ ${listing}`,
     return { close: () => sessions.closeAll() };
   },
 };
-
-/**
- * For a failed call that named no env, how to run it elsewhere: the shell took code it could not
- * read (no `#!` line or shape said otherwise), or the session's env got code of another language.
- */
-function unaskedEnvNote(
-  environments: Map<string, Environment>,
-  env: Environment,
-  { code, session }: { code: string; session?: string },
-  output: { exit_code?: number | null; stderr: string },
-  sessionEnv: string | undefined,
-): string | undefined {
-  if (sessionEnv === undefined) {
-    const others = [...environments.keys()].filter((name) => name !== env.name);
-    // What bash says of another language's code: a line is no shell syntax, or its first word is no
-    // command ("assert: command not found"); a shell command's own failure (a missing file) says neither.
-    const firstWord = /^\s*(\S+)/.exec(code)?.[1] ?? "";
-    // A command another environment has ("echo go\npython3 -m app"): that one, where command lines calling it run too.
-    const missing = /(?:^|: )(\S+): command not found$/m.exec(output.stderr)?.[1];
-    const having = missing && [...environments.values()].find((each) => each.interpreter === interpreterOf(missing));
-    const unread = /syntax error/.test(output.stderr) || output.stderr.includes(`${firstWord}: command not found`) || having;
-    if (env.interpreter !== "bash" || !unread || others.length === 0) return undefined;
-    // A session begun so stays the shell's.
-    return session === undefined
-      ? having
-        ? `ran in ${env.name}, as no env was given; ${missing} is env ${having.name}'s, which runs command lines calling it too: pass env ${having.name}`
-        : `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`
-      : `ran in ${env.name}, as no env was given, and session ${session} now runs ${env.name}: close_session it, or use another session id with env (${others.join(", ")})`;
-  }
-  // In a Python or Node session only by a sign of the other language: "process.exit(3)" is a call in both.
-  const written = writtenFor(environments, code, { only: env.interpreter !== "bash" });
-  if (!written || written.name === env.name) return undefined;
-  return `this reads as ${written.name} code, but session ${session} runs ${env.name}: close_session it, or use another session id with env ${written.name}`;
-}
 
 const listSessions = (sessions: SessionManager) =>
   defineTool({

@@ -12,11 +12,20 @@ describe("commandLineOf", () => {
     expect(commandLineOf("cat data.json | node -e 'x'")).toBe("node");
   });
 
+  it("finds one a pipe feeds, and one reading stdin or a heredoc", () => {
+    expect(commandLineOf("echo 'print(1)' | python3")).toBe("python");
+    expect(commandLineOf("python3 - <<'EOF'\nprint('heredoc')\nEOF")).toBe("python");
+    expect(commandLineOf("python3 <<EOF\nprint(2)\nEOF")).toBe("python");
+    expect(commandLineOf("cat app.js | node")).toBe("node");
+  });
+
   it("takes code that starts with the interpreter's name for code: an operator, a keyword, an attribute, a later line", () => {
     for (const code of [
       "python = 3",
       "python in names",
       "python -= 1",
+      "python < 3",
+      "x = cached || node",
       "node.start()",
       "npm in registry",
       "x = 1\npython3 a.py",

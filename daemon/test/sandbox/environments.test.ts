@@ -60,6 +60,9 @@ describe("pickEnvironment without a name", () => {
       "with open('data.json') as f:\n    data = f.read()",
       "class Point:\n    pass",
       "mask = 1 << 4\nprint(mask)",
+      "from os import getcwd; print(getcwd())",
+      "[x * x for x in range(5)]",
+      "sorted(n for n, _ in pairs)",
     ]);
     allPick("node", [
       "Array.from({length: 3}, (_, i) => i)",
@@ -88,7 +91,12 @@ describe("pickEnvironment without a name", () => {
 
   it("sends a command line calling an interpreter to the environment that has it, where bash runs it", () => {
     allPick("node", ["node -e 'console.log([1, 2].map((x) => x * 2))'", "cd web && npm test"]);
-    allPick("python", [`python3 -c "import json; print(json.dumps({'a': 1}))"`, "python3 src/app/main.py --verbose"]);
+    allPick("python", [
+      `python3 -c "import json; print(json.dumps({'a': 1}))"`,
+      "python3 src/app/main.py --verbose",
+      "python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF",
+      "echo 'print(1)' | python3",
+    ]);
   });
 
   it("leaves the shell's own code to the shell, colons and all", () => {
@@ -114,7 +122,6 @@ describe("pickEnvironment without a name", () => {
       "cat <<EOF\nname = $USER\nEOF",
       "cat > config.ini <<EOF\n[section]\nkey = value\nEOF",
       "cat > script.py <<'EOF'\ndef main():\n    print(\"hi\")\nEOF\npython3 script.py",
-      "python3 - <<'EOF'\nimport sys\nprint(sys.version)\nEOF",
       "count = $(ls | wc -l)",
       "let x=5; echo $x",
       "function greet() { echo hi; }\ngreet",

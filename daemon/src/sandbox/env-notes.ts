@@ -1,0 +1,87 @@
+// What a failed `run` adds in one line: where code that named no env ran and where it would have run, or
+// that a command it called is in no environment at all.
+import type { Environment } from "../discovery/types.js";
+import { interpreterOf } from "./command-lines.js";
+import { writtenFor } from "./environments.js";
+
+/**
+ * Words bash lacks that start Python or JavaScript code ("assert x == 1": "assert: command not found"): such a
+ * missing command is code of another language, not a program no environment has.
+ */
+const CODE_WORDS = new Set([
+  ...["assert", "async", "await", "class", "def", "del", "elif", "except", "finally", "from", "global", "import"],
+  ...["lambda", "nonlocal", "pass", "print", "raise", "try", "with", "yield", "const", "var", "throw", "typeof"],
+]);
+
+/** A program's name, not code ("obj.count", "data.json"). */
+const PROGRAM_NAME = /^[A-Za-z0-9][\w+-]*$/;
+
+export interface RunCall {
+  code: string;
+  env?: string;
+  session?: string;
+}
+
+/** The note for a call's outcome, if it needs one. */
+export function envNote(
+  environments: Map<string, Environment>,
+  env: Environment,
+  call: RunCall,
+  output: { exit_code?: number | null; stderr: string },
+  { sessionEnv, nixpkgsOffered }: { sessionEnv?: string; nixpkgsOffered: boolean },
+): string | undefined {
+  if (output.exit_code === 0) return undefined;
+  const missing = /(?:^|: )(\S+): command not found$/m.exec(output.stderr)?.[1];
+  const having =
+    missing === undefined
+      ? undefined
+      : [...environments.values()].find(
+          (each) => each.interpreter === interpreterOf(missing) || each.packages.some((p) => p.name === missing),
+        );
+  const unasked = () =>
+    sessionEnv === undefined
+      ? unaskedEnvNote(environments, env, call, output.stderr, { missing, having })
+      : otherLanguageNote(environments, env, call);
+  // Where code that named no env went says so first when a session goes on there ("x = [1, 2]" in a shell session).
+  const first = call.env === undefined && call.session !== undefined ? unasked() : undefined;
+  if (first) return first;
+  // "git status": a program of no environment, which naming another would not find either; not a name the code
+  // assigns to ("count = $(ls | wc -l)": bash's own mistake, no program wanted).
+  const assigned = missing !== undefined && new RegExp(`(?:^|\\s)${missing.replace(/[+]/g, "\\+")} +=`, "m").test(call.code);
+  if (missing && !having && PROGRAM_NAME.test(missing) && !CODE_WORDS.has(missing) && !assigned && env.interpreter === "bash") {
+    return `${missing} is in no environment here${nixpkgsOffered ? "; nixpkgs_execute runs the programs of any nixpkgs package" : ""}`;
+  }
+  return call.env === undefined && call.session === undefined ? unasked() : undefined;
+}
+
+/** In a session of one language, code plainly of another; in a Python or Node session only by a sign of the other language ("process.exit(3)" is a call in both). */
+function otherLanguageNote(environments: Map<string, Environment>, env: Environment, { code, session }: RunCall): string | undefined {
+  const written = writtenFor(environments, code, { only: env.interpreter !== "bash" });
+  if (!written || written.name === env.name) return undefined;
+  return `this reads as ${written.name} code, but session ${session} runs ${env.name}: close_session it, or use another session id with env ${written.name}`;
+}
+
+/**
+ * For a failed call that named no env and no live session, how to run it elsewhere: the shell took code it could not
+ * read (no `#!` line or shape said otherwise).
+ */
+function unaskedEnvNote(
+  environments: Map<string, Environment>,
+  env: Environment,
+  { code, session }: RunCall,
+  stderr: string,
+  { missing, having }: { missing?: string; having?: Environment },
+): string | undefined {
+  const others = [...environments.keys()].filter((name) => name !== env.name);
+  // What bash says of another language's code: a line is no shell syntax, or its first word is no
+  // command ("assert: command not found"); a shell command's own failure (a missing file) says neither.
+  const firstWord = /^\s*(\S+)/.exec(code)?.[1] ?? "";
+  const unread = /syntax error/.test(stderr) || stderr.includes(`${firstWord}: command not found`) || having;
+  if (env.interpreter !== "bash" || !unread || others.length === 0) return undefined;
+  // A session begun so stays the shell's.
+  return session === undefined
+    ? having
+      ? `ran in ${env.name}, as no env was given; ${missing} is env ${having.name}'s, which runs command lines calling it too: pass env ${having.name}`
+      : `ran in ${env.name}, as no env was given; pass env (${others.join(", ")}) to run it in another`
+    : `ran in ${env.name}, as no env was given, and session ${session} now runs ${env.name}: close_session it, or use another session id with env (${others.join(", ")})`;
+}
