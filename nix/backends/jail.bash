@@ -55,8 +55,11 @@ if [ -n "${NIXSHED_JAIL_PROJECT_DIR-}" ]; then
     ro) dynamic+=(--ro-bind "$NIXSHED_JAIL_PROJECT_DIR" /project) ;;
     rw)
       dynamic+=(--bind "$NIXSHED_JAIL_PROJECT_DIR" /project)
-      while read -r mode path; do
-        [ -n "$mode" ] || continue
+      # Each line is "MODE PATH", the path exactly as the daemon checked it: read whole, never trimmed
+      # ("L " is not "L", which may be a symlink out of the project).
+      while IFS= read -r line; do
+        [ -n "$line" ] || continue
+        mode=${line%% *} path=${line#* }
         case "$mode" in
           ro) dynamic+=(--ro-bind "$NIXSHED_JAIL_PROJECT_DIR/$path" "/project/$path") ;;
           pin) dynamic+=(--bind "$NIXSHED_JAIL_PROJECT_DIR/$path" "/project/$path") ;;

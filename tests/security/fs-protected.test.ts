@@ -55,6 +55,8 @@ describe("protected paths, through the fs tools", () => {
     // It names the directory git reads its config from (a planted one with core.fsmonitor ran as the user's git).
     ".git/commondir",
     ".git/worktrees/wt/config",
+    // Config git reads once extensions.worktreeConfig is on, as `git sparse-checkout` turns it.
+    ".git/config.worktree",
   ])("write_content %s is refused, with one line saying why", async (path) => {
     const outcome = await write(path);
     expect(outcome.error).toMatch(
@@ -127,6 +129,10 @@ describe("protected paths, through the fs tools", () => {
     ".roo/mcp.json",
     ".amazonq/mcp.json",
     ".crush.json",
+    ".qwen/settings.json",
+    ".kilocode/mcp.json",
+    "kilo.jsonc",
+    ".clinerules/hooks/TaskStart",
   ])("refuses %s: another coding agent's project config, whose MCP servers it starts", async (path) => {
     expect((await write(path)).error).toMatch(/is protected/);
   });

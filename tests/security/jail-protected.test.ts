@@ -58,6 +58,7 @@ function expectNothingPlanted(before: { gitIno: number }): void {
   expect(git.ino).toBe(before.gitIno);
   expect(readdirSync(join(project, ".git", "hooks")).filter((name) => !name.endsWith(".sample"))).toEqual([]);
   expect(existsSync(join(project, ".git", "commondir"))).toBe(false);
+  expect(existsSync(join(project, ".git", "config.worktree"))).toBe(false);
   expect(existsSync(join(project, ".git", "info", "attributes"))).toBe(false);
   for (const planted of [
     ".envrc",
@@ -112,6 +113,7 @@ def unlink_config():
 attempt("hook", write(P + "/.git/hooks/pre-commit", "#!/bin/sh\necho pwned\n"))
 attempt("fsmonitor", write(P + "/.git/config", "[core]\n\tfsmonitor = echo pwned\n", "a"))
 attempt("commondir", write(P + "/.git/commondir", "/project/evil\n"))
+attempt("worktree-config", write(P + "/.git/config.worktree", "[core]\n\tfsmonitor = echo pwned\n"))
 attempt("attributes", write(P + "/.git/info/attributes", "* filter=evil\n"))
 attempt("envrc", write(P + "/.envrc", "echo pwned\n"))
 attempt("tasks", write(P + "/.vscode/tasks.json", "{}\n"))

@@ -10,7 +10,8 @@
 /**
  * The default list: git metadata git executes or obeys (objects and refs stay writable so `git commit` works), direnv,
  * editors' and coding agents' project config (each can name MCP servers or commands its tool starts: Gemini CLI,
- * Codex, opencode, Kiro, Roo, Amazon Q, Continue, Junie, Windsurf, aider's test and lint commands, Crush), nixshed's own.
+ * Codex, opencode, Kiro, Roo, Amazon Q, Continue, Junie, Windsurf, aider's test and lint commands, Crush, Qwen Code,
+ * Kilo Code, Cline's hooks), nixshed's own.
  */
 export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   ".git/hooks",
@@ -38,15 +39,22 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   ".aider.conf.yml",
   ".crush.json",
   "crush.json",
+  ".qwen",
+  ".kilocode",
+  ".kilo",
+  "kilo.json",
+  "kilo.jsonc",
+  ".clinerules",
   ".nixshed.toml",
 ];
 
 /**
  * git metadata that redirects or configures git as much as `.git/config` does, protected whenever
  * the list protects part of `.git`: `commondir` names the directory git reads its config from;
- * submodules and linked worktrees keep their own config and hooks under `modules` and `worktrees`.
+ * `config.worktree` is config git reads once extensions.worktreeConfig is on (`git sparse-checkout`
+ * turns it on); submodules and linked worktrees keep their own config and hooks under `modules` and `worktrees`.
  */
-export const GIT_REDIRECTS: readonly string[] = [".git/commondir", ".git/modules", ".git/worktrees"];
+export const GIT_REDIRECTS: readonly string[] = [".git/commondir", ".git/config.worktree", ".git/modules", ".git/worktrees"];
 
 /** Whether the list protects part of the root's `.git`, and so git's redirects and nested git metadata too. */
 export const protectsGit = (list: readonly string[]): boolean => list.some((entry) => components(entry)[0] === ".git");

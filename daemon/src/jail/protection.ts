@@ -19,6 +19,7 @@ import { GIT_REDIRECTS, protectsGit } from "../config/protected-paths.js";
 /** What a missing entry's placeholder holds, for those that are files (the rest are directories). */
 const FILE_PLACEHOLDERS: Record<string, string> = {
   ".git/config": "",
+  ".git/config.worktree": "",
   // "." is what an absent commondir means: git's common directory is the git directory itself.
   ".git/commondir": ".\n",
   ".envrc": "",
@@ -28,6 +29,8 @@ const FILE_PLACEHOLDERS: Record<string, string> = {
   ".aider.conf.yml": "",
   ".crush.json": "{}\n",
   "crush.json": "{}\n",
+  "kilo.json": "{}\n",
+  "kilo.jsonc": "{}\n",
   ".nixshed.toml": "",
 };
 

@@ -21,6 +21,7 @@ const RW_PROTECTED = expect.arrayContaining([
   ".git/hooks",
   ".git/info",
   ".git/commondir",
+  ".git/config.worktree",
   ".git/modules",
   ".git/worktrees",
 ]);
