@@ -17,7 +17,7 @@ export interface Kept {
   gid: number;
 }
 
-export async function writeAtomically(target: Held, data: Uint8Array | string | AsyncIterable<Uint8Array>, keep?: Kept): Promise<void> {
+export async function writeAtomically(target: Held, data: Uint8Array | string, keep?: Kept): Promise<void> {
   const temp = `${target.dirAt}/.${target.name.slice(0, 200)}.${randomBytes(6).toString("hex")}.nixshed-tmp`;
   const file = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, NEW_FILE_MODE);
   try {

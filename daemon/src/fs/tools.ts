@@ -305,7 +305,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
   const writeContentTool = defineTool({
     name: "write_content",
     title: "Write files",
-    description: "Create, replace or append to files, atomically; parents are created, permissions kept.",
+    description: "Create or replace files atomically, or append; parents are created, permissions kept.",
     input: {
       items: z
         .array(

@@ -1,4 +1,15 @@
-import { chmodSync, chownSync, lstatSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  linkSync,
+  lstatSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  statSync,
+  symlinkSync,
+  truncateSync,
+} from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createDirectories, writeContent } from "../../src/fs/write.js";
@@ -57,6 +68,26 @@ describe("write_content", () => {
     expect(outcome).toEqual({ path: "big.log", bytes: 200_005, created: false });
     expect(readFileSync(join(f.root, "big.log"), "utf8")).toBe(`${head}tail\n`);
     expect(statSync(join(f.root, "big.log")).mode & 0o7777).toBe(0o640);
+  });
+
+  it("appends in place: a sparse file stays sparse, however large it says it is", async () => {
+    const f = await fixture({ "TODO.md": "" });
+    const path = join(f.root, "TODO.md");
+    truncateSync(path, 1024 ** 3);
+    const [outcome] = await writeContent(f.confinement, [{ path: "TODO.md", content: "more\n", append: true }], 1024, never);
+    expect(outcome).toEqual({ path: "TODO.md", bytes: 1024 ** 3 + 5, created: false });
+    expect(statSync(path).blocks * 512).toBeLessThan(1024 * 1024);
+  });
+
+  it("refuses to append to a file with other hard links, which would change too; drops a set-user-ID bit", async () => {
+    const f = await fixture({ "notes.txt": "one\n", tool: "old\n" });
+    linkSync(join(f.root, "notes.txt"), join(f.root, "other.txt"));
+    const [linked] = await writeContent(f.confinement, [{ path: "notes.txt", content: "two\n", append: true }], 1024, never);
+    expect(linked!.error).toMatch(/^notes\.txt: has other hard links, which an append would change too/);
+    expect(readFileSync(join(f.root, "other.txt"), "utf8")).toBe("one\n");
+    chmodSync(join(f.root, "tool"), 0o4755);
+    await writeContent(f.confinement, [{ path: "tool", content: "new\n", append: true }], 1024, never);
+    expect(statSync(join(f.root, "tool")).mode & 0o7777).toBe(0o755);
   });
 
   it("never follows a symlink at the target, even one pointing inside", async () => {
