@@ -17,8 +17,13 @@ import { join, sep } from "node:path";
 import { isInside } from "../files/path-inside.js";
 import { readPlantedText } from "../files/small-file.js";
 
-/** Most bytes of a .gitignore given to git, which reads a whole one into memory with no limit of its own. */
+/** Most bytes of a .gitignore given to git, which reads a whole one into memory with no limit of its own... */
 const MAX_IGNORE_FILE_BYTES = 1024 * 1024;
+/**
+ * ...and of all those from the root down, which git holds at once, at some twenty times their size: two hundred
+ * nested directories of 1 MiB files (a 2 MB checkout, hard-linked) grew one git to 3.9 GB. Those past it count as empty.
+ */
+const MAX_IGNORE_CHAIN_BYTES = 2 * 1024 * 1024;
 
 /** A name in the directory listed, and whether it is a directory (which patterns ending in a slash match alone). */
 export interface ListedName {
@@ -46,9 +51,12 @@ export async function gitIgnored(root: { path: string; below: string }, names: L
     const parts = root.below === "" ? [] : root.below.split(sep);
     const real = readlinkSync(root.path);
     await mkdir(join(copy, ...parts), { recursive: true });
-    for (let depth = 0; depth <= parts.length; depth++) {
-      const text = ignoreFileText(join(root.path, ...parts.slice(0, depth), ".gitignore"), real);
-      if (text) await writeFile(join(copy, ...parts.slice(0, depth), ".gitignore"), text);
+    let left = MAX_IGNORE_CHAIN_BYTES;
+    for (let depth = 0; depth <= parts.length && left > 0; depth++) {
+      const text = ignoreFileText(join(root.path, ...parts.slice(0, depth), ".gitignore"), real, Math.min(MAX_IGNORE_FILE_BYTES, left));
+      if (!text) continue;
+      left -= Buffer.byteLength(text);
+      await writeFile(join(copy, ...parts.slice(0, depth), ".gitignore"), text);
     }
     const asGiven = ({ name, directory }: ListedName) => (directory ? `${name}/` : name);
     const ignored = await checkIgnore(
@@ -63,10 +71,10 @@ export async function gitIgnored(root: { path: string; below: string }, names: L
   }
 }
 
-/** A .gitignore's text as git would read it (a symlink is none), if it is a plain file of a sane size really in the root. */
-function ignoreFileText(path: string, root: string): string | undefined {
+/** A .gitignore's text as git would read it (a symlink is none), if it is a plain file of at most `maxBytes` really in the root. */
+function ignoreFileText(path: string, root: string, maxBytes: number): string | undefined {
   try {
-    return readPlantedText(path, { maxBytes: MAX_IGNORE_FILE_BYTES, noFollow: true, within: (opened) => isInside(opened, root) });
+    return readPlantedText(path, { maxBytes, noFollow: true, within: (opened) => isInside(opened, root) });
   } catch {
     // Unreadable (permission denied): git could not have read it either.
     return undefined;

@@ -210,6 +210,22 @@ describe("list_files", () => {
     );
   });
 
+  it("gives git at most 2 MiB of .gitignore from the root down, however many nested ones there are: past it they count as empty", async () => {
+    // Six directories deep, each .gitignore nearly 1 MiB (a 1 MiB pattern per line costs git some twenty times that),
+    // each ignoring its own hidden-N: two hundred such had one git reach 3.9 GB outside any jail.
+    const filler = `${"#".repeat(1000)}\n`.repeat(900);
+    const files: Record<string, string> = {};
+    let dir = "";
+    for (let depth = 1; depth <= 6; depth++) {
+      files[`${dir}.gitignore`] = `${filler}hidden-${depth}\n`;
+      dir += `d${depth}/`;
+    }
+    for (let depth = 1; depth <= 6; depth++) files[`${dir}hidden-${depth}`] = "";
+    const f = await fixture(files);
+    const listed = paths(await listFiles(f.confinement, { path: dir.slice(0, -1) }, cap(100), never));
+    expect(listed.map((path) => path.slice(dir.length))).toEqual(["hidden-3", "hidden-4", "hidden-5", "hidden-6"]);
+  });
+
   it("walks past ignore files that are FIFOs, which rg opens and would wait on forever: each reads as empty", async () => {
     const f = await fixture({
       "a.txt": "",
