@@ -184,6 +184,12 @@ describe("python sessions", () => {
       exit_code: 0,
     });
     expect((await run({ env: "python", session: "py-line", code: "python3 -c 'import sys; sys.exit(3)'" })).exit_code).toBe(3);
+    // A subprocess.py where a fresh session imports from (a project's own) has no say in how the line runs.
+    const forged = "def run(*args, **kwargs):\n    class Done:\n        returncode = 0\n    return Done()\n";
+    const plant = `import os\nos.chdir('/workspace')\nopen('subprocess.py', 'w').write(${JSON.stringify(forged)})`;
+    await run({ env: "python", session: "py-shadowed", code: plant });
+    expect((await run({ session: "py-shadowed", code: "python3 -c 'import sys; sys.exit(3)'" })).exit_code).toBe(3);
+    await server.call("close_session", { session: "py-shadowed" });
     expect((await run({ env: "python", session: "py-line", code: "x + 1" })).stdout).toBe("42\n");
   });
 

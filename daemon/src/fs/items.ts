@@ -1,6 +1,7 @@
 // Multi-item tools handle each item on its own: one item's expected failure becomes that item's
 // error and the others go on; a bug still fails the whole call, and so does every item failing.
 import { FsError, itemError } from "./errors.js";
+import { oneLine } from "./one-line.js";
 
 export async function eachItem<T, R>(
   items: T[],
@@ -33,7 +34,9 @@ export function failedTally(items: { error?: string }[]): string[] {
   return failed > 0 ? [`${failed} of ${items.length} failed:`] : [];
 }
 
-/** A multi-item result's text: the tally of failures, then a line per item, an error as `error: …`. */
+/** A multi-item result's text: the tally of failures, then one line per item (names a project gave kept to it), an error as `error: …`. */
 export function itemLines<R extends { error?: string }>(items: R[], line: (item: R) => string): string {
-  return [...failedTally(items), ...items.map((item) => (item.error !== undefined ? `error: ${item.error}` : line(item)))].join("\n");
+  return [...failedTally(items), ...items.map((item) => oneLine(item.error !== undefined ? `error: ${item.error}` : line(item)))].join(
+    "\n",
+  );
 }

@@ -21,6 +21,7 @@ import { jailed } from "./ripgrep.js";
 import { cutLineNote, MAX_CONTEXT_LINES, matchLines, resultsWithin, searchFiles } from "./search.js";
 import { statItems } from "./stat.js";
 import { createDirectories, writeContent } from "./write.js";
+import { oneLine } from "./one-line.js";
 
 const READS = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };
 const pathField = z.string().describe("Project-relative, /project/..., or in a served root");
@@ -211,8 +212,9 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     render: (result) => [
       ...failedTally(result.items),
       ...result.items.flatMap((item): TextPart[] => {
-        if (item.error) return [`==> error: ${item.error}`];
-        if (item.binary) return [`==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`];
+        // A file's name (a glob's match is the project's) stays on its header's line: no newline in it makes another header.
+        if (item.error) return [oneLine(`==> error: ${item.error}`)];
+        if (item.binary) return [oneLine(`==> ${item.path}: binary (${item.binary.kind}, ${item.binary.size} bytes), not shown`)];
         const of = item.total_lines !== undefined ? ` of ${item.total_lines}` : "";
         const next = item.line_cut
           ? [cutLineHint(item, shell)]
@@ -220,7 +222,11 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
             ? [`[budget spent: continue with start_line ${item.next_start_line}]`]
             : [];
         const file = { call: `read_content ${JSON.stringify(item.path)}`, firstLine: item.start_line!, totalLines: item.total_lines };
-        return [`==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==`, { text: item.content ?? "", file }, ...next];
+        return [
+          oneLine(`==> ${item.path} (lines ${item.start_line}-${item.end_line}${of}) <==`),
+          { text: item.content ?? "", file },
+          ...next,
+        ];
       }),
     ],
   });
