@@ -222,6 +222,17 @@ describe("a long answer", () => {
     },
   );
 
+  it("run with a 1 MB line: every line of the kept text pages within the budget, the marker naming them exactly", async () => {
+    const result = await server.call("run", { env: "shell", code: "head -c 1000000 /dev/zero | tr '\\0' a; echo; echo END" });
+    expect(bytes(result)).toBeLessThanOrEqual(BUDGET);
+    expect(textOf(result)).toMatch(/ \(long lines wrapped\): read_content/);
+    expect(textOf(result).endsWith("a\nEND\n")).toBe(true);
+    const whole = readFileSync(marker(result).path, "utf8");
+    expect(await pageThrough(result)).toBe(whole);
+    // The stream, all of it kept in memory (under sandbox.max_output_bytes), with the wrapping undone.
+    expect(whole.replace(/(?<=a)\n(?=a)/g, "")).toMatch(/\n--- stdout\na{1000000}\nEND\n$/);
+  }, 120_000);
+
   it("run with a 5 MB line: its ends shown, the line named in the file that has it, which pages within the budget", async () => {
     const result = await server.call("run", { env: "shell", code: "head -c 5000000 /dev/zero | tr '\\0' a; echo; echo END" });
     expect(bytes(result)).toBeLessThanOrEqual(BUDGET);

@@ -13,6 +13,7 @@ import type { Readable } from "node:stream";
 import { onPath } from "../files/on-path.js";
 import { errnoOf, FsError } from "./errors.js";
 import { releaseIgnoreFifos } from "./ignore-fifos.js";
+import { RgJsonRecord } from "./rg-json-record.js";
 
 /** What rg may need to start: system and store programs and libraries, never a project. */
 const SYSTEM = ["/usr", "/bin", "/lib", "/lib64", "/nix/store", "/etc/ld.so.cache"];
@@ -94,6 +95,19 @@ export interface RipgrepOptions {
   separator: "\n" | "\0";
 }
 
+/** A path rg lists, held whole: no path is long. */
+class PathRecord {
+  private pieces: string[] = [];
+  add(piece: string): void {
+    this.pieces.push(piece);
+  }
+  take(): string {
+    const whole = this.pieces.join("");
+    this.pieces = [];
+    return whole;
+  }
+}
+
 /** Yields rg's output records. Exit 1 (nothing found) is not an error; exit 2 is, unless output came. */
 export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGenerator<string> {
   options.signal.throwIfAborted();
@@ -125,26 +139,26 @@ export async function* ripgrep(args: string[], options: RipgrepOptions): AsyncGe
   exited.catch(() => {}); // observed below; avoid an unhandled rejection while iterating
   let produced = false;
   try {
-    // The unfinished record's pieces, joined once it ends: splitting what came so far again at every
-    // chunk made a record of one long line (rg --json on a 3 MB line is 160 MB) quadratic.
-    let pieces: string[] = [];
+    // The unfinished record: held in pieces, joined once it ends (splitting what came so far again at every chunk
+    // made a record of one long line quadratic); a JSON one within a bound (rg-json-record.ts), a path whole.
+    const record = options.separator === "\n" ? new RgJsonRecord() : new PathRecord();
     for await (const chunk of child.stdout.setEncoding("utf8") as AsyncIterable<string>) {
       release?.heard();
       let from = 0;
       for (let end = chunk.indexOf(options.separator); end !== -1; end = chunk.indexOf(options.separator, from)) {
-        pieces.push(chunk.slice(from, end));
+        record.add(chunk.slice(from, end));
         from = end + 1;
         produced = true;
-        yield pieces.join("");
-        pieces = [];
+        yield record.take();
       }
-      if (from < chunk.length) pieces.push(chunk.slice(from));
+      if (from < chunk.length) record.add(chunk.slice(from));
     }
     // Killed, rg leaves a record unfinished: only a whole last one (no separator after it) is yielded.
     options.signal.throwIfAborted();
-    if (pieces.length > 0) {
+    const last = record.take();
+    if (last !== "") {
       produced = true;
-      yield pieces.join("");
+      yield last;
     }
     const code = await exited.catch((error: unknown) => {
       if (errnoOf(error) === "ENOENT") throw notInstalled();

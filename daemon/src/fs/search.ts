@@ -139,24 +139,6 @@ const rgEventSchema = z.object({
   }),
 });
 
-/** Past this size a record's submatches are cut to the first (where the line is shown from). */
-const HUGE_RECORD = 1 << 20;
-
-/**
- * A match in a long line of repeats lists every one (3 MB of "x" is 3 million submatches, 160 MB of
- * JSON), which would take longer to read than the search: only the first one's place is kept.
- * `submatches` is the last field of rg's match record; neither its key nor a submatch's `"start":`
- * can occur unescaped inside a string.
- */
-function withoutSubmatches(record: string): string {
-  if (record.length < HUGE_RECORD) return record;
-  const at = record.lastIndexOf('"submatches":[');
-  if (at < 0) return record;
-  const first = /\},"start":(\d+),"end":(\d+)\}/.exec(record.slice(at));
-  const kept = first ? `{"start":${first[1]},"end":${first[2]}}` : "";
-  return `${record.slice(0, at)}"submatches":[${kept}]}}`;
-}
-
 /** rg's text, or (of no UTF-8) its bytes: a Latin-1 line shows its é (a path's bytes stay what names the file). */
 const decode = (value: RgText | undefined, line = false): string => {
   if (value?.text !== undefined) return value.text;
@@ -290,7 +272,7 @@ async function search(
   const searched = searchRecords(confinement, request.path ?? ".", argsIn, reading.signal, async (records, base, single) => {
     let current: SearchFile | undefined;
     for await (const record of records) {
-      const event = parseJson(withoutSubmatches(record), rgEventSchema, "rg --json output");
+      const event = parseJson(record, rgEventSchema, "rg --json output");
       if (event.type === "begin") {
         current = { path: confinement.shown(single ?? join(base, decode(event.data.path))), lines: [] };
         continue;

@@ -9,7 +9,6 @@ import type { JailResult } from "../jail/runner.js";
 import { programFacts, programResultOutput, programResultShape, renderStreams } from "../mcp/program-result.js";
 import { markToolsOff, toolOffered } from "../mcp/tool-calls.js";
 import { defineTool, registerTool, ToolError } from "../mcp/tool.js";
-import type { Environment } from "../discovery/types.js";
 import { envNote } from "./env-notes.js";
 import { describeEnvironments, pickEnvironment } from "./environments.js";
 import { environmentJail, runCode } from "./run.js";
