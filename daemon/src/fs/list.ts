@@ -103,6 +103,13 @@ async function excludedWhole(root: { path: string; below: string }, signal: Abor
 }
 
 /**
+ * Most files, and characters of their names, a listing holds to fold and sort them: 300,000 names of 1.4 KB once held
+ * 1.3 GB of the daemon for one call. Past them it stops, asking for max_depth, which holds only what it shows.
+ */
+const MAX_TREE_FILES = 500_000;
+const MAX_TREE_CHARS = 64 << 20;
+
+/**
  * The files of the tree (ripgrep lists files only); past max_depth, the directory at that depth holding
  * them, with their count: a depth-limited listing shows where the code is (src/app/ under src/), not
  * only the files near the top.
@@ -114,10 +121,19 @@ async function listTree(dir: string, jail: RipgrepOptions["jail"], request: List
   const found: Found[] = [];
   const below = new Map<string, number>();
   const depth = request.maxDepth ?? Number.POSITIVE_INFINITY;
+  let chars = 0;
   for await (const name of ripgrep(args, { cwd: dir, jail, signal, separator: "\0" })) {
     const parts = name.split("/");
-    if (parts.length <= depth) found.push({ name, type: "file" });
-    else {
+    if (parts.length <= depth) {
+      found.push({ name, type: "file" });
+      chars += name.length;
+      if (found.length > MAX_TREE_FILES || chars > MAX_TREE_CHARS) {
+        throw new FsError(
+          `over ${found.length > MAX_TREE_FILES ? `${MAX_TREE_FILES} files` : `${MAX_TREE_CHARS >> 20} MiB of file names`} to list`,
+          "give max_depth (it counts the files below each directory it shows), a narrower path or a glob",
+        );
+      }
+    } else {
       const at = parts.slice(0, depth).join("/");
       below.set(at, (below.get(at) ?? 0) + 1);
     }

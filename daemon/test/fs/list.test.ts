@@ -210,6 +210,17 @@ describe("list_files", () => {
     );
   });
 
+  it("stops a listing past 64 MiB of file names, asking for max_depth, which counts them instead of holding them", async () => {
+    // 54,000 names of 1.25 KB: 300,000 such once held 1.3 GB of the daemon for one call.
+    const f = await fixture({});
+    const deep = join(f.root, ...["a", "b", "c", "d"].map((letter) => letter.repeat(250)));
+    mkdirSync(deep, { recursive: true });
+    for (let i = 0; i < 54_000; i++) writeFileSync(join(deep, `${String(i).padStart(6, "0")}${"f".repeat(240)}`), "");
+    await expect(listFiles(f.confinement, { recursive: true }, cap(100), never)).rejects.toThrow(/^over 64 MiB of file names to list$/);
+    const byDepth = await listFiles(f.confinement, { maxDepth: 2 }, cap(100), never);
+    expect(byDepth.entries).toEqual([expect.objectContaining({ type: "directory", files: 54_000 })]);
+  }, 120_000);
+
   it("gives git at most 2 MiB of .gitignore from the root down, however many nested ones there are: past it they count as empty", async () => {
     // Six directories deep, each .gitignore nearly 1 MiB (a 1 MiB pattern per line costs git some twenty times that),
     // each ignoring its own hidden-N: two hundred such had one git reach 3.9 GB outside any jail.
