@@ -340,12 +340,17 @@ describe("nixpkgs_execute", () => {
     expect(await waitFor(() => !slowBuildRunning(), 5000)).toBe(true);
   });
 
-  it("stops a build when the call is cancelled", async () => {
+  it("says a build that says nothing is still going, then stops it when the call is cancelled", async () => {
     const controller = new AbortController();
+    const progress: { progress: number; message?: string }[] = [];
     const call = server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "slow-build" } }, undefined, {
       signal: controller.signal,
+      onprogress: (p) => progress.push(p),
     });
     expect(await waitFor(slowBuildRunning, 5000)).toBe(true);
+    // A client ends a call that goes quiet: the build's progress beats on, rising, saying how long it has run.
+    expect(await waitFor(() => progress.some(({ message }) => /^building slow-build-1 \(\d+ s\)$/.test(message ?? "")), 15_000)).toBe(true);
+    expect(progress.every((p, i) => i === 0 || p.progress > progress[i - 1]!.progress)).toBe(true);
     controller.abort();
     await expect(call).rejects.toThrow();
     expect(await waitFor(() => !slowBuildRunning(), 5000)).toBe(true);

@@ -268,6 +268,9 @@ function programsIn(bin: string): string[] {
   return unlessAbsent(() => readdirSync(programs).sort(), []);
 }
 
+/** How often a build that says nothing says it is still going: clients end a call that goes quiet (the SDK's after 60 s). */
+const HEARTBEAT_MS = 3000;
+
 /**
  * Runs one nix command in a process group of its own (so a timeout or cancellation stops the
  * builders it started too) and returns its stdout. Its stderr feeds progress: nix-store announces
@@ -287,7 +290,18 @@ function runNix(
     let stdout = "";
     let tail = "";
     let total: number | undefined;
-    let done = 0;
+    // Progress counts the steps begun; between two, what is said beats halfway to the next, always rising, as MCP asks.
+    let [steps, sent, step] = [0, 0, `${what} ${attr}`];
+    const report = (value: number, message: string) => {
+      sent = value;
+      options.progress?.(value, total, message);
+    };
+    const started = Date.now();
+    const heartbeat = setInterval(
+      () => report(sent + (Math.floor(sent) + 1 - sent) / 2, `${step} (${Math.round((Date.now() - started) / 1000)} s)`),
+      HEARTBEAT_MS,
+    );
+    heartbeat.unref();
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => {
       const text = chunk.toString();
@@ -295,8 +309,11 @@ function runNix(
       for (const line of text.split("\n")) {
         const planned = /these (\d+) (derivations will be built|paths will be fetched)/.exec(line);
         if (planned) total = (total ?? 0) + Number(planned[1]);
-        const step = /^(building|copying path) '\/nix\/store\/[a-z0-9]{32}-(.+?)(\.drv)?'/.exec(line);
-        if (step) options.progress?.(done++, total, `${step[1] === "building" ? "building" : "fetching"} ${step[2]}`);
+        const begun = /^(building|copying path) '\/nix\/store\/[a-z0-9]{32}-(.+?)(\.drv)?'/.exec(line);
+        if (begun) {
+          step = `${begun[1] === "building" ? "building" : "fetching"} ${begun[2]}`;
+          report(++steps, step);
+        }
       }
     });
     let stopped: "timeout" | "cancelled" | undefined;
@@ -319,6 +336,7 @@ function runNix(
     if (options.signal?.aborted) onAbort();
     child.once("error", (error) => {
       clearTimeout(timer);
+      clearInterval(heartbeat);
       reject(
         (error as NodeJS.ErrnoException).code === "ENOENT"
           ? new NixpkgsError(`${command} not found`, "nixpkgs_execute needs Nix on the daemon's PATH.")
@@ -327,6 +345,7 @@ function runNix(
     });
     child.once("close", (code) => {
       clearTimeout(timer);
+      clearInterval(heartbeat);
       options.signal?.removeEventListener("abort", onAbort);
       if (stopped === "timeout") {
         reject(
