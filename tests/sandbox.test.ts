@@ -142,6 +142,10 @@ describe("run", () => {
     await run({ session_id: "aliased", env: "python", code: "x = 41" });
     expect((await run({ sessionId: "aliased", code: "x + 1" })).stdout).toBe("42\n");
     expect(textOf(await server.call("close_session", { session_id: "aliased" }))).toBe("closed session aliased");
+    // Where no argument of its own does what another tool's does, it says what does.
+    expect(textOf(await server.call("run", { code: "npm test", cwd: "web" }))).toMatch(
+      /^run: unknown argument `cwd` \(start the code with `cd DIR &&`\); it takes: /,
+    );
   });
 
   it("caps each stream at 4 MiB in memory by default, showing its ends in the answer and keeping all of it in a file", async () => {

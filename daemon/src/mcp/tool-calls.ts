@@ -131,14 +131,27 @@ export function shellWords(line: string): string[] | undefined {
 }
 
 /** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */
-function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[] = []): { place: string; near?: string }[] {
+/** What an argument other tools take, which ours do not, is done with instead, beside the argument the tool has for it. */
+const WAYS_INSTEAD: Readonly<Record<string, { beside: string; way: string }>> = {
+  cwd: { beside: "code", way: "start the code with `cd DIR &&`" },
+  workdir: { beside: "code", way: "start the code with `cd DIR &&`" },
+  working_directory: { beside: "code", way: "start the code with `cd DIR &&`" },
+  env_vars: { beside: "code", way: "set them in the code (`export NAME=value`, os.environ)" },
+  environment: { beside: "code", way: "set variables in the code (`export NAME=value`); env names the environment" },
+};
+
+function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[] = []): { place: string; near?: string; way?: string }[] {
   const def = defOf(unwrap(schema));
   if (def.type === "object" && def.shape && isRecord(value)) {
     const shape = def.shape;
     return Object.entries(value).flatMap(([key, item]) => {
       // Own keys only: "toString" or "constructor" would find Object.prototype's, which is no schema.
       const child = Object.hasOwn(shape, key) ? shape[key] : undefined;
-      if (!child) return [{ place: placeOf([...path, key]), near: closest(key, Object.keys(shape)) }];
+      if (!child) {
+        const way =
+          Object.hasOwn(WAYS_INSTEAD, key) && Object.hasOwn(shape, WAYS_INSTEAD[key]!.beside) ? WAYS_INSTEAD[key]!.way : undefined;
+        return [{ place: placeOf([...path, key]), ...(way ? { way } : { near: closest(key, Object.keys(shape)) }) }];
+      }
       return unknownArguments(child, item, [...path, key]);
     });
   }
@@ -219,7 +232,8 @@ function callProblem(
   if (unknown.length === 0 && parsed.success) return undefined;
   const issues = parsed.success ? [] : tightestBounds(parsed.error.issues).map((issue) => issueWords(issue, schema, args));
   if (unknown.length > 0) {
-    const near = unknown.length === 1 && unknown[0]!.near ? ` (did you mean \`${unknown[0]!.near}\`?)` : "";
+    const [only] = unknown.length === 1 ? unknown : [];
+    const near = only?.way ? ` (${only.way})` : only?.near ? ` (did you mean \`${only.near}\`?)` : "";
     issues.push(`unknown argument ${unknown.map(({ place }) => `\`${place}\``).join(", ")}${near}`);
   }
   // The arguments it takes help with a name missing or unknown, not with a value out of bounds.

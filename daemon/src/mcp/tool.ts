@@ -67,6 +67,9 @@ export const OTHER_SPELLINGS: Readonly<Record<string, string>> = {
   argv: "args",
   session_id: "session",
   sessionId: "session",
+  // search_files counts max_results, nixpkgs_search and scan_packages a limit.
+  max_results: "limit",
+  limit: "max_results",
 };
 
 /** Per server, the tools that take other shapes of their arguments. */
