@@ -167,6 +167,13 @@ describe("run", () => {
     expect(readFileSync(spool, "utf8")).toBe(`START\n${"y".repeat(5_000_000)}\n`);
   });
 
+  it("says a run that timed out was killed, and how to give it longer", async () => {
+    const result = await server.call("run", { env: "shell", code: "echo begun; sleep 30", timeout_seconds: 1 });
+    expect(textOf(result)).toMatch(
+      /^exit \S+ · \d+ ms · timed out: killed with everything it started \(timeout_seconds gives it longer\)\n/,
+    );
+  });
+
   it("says a tool takes no arguments when it takes none", async () => {
     const result = await server.call("list_sessions", { bogus: 1 });
     expect(result.isError).toBe(true);

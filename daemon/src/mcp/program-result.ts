@@ -49,7 +49,7 @@ export function programFacts(
 ): string[] {
   const facts: string[] = [];
   if (output.waited_ms !== undefined) facts.push(`waited ${output.waited_ms} ms for a free jail`);
-  if (output.timed_out) facts.push(timeoutWords);
+  if (output.timed_out) facts.push(`${timeoutWords} (timeout_seconds gives it longer)`);
   if (output.limit_hit) facts.push(`${output.limit_hit} limit reached`);
   if (output.network?.allowed.length) facts.push(`network allowed: ${output.network.allowed.join(" ")}`);
   for (const { destination, reason } of output.network?.blocked ?? []) facts.push(`network blocked ${destination}: ${reason}`);
