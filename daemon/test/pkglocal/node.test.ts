@@ -147,6 +147,24 @@ describe("manager detection", () => {
     ]);
   });
 
+  it("finds the node_modules of a package one or two levels down, with no workspace naming it (a front end in web/)", () => {
+    const project = mkdtempSync(join(tmpdir(), "pkglocal-subdirs-"));
+    for (const dir of ["web", "apps/site", "deep/er/still"]) {
+      mkdirSync(join(project, dir), { recursive: true });
+      writeFileSync(join(project, dir, "package.json"), "{}");
+      nodePackage(join(project, dir, "node_modules"), `in-${dir.split("/")[0]}`, "1.0.0");
+    }
+    writeFileSync(join(project, "web", "yarn.lock"), "");
+    // node_modules with no package.json beside it is no package's.
+    nodePackage(join(project, "backend/node_modules"), "stray", "1.0.0");
+    const found = scan(project);
+    expect(found.environments.map(({ kind, packagesDir, manager }) => [kind, packagesDir.slice(project.length + 1), manager])).toEqual([
+      ["subdirectory", "web/node_modules", "yarn"],
+      ["subdirectory", "apps/site/node_modules", "npm"],
+    ]);
+    expect(ids(found.packages)).toEqual(["in-web@1.0.0", "in-apps@1.0.0"]);
+  });
+
   it("finds npm workspace members' own node_modules", () => {
     const project = layout("package-lock.json");
     writeFileSync(join(project, "package.json"), JSON.stringify({ workspaces: ["apps/*"] }));

@@ -1,5 +1,6 @@
 // Finds the project's node_modules directories: the root one, each workspace member's (npm, yarn
-// and bun `workspaces`, pnpm-workspace.yaml) and configured ones; and which manager made them.
+// and bun `workspaces`, pnpm-workspace.yaml), those of packages one or two levels down (web/,
+// apps/site/: a front end beside a back end) and configured ones; and which manager made them.
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf, dirInProject } from "../project-path.js";
@@ -26,6 +27,7 @@ export function discoverNode(projectRoot: string, configured: string[]): NodeDis
     ...configured.map((path) => ({ kind: "config", path: isAbsolute(path) ? path : resolve(projectRoot, path), manager })),
     { kind: "node_modules", path: join(projectRoot, "node_modules"), manager },
     ...workspaceDirs(projectRoot).map((dir) => ({ kind: "workspace", path: join(dir, "node_modules"), manager })),
+    ...subpackageDirs(projectRoot).map((dir) => ({ kind: "subdirectory", path: join(dir, "node_modules"), manager: nodeManager(dir) })),
     ...ancestors.map((dir) => ({ kind: "ancestor", path: join(dir, "node_modules"), manager: nodeManager(dir) })),
   ];
   const environments: FoundEnvironment[] = [];
@@ -37,7 +39,16 @@ export function discoverNode(projectRoot: string, configured: string[]): NodeDis
   }
   const manifests = ["package.json", "pnpm-workspace.yaml", ...LOCKFILES.map(([file]) => file)];
   const inputs = [projectRoot, ...ancestors].flatMap((dir) => manifests.map((name) => join(dir, name)));
-  return { environments, lookedFor: ["node_modules (here and above)", "workspace members' node_modules", "pkglocal.node_modules"], inputs };
+  return {
+    environments,
+    lookedFor: [
+      "node_modules (here and above)",
+      "workspace members' node_modules",
+      "node_modules of packages two levels down",
+      "pkglocal.node_modules",
+    ],
+    inputs,
+  };
 }
 
 const LOCKFILES: [file: string, manager: string][] = [
@@ -71,6 +82,15 @@ function workspaceDirs(projectRoot: string): string[] {
     }
   }
   return [...dirs];
+}
+
+/** Directories one or two levels down holding a package.json of their own (no node_modules or hidden one is walked). */
+function subpackageDirs(projectRoot: string): string[] {
+  const budget = { listings: MAX_GLOB_LISTINGS };
+  return [["*"], ["*", "*"]]
+    .flatMap((parts) => expand(projectRoot, parts, budget))
+    .filter((dir) => existsSync(join(dir, "package.json")))
+    .slice(0, MAX_WORKSPACE_DIRS);
 }
 
 function packageJsonWorkspaces(projectRoot: string): string[] {
