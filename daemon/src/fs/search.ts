@@ -74,6 +74,8 @@ export interface SearchRequest {
   maxResults: number;
   /** The text's room (escaped, as an answer carries it): fewer matches are shown where theirs would not fit. */
   maxBytes?: number;
+  /** Directories of these names are not walked into. */
+  skipDirs?: readonly string[];
 }
 
 export interface SearchLine {
@@ -187,6 +189,7 @@ function ripgrepArgs(request: SearchRequest): string[] {
   args.push(request.caseSensitive === undefined ? "--smart-case" : request.caseSensitive ? "--case-sensitive" : "--ignore-case");
   if (request.contextLines) args.push("--context", String(Math.min(request.contextLines, MAX_CONTEXT_LINES)));
   if (request.glob) args.push("--glob", request.glob);
+  for (const dir of request.skipDirs ?? []) args.push("--glob", `!**/${dir}/**`);
   // rg then holds a whole file: one larger than its memory limit would fail the search, so such files are skipped.
   if (acrossLines(request)) args.push("--multiline", "--max-filesize", MULTILINE_MAX_FILE);
   args.push("--regexp", request.pattern);
@@ -347,13 +350,20 @@ async function whyNothing(confinement: Confinement, request: SearchRequest, sign
   if (!request.literal && REGEX_SPECIAL.test(request.pattern) && (await once({ literal: true })).matches > 0)
     return "as a regular expression; the text itself is there: pass literal: true";
   if (request.includeIgnored) return undefined;
-  // A log or a .env is where agents look, and .gitignore excludes both. At most half a second of it: a tree's
-  // node_modules can hold a million files.
-  const ignored = await once({ includeIgnored: true }, AbortSignal.any([signal, AbortSignal.timeout(IGNORED_LOOK_MS)])).catch(
-    () => undefined,
-  );
-  return ignored?.matches ? `in files .gitignore excludes (${ignored.files[0]!.path}): pass include_ignored: true` : undefined;
+  // A log or a .env is where agents look, and .gitignore excludes both; so it does installed dependencies, which
+  // match most patterns somewhere and are named only when nothing else matches (read_package reads them). At most
+  // half a second in all: a tree's node_modules can hold a million files.
+  const within = AbortSignal.any([signal, AbortSignal.timeout(IGNORED_LOOK_MS)]);
+  const ignoredIn = (skipDirs: readonly string[]) => once({ includeIgnored: true, skipDirs }, within).catch(() => undefined);
+  const own = await ignoredIn(DEPENDENCY_DIRS);
+  const found = own?.matches ? own : await ignoredIn([]);
+  const file = found?.matches ? found.files[0]!.path : undefined;
+  if (!file) return undefined;
+  return `in files .gitignore excludes (${file}): pass include_ignored: true${own?.matches ? `, with path ${JSON.stringify(file)} for that file alone` : ""}`;
 }
+
+/** Where installed dependencies are, which .gitignore excludes and a search of what it excludes names last. */
+const DEPENDENCY_DIRS = ["node_modules", ".venv", "venv", "site-packages", "__pycache__", ".tox", ".nox", "vendor"];
 
 /** What ends rg's reading: the caller's signal, or, `ms` after `start`, the time to read on past the cap (`timeUp`). */
 function readingTime(signal: AbortSignal, ms: number) {

@@ -261,11 +261,22 @@ describe("search_files", () => {
   });
 
   it("says when what found nothing is in files .gitignore excludes, and searches them with includeIgnored", async () => {
-    const f = await fixture({ ".gitignore": "logs/\n.env\n", "logs/app.log": "GET / status=500\n", ".env": "SECRET=x\n", "src/a.py": "" });
+    const f = await fixture({
+      ".gitignore": "logs/\n.env\n.venv/\nnode_modules/\n",
+      "logs/app.log": "GET / status=500\n",
+      ".env": "SECRET=x\n",
+      "src/a.py": "",
+      // Installed dependencies match most patterns somewhere, and sort first: named only when nothing else matches.
+      ".venv/lib/python3.12/site-packages/pip/_vendor/chardet/sjisprober.py": "# status=500 also here\n",
+      "node_modules/left-pad/index.js": "// deprecated: only here\n",
+    });
     expect(await search(f, { pattern: "status=500" })).toMatchObject({
       matches: 0,
-      hint: "in files .gitignore excludes (logs/app.log): pass include_ignored: true",
+      hint: 'in files .gitignore excludes (logs/app.log): pass include_ignored: true, with path "logs/app.log" for that file alone',
     });
+    expect((await search(f, { pattern: "deprecated" })).hint).toBe(
+      "in files .gitignore excludes (node_modules/left-pad/index.js): pass include_ignored: true",
+    );
     expect((await search(f, { pattern: "SECRET", includeIgnored: true })).files.map((file) => file.path)).toEqual([".env"]);
     expect((await search(f, { pattern: "nowhere" })).hint).toBeUndefined();
   });
