@@ -1,5 +1,6 @@
-// What a failed `run` adds in one line: where code that named no env ran and where it would have run, or
-// that a command it called is in no environment at all.
+// What a `run` adds in one line: for a failed call, where code that named no env ran and where it would
+// have run, or that a command it called is in no environment at all; for a one-off call that printed
+// nothing, that its final expression's value shows only in a session.
 import type { Environment } from "../discovery/types.js";
 import { interpreterOf } from "./command-lines.js";
 import { writtenFor } from "./environments.js";
@@ -12,6 +13,29 @@ const CODE_WORDS = new Set([
   ...["assert", "async", "await", "class", "def", "del", "elif", "except", "finally", "from", "global", "import"],
   ...["lambda", "nonlocal", "pass", "print", "raise", "try", "with", "yield", "const", "var", "throw", "typeof"],
 ]);
+
+/** A line that is a statement, not a value: a keyword's, an assignment, a call that prints, an open or closing block. */
+const STATEMENT: Record<string, RegExp> = {
+  python:
+    /^(?:(?:import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|pass|del|assert|global|async|@)\b|print\(|[\w.[\]'", ]+\s*(?:[-+*/%&|^@]|\/\/|\*\*)?=(?!=))|:\s*(?:#.*)?$/,
+  node: /^(?:(?:const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async|await\s+\w+\.sleep)\b|console\.|[\w.[\]'"]+\s*(?:[-+*/%&|^]|\*\*|\?\?|\|\||&&)?=(?![=>]))|[{}]\s*$|^[})\]]/,
+};
+
+/** Whether code of a Python or Node environment ends in a line that is a value, which a one-off run does not print ("1 + 1"). */
+function endsInValue(interpreter: string, code: string): boolean {
+  const statement = STATEMENT[interpreter];
+  const line = code
+    .split("\n")
+    .reverse()
+    .find((each) => each.trim() !== "" && !/^\s*(?:#|\/\/)/.test(each));
+  // Its last statement: "const x = 5; x * 2" ends in a value.
+  const last = line
+    ?.split(";")
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .at(-1);
+  return statement !== undefined && line !== undefined && last !== undefined && !/^\s/.test(line) && !statement.test(last);
+}
 
 /** A program's name, not code ("obj.count", "data.json"). */
 const PROGRAM_NAME = /^[A-Za-z0-9][\w+-]*$/;
@@ -27,10 +51,15 @@ export function envNote(
   environments: Map<string, Environment>,
   env: Environment,
   call: RunCall,
-  output: { exit_code?: number | null; stderr: string },
+  output: { exit_code?: number | null; stdout: string; stderr: string },
   { sessionEnv, nixpkgsOffered }: { sessionEnv?: string; nixpkgsOffered: boolean },
 ): string | undefined {
-  if (output.exit_code === 0) return undefined;
+  if (output.exit_code === 0) {
+    const silent = call.session === undefined && output.stdout === "" && output.stderr === "" && endsInValue(env.interpreter, call.code);
+    return silent
+      ? "a one-off run shows only what the code prints: print the value, or pass `session`, where a final expression shows it"
+      : undefined;
+  }
   const missing = /(?:^|: )(\S+): command not found$/m.exec(output.stderr)?.[1];
   const having =
     missing === undefined
