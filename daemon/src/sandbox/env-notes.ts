@@ -70,7 +70,7 @@ export function envNote(
   const unasked = () =>
     sessionEnv === undefined
       ? unaskedEnvNote(environments, env, call, output.stderr, { missing, having })
-      : otherLanguageNote(environments, env, call);
+      : otherLanguageNote(environments, env, call, output.stderr);
   // Where code that named no env went says so first when a session goes on there ("x = [1, 2]" in a shell session).
   const first = call.env === undefined && call.session !== undefined ? unasked() : undefined;
   if (first) return first;
@@ -84,7 +84,21 @@ export function envNote(
 }
 
 /** In a session of one language, code plainly of another; in a Python or Node session only by a sign of the other language ("process.exit(3)" is a call in both). */
-function otherLanguageNote(environments: Map<string, Environment>, env: Environment, { code, session }: RunCall): string | undefined {
+function otherLanguageNote(
+  environments: Map<string, Environment>,
+  env: Environment,
+  { code, session }: RunCall,
+  stderr: string,
+): string | undefined {
+  // A shell command line ("ls -la") in a Python or Node session: its first word is a name the language never defined.
+  const [word, next] = code.trim().split(/\s+/);
+  const shell = [...environments.values()].find((each) => each.interpreter === "bash");
+  const undefinedName = [`NameError: name '${word}' is not defined`, `ReferenceError: ${word} is not defined`].some((said) =>
+    stderr.includes(said),
+  );
+  if (shell && next !== undefined && PROGRAM_NAME.test(word!) && undefinedName) {
+    return `this reads as a shell command line, but session ${session} runs ${env.name}: run it with env ${shell.name} and no session`;
+  }
   const written = writtenFor(environments, code, { only: env.interpreter !== "bash" });
   if (!written || written.name === env.name) return undefined;
   return `this reads as ${written.name} code, but session ${session} runs ${env.name}: close_session it, or use another session id with env ${written.name}`;

@@ -35,6 +35,21 @@ describe("envNote", () => {
     expect(envNote(all, python, { code: "1 + 1", session: "s" }, quiet, { nixpkgsOffered: false })).toBeUndefined();
   });
 
+  it("says a shell command line in a Python or Node session is one, where the language named its first word undefined", () => {
+    const failed = (stderr: string) => ({ exit_code: 1, stdout: "", stderr });
+    const asked = { sessionEnv: "python", nixpkgsOffered: false };
+    expect(envNote(all, python, { code: "ls -la", session: "py" }, failed("NameError: name 'ls' is not defined\n"), asked)).toBe(
+      "this reads as a shell command line, but session py runs python: run it with env shell and no session",
+    );
+    expect(
+      envNote(all, node, { code: "git status", session: "js" }, failed("Uncaught ReferenceError: git is not defined\n"), asked),
+    ).toMatch(/^this reads as a shell command line, but session js runs node/);
+    // A name the code itself left undefined is no command line.
+    expect(
+      envNote(all, python, { code: "total", session: "py" }, failed("NameError: name 'total' is not defined\n"), asked),
+    ).toBeUndefined();
+  });
+
   it("names a program no environment has, and nixpkgs_execute where it is listed", () => {
     const failed = { exit_code: 127, stdout: "", stderr: "main.sh: line 1: rg: command not found\n" };
     expect(envNote(all, shell, { code: "rg TODO" }, failed, { nixpkgsOffered: true })).toBe(
