@@ -10,7 +10,7 @@ import type { Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
 import { isGlobPath } from "./glob.js";
 import { eachItem } from "./items.js";
-import { listFiles } from "./list.js";
+import { matchingFiles } from "./glob-paths.js";
 import { noSuchFile } from "./same-named.js";
 
 export interface ReadRequest {
@@ -131,27 +131,6 @@ export async function readContent(
       ),
     );
   }
-}
-
-/** Most files a glob given as a path reads. */
-const MAX_GLOB_FILES = 20;
-
-/** A path, or the files a glob given as one matches ("src/app/*.py": read them, as an agent means), where it names no file. */
-async function matchingFiles(confinement: Confinement, path: string, signal: AbortSignal): Promise<string[]> {
-  if (!isGlobPath(path) || (await confinement.hold(path, "follow", async (held) => held.exists).catch(() => true))) return [path];
-  const listed = await listFiles(
-    confinement,
-    { glob: path },
-    { entries: MAX_GLOB_FILES + 1, bytes: Number.POSITIVE_INFINITY },
-    signal,
-  ).catch(() => undefined);
-  if (listed === undefined) return [path];
-  // Over the cap, the listing shows a directory for what it holds: its files count too.
-  const matched = listed.more + listed.entries.reduce((sum, entry) => sum + (entry.files ?? 1), 0);
-  if (matched > MAX_GLOB_FILES)
-    throw new FsError(`${path}: the glob matches over ${MAX_GLOB_FILES} files`, "narrow it, or list_files it to see them");
-  const files = listed.entries.map((entry) => entry.path);
-  return files.length > 0 ? files : [path];
 }
 
 /** How much of a cut line one `run` of cutLineHint's command shows: about half the default answer budget. */

@@ -1,8 +1,9 @@
 // stat_items: type, size, mode and times of each path, described as the entry itself (a symlink is
-// reported as a symlink, with where it points).
+// reported as a symlink, with where it points); a glob given as a path, of each file it matches.
 import { lstat, readlink } from "node:fs/promises";
 import type { Confinement } from "./confine.js";
 import { FsError, itemError } from "./errors.js";
+import { matchingFiles } from "./glob-paths.js";
 import { typeOf, type EntryType } from "./list.js";
 
 export interface StatItem {
@@ -16,7 +17,8 @@ export interface StatItem {
   error?: string;
 }
 
-export async function statItems(confinement: Confinement, paths: string[]): Promise<StatItem[]> {
+export async function statItems(confinement: Confinement, asked: string[], signal: AbortSignal): Promise<StatItem[]> {
+  const paths = (await Promise.all(asked.map((path) => matchingFiles(confinement, path, signal)))).flat();
   return Promise.all(
     paths.map(async (path): Promise<StatItem> => {
       try {

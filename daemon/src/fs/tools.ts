@@ -157,7 +157,7 @@ function fsTools({ confinement, config, run, shell, results, textBytes }: FsTool
     },
     otherForms: onePath,
     annotations: READS,
-    run: (args, call) => run(call, async () => batchResult(await statItems(confinement, args.paths))),
+    run: (args, call) => run(call, async (signal) => batchResult(await statItems(confinement, args.paths, signal))),
     render: (result) =>
       itemLines(
         result.items,

@@ -75,11 +75,20 @@ describe("stat_items", () => {
   it("describes files, directories and symlinks (not followed), each on its own", async () => {
     const f = await fixture({ "a.txt": "12345", "dir/x": "" });
     symlinkSync("a.txt", join(f.root, "link"));
-    const items = await statItems(f.confinement, ["a.txt", "dir", "link", "missing", "/etc"]);
+    const items = await statItems(f.confinement, ["a.txt", "dir", "link", "missing", "/etc"], never);
     expect(items[0]).toMatchObject({ path: "a.txt", type: "file", size: 5, mode: "644" });
     expect(items[1]).toMatchObject({ path: "dir", type: "directory" });
     expect(items[2]).toMatchObject({ path: "link", type: "symlink", link_target: "a.txt" });
     expect(items[3]).toEqual({ path: "missing", error: "missing: does not exist" });
     expect(items[4]!.error).toMatch(/outside every served root/);
+  });
+
+  it("describes each file a glob given as a path matches, as read_content reads them", async () => {
+    const f = await fixture({ "src/a.py": "1", "src/b.py": "22", "src/c.ts": "" });
+    const items = await statItems(f.confinement, ["src/*.py"], never);
+    expect(items.map(({ path, size }) => [path, size])).toEqual([
+      ["src/a.py", 1],
+      ["src/b.py", 2],
+    ]);
   });
 });
