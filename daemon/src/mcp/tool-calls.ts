@@ -69,6 +69,15 @@ const placeOf = (path: readonly PropertyKey[]) =>
 function ownNames(schema: z.ZodType, value: unknown, key?: string): unknown {
   const def = defOf(unwrap(schema));
   if (typeof value === "string") return fromText(def.type, value, key);
+  // A list of globs where one is taken ("glob": ["*.py", "*.js"]): their alternatives, {*.py,*.js}.
+  if (
+    def.type === "string" &&
+    key === "glob" &&
+    Array.isArray(value) &&
+    value.length > 0 &&
+    value.every((each) => typeof each === "string")
+  )
+    return value.length === 1 ? value[0] : `{${value.join(",")}}`;
   if (def.type === "array" && def.element && Array.isArray(value)) return value.map((item) => ownNames(def.element!, item));
   if (def.type !== "object" || !def.shape || !isRecord(value)) return value;
   const shape = def.shape;

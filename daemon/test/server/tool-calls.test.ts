@@ -210,7 +210,7 @@ describe("arguments", () => {
     expect(textOf(written)).toBe("created copy.txt (2 bytes)");
   });
 
-  it("takes Anthropic's editor spellings (old_str, new_str), replace_all, grep's ignore_case, one path given as paths and a limit for max_results", async () => {
+  it("takes Anthropic's editor spellings (old_str, new_str), replace_all, grep's ignore_case, one path given as paths, a limit for max_results and a list of globs", async () => {
     const renamed = textOf(
       await handle.call("edit_file", { file_path: "notes.txt", old_str: "line 2\n", new_str: "two\n", dry_run: true }),
     );
@@ -234,6 +234,8 @@ describe("arguments", () => {
     );
     expect(textOf(await handle.call("search_files", { pattern: "LINE 25$", case_insensitive: true }))).toMatch(/^25:line 25$/m);
     expect(textOf(await handle.call("search_files", { pattern: "LINE 25$", ignore_case: false }))).toMatch(/^no matches/);
+    // Globs given as a list are their alternatives.
+    expect(textOf(await handle.call("search_files", { pattern: "line 25$", glob: ["*.md", "*.txt"] }))).toMatch(/^25:line 25$/m);
     // nixpkgs_search's limit is search_files' max_results.
     expect(textOf(await handle.call("search_files", { pattern: "line", limit: 2 }))).toMatch(/\[stopped at 2 matches/);
     expect(textOf(await handle.call("read_content", { paths: "notes.txt", end_line: 1 }))).toMatch(
