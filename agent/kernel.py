@@ -50,6 +50,9 @@ def _kernel():
     sys.modules["__main__"] = main
     sys.argv = [""]
     sys.path[0] = ""  # imports from the working directory, as in `python3 -c`
+    # ...and a src layout's packages, as an editable install (run-main.py) makes them, shadowing nothing.
+    if os.path.isdir("src"):
+        sys.path.append(os.path.abspath("src"))
 
     # SIGINT means "stop this call": KeyboardInterrupt while user code runs, ignored otherwise.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

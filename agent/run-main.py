@@ -1,11 +1,17 @@
 # A one-off Python run, given to `python3 -c` with the code's file (/run/nixshed/main.py) after it:
 # the code runs as its file, but imports from the working directory (the project) as `python3 -c`
 # code does, where a script would import from its own directory, which holds nothing else. Its
-# tracebacks start at its own lines.
+# tracebacks start at its own lines. A src layout's packages (src/shop/) import too, as an editable
+# install makes them (pip install -e cannot run in a jail): after the standard library and
+# site-packages, so that they shadow neither.
 import sys
 
 
 def _main(excepthook=sys.__excepthook__):
+    import os
+
+    if os.path.isdir("src"):
+        sys.path.append(os.path.abspath("src"))
     path = sys.argv.pop(1)
     sys.argv[0] = path
 

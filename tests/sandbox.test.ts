@@ -35,6 +35,10 @@ beforeAll(async () => {
   writeFileSync(join(project, "helpers", "names.js"), 'module.exports = { name: "Ada" };\n');
   writeFileSync(join(project, "helpers", "hello.py"), 'import sys\nprint("hello", *sys.argv[1:])\n');
   writeFileSync(join(project, "helpers", "child.js"), 'console.log("child", require("./names.js").name);\n');
+  mkdirSync(join(project, "src", "shop"), { recursive: true });
+  writeFileSync(join(project, "src", "shop", "__init__.py"), "def discount(price, percent):\n    return price * (100 - percent) / 100\n");
+  // A src module named as the standard library's shadows nothing.
+  writeFileSync(join(project, "src", "json.py"), "raise SystemExit('shadowed')\n");
   server = await startServer({ args: ["--metadata", metadata, "--project", project] });
 });
 
@@ -110,6 +114,11 @@ describe("run", () => {
 
   it("imports the project's own modules in a one-off run, as python3 -c and node -e code does, tracebacks naming the code's lines", async () => {
     expect((await run({ env: "python", code: "from helpers.names import NAME\nprint(NAME)" })).stdout).toBe("Ada\n");
+    // A src layout's packages, as an editable install makes them, in one-off runs and sessions.
+    const discount = "from shop import discount\nimport json\nprint(json.dumps(discount(100, 15)))";
+    expect((await run({ env: "python", code: discount })).stdout).toBe("85.0\n");
+    expect((await run({ env: "python", session: "src-layout", code: discount })).stdout).toBe("85.0\n");
+    await server.call("close_session", { session: "src-layout" });
     expect((await run({ env: "node", code: "console.log(require('./helpers/names.js').name)" })).stdout).toBe("Ada\n");
     expect((await run({ env: "node", code: "import names from './helpers/names.js'\nconsole.log(names.name)" })).stdout).toBe("Ada\n");
     // The code's own child processes resolve from their own files, as Node does.
