@@ -28,6 +28,8 @@ const MAX_FIELD = 100;
 /** A record past the bound: its start, and what was found after the line. */
 interface Skim {
   start: string;
+  /** Whether nothing after the submatches' "[" was read yet: "]" there says there are none. */
+  fresh: boolean;
   /** Which of AFTER_LINE is looked for; whether its marker was found; what is held of it (the end of what was scanned, where the marker may begin, or what followed the marker). */
   step: number;
   marked: boolean;
@@ -48,7 +50,7 @@ export class RgJsonRecord {
       if (this.held <= MAX_RECORD_CHARS) return;
       const all = this.pieces.join("");
       this.pieces = [];
-      this.skimmed = { start: all.slice(0, MAX_RECORD_CHARS), step: 0, read: "", marked: false, found: [] };
+      this.skimmed = { start: all.slice(0, MAX_RECORD_CHARS), fresh: false, step: 0, read: "", marked: false, found: [] };
       this.scan(all);
       return;
     }
@@ -74,11 +76,15 @@ export class RgJsonRecord {
       const read = skim.read + rest;
       if (!skim.marked) {
         const at = read.indexOf(marker);
-        // Not there: only the end, where the marker may begin, is kept ("]" right away: no submatch).
-        if (skim.step === 1 && read.startsWith("]")) {
-          skim.step = AFTER_LINE.length;
-          return;
+        // "]" right after the submatches' "[": there are none.
+        if (skim.fresh) {
+          skim.fresh = false;
+          if (read.startsWith("]")) {
+            skim.step = AFTER_LINE.length;
+            return;
+          }
         }
+        // Not there: only the end, where the marker may begin, is kept.
         if (at < 0) {
           skim.read = read.slice(1 - marker.length);
           return;
@@ -94,6 +100,7 @@ export class RgJsonRecord {
       }
       skim.found.push(read.slice(0, end));
       [skim.step, skim.read, skim.marked, rest] = [skim.step + 1, "", false, read.slice(end + upTo.length)];
+      skim.fresh = true;
     }
   }
 }
@@ -106,12 +113,21 @@ function remade({ start, found }: Skim): string {
   const submatch = /^(\d+),"end":(\d+)$/.exec(found[1] ?? "");
   if (!head || !place) return '{"type":"skipped","data":{}}';
   let line = start.slice(head[0].length);
-  const end = line.indexOf('"},"line_number":');
+  const end = stringEnd(line);
   if (end >= 0) line = line.slice(0, end);
   // Cut, base64 in whole groups, text without the broken escape it may end in (at most 5 characters of "\\uXXXX").
   else if (head[3] === "bytes") line = line.slice(0, line.length - (line.length % 4));
   else for (let cut = 0; cut < 6 && !isJsonString(line); cut++) line = line.slice(0, -1);
   return `{"type":"${head[1]}","data":{"path":${head[2]},"lines":{"${head[3]}":"${line}"},"line_number":${place[1]},"absolute_offset":${place[2]},"submatches":[${submatch ? `{"start":${submatch[1]},"end":${submatch[2]}}` : ""}]}}`;
+}
+
+/** Where a JSON string's text that `text` starts ends: its first quote no backslash escapes; -1 when it goes on past it. */
+function stringEnd(text: string): number {
+  for (let at = 0; at < text.length; at++) {
+    if (text[at] === "\\") at++;
+    else if (text[at] === '"') return at;
+  }
+  return -1;
 }
 
 function isJsonString(text: string): boolean {

@@ -14,12 +14,22 @@ const CODE_WORDS = new Set([
   ...["lambda", "nonlocal", "pass", "print", "raise", "try", "with", "yield", "const", "var", "throw", "typeof"],
 ]);
 
-/** A line that is a statement, not a value: a keyword's, an assignment, a call that prints, an open or closing block. */
+/**
+ * A line that is a statement, not a value: a keyword's, an assignment (annotated too), a call that prints, an open
+ * block, or the end of one spread over lines (a call's or a literal's closing bracket). Targets are words joined by
+ * commas, so no two parts of a pattern take the same spaces (a line of 100,000 spaces stays linear).
+ */
+const TARGETS = String.raw`[\w.[\]'"]+(?:\s*,\s*[\w.[\]'"]+)*`;
 const STATEMENT: Record<string, RegExp> = {
-  python:
-    /^(?:(?:import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|pass|del|assert|global|async|@)\b|print\(|[\w.[\]'", ]+\s*(?:[-+*/%&|^@]|\/\/|\*\*)?=(?!=))|:\s*(?:#.*)?$/,
-  node: /^(?:(?:const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async|await\s+\w+\.sleep)\b|console\.|[\w.[\]'"]+\s*(?:[-+*/%&|^]|\*\*|\?\?|\|\||&&)?=(?![=>]))|[{}]\s*$|^[})\]]/,
+  python: new RegExp(
+    String.raw`^(?:(?:import|from|def|class|if|elif|else|for|while|with|try|except|finally|return|raise|pass|del|assert|global|async|@)\b|print\(|[)\]}]|${TARGETS}\s*(?:[-+*/%&|^@]|//|\*\*)?=(?!=)|\w+\s*:)|:\s*(?:#.*)?$`,
+  ),
+  node: new RegExp(
+    String.raw`^(?:(?:const|let|var|function|class|if|else|for|while|do|switch|try|catch|finally|return|throw|import|export|async|await\s+\w+\.sleep)\b|console\.|[})\]]|${TARGETS}\s*(?:[-+*/%&|^]|\*\*|\?\?|\|\||&&)?=(?![=>]))|[{}]\s*$`,
+  ),
 };
+/** Past this, a last line is not judged: a value's line is short. */
+const MAX_VALUE_LINE = 2000;
 
 /** Whether code of a Python or Node environment ends in a line that is a value, which a one-off run does not print ("1 + 1"). */
 function endsInValue(interpreter: string, code: string): boolean {
@@ -28,13 +38,30 @@ function endsInValue(interpreter: string, code: string): boolean {
     .split("\n")
     .reverse()
     .find((each) => each.trim() !== "" && !/^\s*(?:#|\/\/)/.test(each));
-  // Its last statement: "const x = 5; x * 2" ends in a value.
-  const last = line
-    ?.split(";")
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .at(-1);
-  return statement !== undefined && line !== undefined && last !== undefined && !/^\s/.test(line) && !statement.test(last);
+  if (statement === undefined || line === undefined || line.length > MAX_VALUE_LINE || /^\s/.test(line)) return false;
+  // Its last statement: "const x = 5; x * 2" ends in a value (a line with quotes is taken whole: "a;b" is text).
+  const last = /['"`]/.test(line)
+    ? line.trim()
+    : line
+        .split(";")
+        .map((part) => part.trim())
+        .filter(Boolean)
+        .at(-1);
+  return last !== undefined && !statement.test(last);
+}
+
+/** How much of the end of stderr is read for bash's word of a missing command: its last lines say it. */
+const STDERR_TAIL = 16 * 1024;
+
+/** The last command bash said it did not find ("main.sh: line 2: rg: command not found"), read without a regex over stderr. */
+function missingCommand(stderr: string): string | undefined {
+  const said = ": command not found";
+  const lines = stderr
+    .slice(-STDERR_TAIL)
+    .split("\n")
+    .filter((line) => line.endsWith(said));
+  const line = lines.at(-1)?.slice(0, -said.length);
+  return line?.slice(line.lastIndexOf(": ") + 1).trim() || undefined;
 }
 
 /** A program's name, not code ("obj.count", "data.json"). */
@@ -60,7 +87,7 @@ export function envNote(
       ? "a one-off run shows only what the code prints: print the value, or pass `session`, where a final expression shows it"
       : undefined;
   }
-  const missing = /(?:^|: )(\S+): command not found$/m.exec(output.stderr)?.[1];
+  const missing = missingCommand(output.stderr);
   const having =
     missing === undefined
       ? undefined
@@ -76,7 +103,7 @@ export function envNote(
   if (first) return first;
   // "git status": a program of no environment, which naming another would not find either; not a name the code
   // assigns to ("count = $(ls | wc -l)": bash's own mistake, no program wanted).
-  const assigned = missing !== undefined && new RegExp(`(?:^|\\s)${missing.replace(/[+]/g, "\\+")} +=`, "m").test(call.code);
+  const assigned = missing !== undefined && call.code.split("\n").some((line) => line.trimStart().startsWith(`${missing} =`));
   if (missing && !having && PROGRAM_NAME.test(missing) && !CODE_WORDS.has(missing) && !assigned && env.interpreter === "bash") {
     return `${missing} is in no environment here${nixpkgsOffered ? "; nixpkgs_execute runs the programs of any nixpkgs package" : ""}`;
   }

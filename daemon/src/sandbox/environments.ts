@@ -21,7 +21,7 @@ const DEFAULT_ENVIRONMENT = "shell";
  * with no other sign: an assignment with spaces around "=" ("x = 1" runs a command x) and a bare
  * call with arguments ("len(x)" is a shell syntax error); Python's, as more short snippets are.
  */
-const CODE_SHAPES: { interpreter: string; shape: RegExp; shared?: RegExp }[] = [
+const CODE_SHAPES: { interpreter: string; shape: RegExp; line?: (line: string) => boolean; shared?: RegExp }[] = [
   {
     interpreter: "node",
     shape:
@@ -30,10 +30,18 @@ const CODE_SHAPES: { interpreter: string; shape: RegExp; shared?: RegExp }[] = [
   {
     interpreter: "python",
     shape:
-      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [\w*(), ]+[ \t]*(?:;.*)?|.*[[({].* for [\w, ]+ in .+[\])}].*|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
+      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [^;\n]+(?:;.*)?|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
+    line: isComprehension,
     shared: /^(?:[ \t]*[A-Za-z_]\w*(?:, *[A-Za-z_]\w*)* +[-+*/%]?= +\S.*|[ \t]*[A-Za-z_][\w.]*\([^)].*\)[ \t]*)$/m,
   },
 ];
+
+/** A comprehension or generator ("[x * x for x in xs]", "sorted(n for n in names)"): looked for without a regex, in one pass. */
+function isComprehension(line: string): boolean {
+  const text = line.trim();
+  const at = text.indexOf(" for ");
+  return at > 0 && text.indexOf(" in ", at + 5) > 0 && /[[({]/.test(text.slice(0, at)) && /[\])}]$/.test(text);
+}
 
 /** What agents also call an interpreter: a `#!` line's python3 or sh, a language's name. */
 const PROGRAM_NAMES: Record<string, string> = { sh: "bash", ...LANGUAGE_ALIASES };
@@ -95,6 +103,9 @@ const QUOTED = /'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|`[^`\n]*`/g;
 /** A shell expansion outside quotes: $(…), ${…}, $NAME. */
 const EXPANSION = /\$[({A-Za-z_]/;
 
+const MAX_SHAPE_LINE = 1000;
+const MAX_SHAPE_LINES = 500;
+
 /** The code's own lines, their quoted text left out: no heredoc's body, no command line with flags, none expanding shell variables. */
 function ownLines(code: string): string {
   const kept: string[] = [];
@@ -110,6 +121,10 @@ function ownLines(code: string): string {
       heredocEnd = word;
       continue;
     }
+    // Only lines of sane length, and the first few hundred, are judged: the shapes must not cost a daemon
+    // handed megabytes of code on one line a second of its time.
+    if (line.length > MAX_SHAPE_LINE) continue;
+    if (kept.length === MAX_SHAPE_LINES) break;
     const unquoted = line.replace(QUOTED, "''");
     if (!COMMAND_LINE.test(line) && !EXPANSION.test(unquoted)) kept.push(unquoted);
   }
@@ -122,8 +137,10 @@ function ownLines(code: string): string {
  */
 export function writtenFor(environments: Map<string, Environment>, code: string, { only = false } = {}): Environment | undefined {
   const own = ownLines(code);
+  const lines = own.split("\n");
   const language =
-    CODE_SHAPES.find(({ shape }) => shape.test(own)) ?? (only ? undefined : CODE_SHAPES.find(({ shared }) => shared?.test(own)));
+    CODE_SHAPES.find(({ shape, line }) => shape.test(own) || (line !== undefined && lines.some(line))) ??
+    (only ? undefined : CODE_SHAPES.find(({ shared }) => shared?.test(own)));
   return [...environments.values()].find((env) => env.interpreter === language?.interpreter);
 }
 

@@ -56,6 +56,23 @@ describe("RgJsonRecord", () => {
     }
   });
 
+  it("makes valid JSON wherever the bound cuts what follows the line, its number kept", () => {
+    const prefix = matchRecord("", []).indexOf('""},"line_number"') + 1;
+    for (let short = 1; short <= 40; short++) {
+      const line = "z".repeat(MAX_RECORD_CHARS - prefix - short);
+      // Spaces after the record (JSON allows them) take it past the bound however short it is.
+      const remade = JSON.parse(held(matchRecord(line, [0]).padEnd(MAX_RECORD_CHARS + 10, " ")));
+      expect(remade.data.lines.text, `${short} short of the bound`).toBe(line);
+      expect(remade.data.line_number).toBe(7);
+    }
+  });
+
+  it("takes a submatch's text ending in ']' for no end of the submatches", () => {
+    const line = `${"x".repeat(100)}${"]".repeat(MAX_RECORD_CHARS)}`;
+    const remade = JSON.parse(held(matchRecord(line, [100], MAX_RECORD_CHARS), 9));
+    expect(remade.data.submatches).toEqual([{ start: 100, end: 100 + MAX_RECORD_CHARS }]);
+  });
+
   it("finds the line's number and the submatch however the pieces split them", () => {
     const line = "y".repeat(MAX_RECORD_CHARS + 10);
     const record = matchRecord(line, [MAX_RECORD_CHARS], 1, 1234567);

@@ -31,6 +31,13 @@ describe("envNote", () => {
     ] as const) {
       expect(envNote(all, env, { code }, output, { nixpkgsOffered: false }), code).toBeUndefined();
     }
+    // Statements spread over lines, annotated, or holding a quoted ";" are no value left unprinted.
+    for (const code of ['config = {\n    "a": 1,\n}', 'x = "a;b"', "x: int = 5", 'subprocess.run(\n    ["make"],\n)']) {
+      expect(envNote(all, python, { code }, quiet, { nixpkgsOffered: false }), code).toBeUndefined();
+    }
+    expect(envNote(all, node, { code: 'const s = "a;b";' }, quiet, { nixpkgsOffered: false })).toBeUndefined();
+    // A line of 100,000 spaces between two strings is judged in no time (it had taken 16 s).
+    expect(envNote(all, python, { code: `"a"${" ".repeat(100_000)}"b"` }, quiet, { nixpkgsOffered: false })).toBeUndefined();
     // A session shows the value itself.
     expect(envNote(all, python, { code: "1 + 1", session: "s" }, quiet, { nixpkgsOffered: false })).toBeUndefined();
   });
@@ -56,5 +63,15 @@ describe("envNote", () => {
       "rg is in no environment here; nixpkgs_execute runs the programs of any nixpkgs package",
     );
     expect(envNote(all, shell, { env: "shell", code: "rg TODO" }, failed, { nixpkgsOffered: false })).toBe("rg is in no environment here");
+  });
+
+  it("reads what bash said of a missing command as text, never as a pattern: a jail's stderr is untrusted", () => {
+    for (const name of ["x[", "(\\S\\S*)*!", "a+"]) {
+      const failed = { exit_code: 127, stdout: "", stderr: `main.sh: line 1: ${name}: command not found\n` };
+      expect(
+        () => envNote(all, shell, { code: `${"a".repeat(40)} x`.repeat(1000) }, failed, { nixpkgsOffered: false }),
+        name,
+      ).not.toThrow();
+    }
   });
 });
