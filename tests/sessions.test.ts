@@ -190,6 +190,10 @@ describe("python sessions", () => {
     await run({ env: "python", session: "py-shadowed", code: plant });
     expect((await run({ session: "py-shadowed", code: "python3 -c 'import sys; sys.exit(3)'" })).exit_code).toBe(3);
     await server.call("close_session", { session: "py-shadowed" });
+    // An interrupted line ends with the call: what it would print later lands in no later call.
+    const stubborn = "python3 -c 'import signal, time; signal.signal(signal.SIGINT, signal.SIG_IGN); time.sleep(2); print(\"late\")'";
+    expect((await run({ env: "python", session: "py-line", code: stubborn, timeout_seconds: 1 })).timed_out).toBe(true);
+    expect((await run({ session: "py-line", code: "import time\ntime.sleep(3)\nprint('next')" })).stdout).toBe("next\n");
     expect((await run({ env: "python", session: "py-line", code: "x + 1" })).stdout).toBe("42\n");
   });
 
@@ -252,6 +256,8 @@ describe("node sessions", () => {
     });
     const failed = await run({ env: "node", session: "js-line", code: "node -e 'process.exit(4)'" });
     expect(failed).toMatchObject({ exit_code: 4, stderr: "" });
+    // Killed by a signal, it ends as a shell says: 128 + the signal's number.
+    expect((await run({ session: "js-line", code: "node -e 'process.kill(process.pid, \"SIGKILL\")'" })).exit_code).toBe(137);
     expect(await run({ session: "js-line", code: "process.exitCode = 3; 'set'" })).toMatchObject({ stdout: "'set'\n", exit_code: 3 });
     expect(await run({ session: "js-line", code: "1 + 1" })).toMatchObject({ stdout: "2\n", exit_code: 0 });
   });

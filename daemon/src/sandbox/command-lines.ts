@@ -52,16 +52,16 @@ function interpreterCalled(line: string): string | undefined {
 /**
  * What a session of `interpreter` is sent for `code`: a command line calling it is run by bash from the session's
  * working directory, its exit code the call's (Python's SystemExit, Node's process.exitCode). The line goes as a JSON
- * string, which both languages read as the same text. Only modules the kernel has loaded run it (Python's os, spawning
- * with P_WAIT, 0; Node's built-in child_process): a project's own subprocess.py, first on the session's path, once
- * stood in for subprocess and forged the line's exit code.
+ * string, which both languages read as the same text; a signal's end is 128+N. Only what the kernel itself provides
+ * runs it (the Python kernel's _nixshed module, Node's built-in child_process): a project's own subprocess.py, first
+ * on the session's path, once stood in for subprocess and forged the line's exit code.
  */
 export function sessionCode(interpreter: string, code: string): string {
   if (interpreter === "bash" || commandLineOf(code) !== interpreter) return code;
   const line = JSON.stringify(code);
   return interpreter === "python"
-    ? `raise SystemExit(__import__("os").spawnvp(0, "bash", ["bash", "-c", ${line}]))`
-    : `void (process.exitCode = require("child_process").spawnSync("bash", ["-c", ${line}], { stdio: "inherit" }).status ?? 1);`;
+    ? `raise SystemExit(__import__("_nixshed").command_line(${line}))`
+    : `void (process.exitCode = ((done) => done.status ?? 128 + require("os").constants.signals[done.signal])(require("child_process").spawnSync("bash", ["-c", ${line}], { stdio: "inherit" })));`;
 }
 
 /** How the jail runs `code` in an environment of `interpreter`: as its code, or as a command line calling it. */

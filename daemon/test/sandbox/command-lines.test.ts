@@ -48,7 +48,7 @@ describe("commandLineOf", () => {
 
   it("sends a session of the interpreter a command line as its own code running bash, and anything else as it is", () => {
     expect(sessionCode("python", 'python3 -c "print(1)"')).toBe(
-      'raise SystemExit(__import__("os").spawnvp(0, "bash", ["bash", "-c", "python3 -c \\"print(1)\\""]))',
+      'raise SystemExit(__import__("_nixshed").command_line("python3 -c \\"print(1)\\""))',
     );
     expect(sessionCode("python", "print(1)")).toBe("print(1)");
     expect(sessionCode("node", "python3 a.py")).toBe("python3 a.py");
