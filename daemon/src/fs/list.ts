@@ -122,20 +122,27 @@ async function listTree(dir: string, jail: RipgrepOptions["jail"], request: List
   const below = new Map<string, number>();
   const depth = request.maxDepth ?? Number.POSITIVE_INFINITY;
   let chars = 0;
+  // Every name held counts, a file's or a directory's that max_depth shows for those below it.
+  const hold = (name: string) => {
+    chars += name.length;
+    if (found.length + below.size <= MAX_TREE_FILES && chars <= MAX_TREE_CHARS) return;
+    throw new FsError(
+      `over ${chars > MAX_TREE_CHARS ? `${MAX_TREE_CHARS >> 20} MiB of file names` : `${MAX_TREE_FILES} files`} to list`,
+      request.maxDepth === undefined
+        ? "give max_depth (it counts the files below each directory it shows), a narrower path or a glob"
+        : "give a smaller max_depth, a narrower path or a glob",
+    );
+  };
   for await (const name of ripgrep(args, { cwd: dir, jail, signal, separator: "\0" })) {
     const parts = name.split("/");
     if (parts.length <= depth) {
       found.push({ name, type: "file" });
-      chars += name.length;
-      if (found.length > MAX_TREE_FILES || chars > MAX_TREE_CHARS) {
-        throw new FsError(
-          `over ${found.length > MAX_TREE_FILES ? `${MAX_TREE_FILES} files` : `${MAX_TREE_CHARS >> 20} MiB of file names`} to list`,
-          "give max_depth (it counts the files below each directory it shows), a narrower path or a glob",
-        );
-      }
+      hold(name);
     } else {
       const at = parts.slice(0, depth).join("/");
-      below.set(at, (below.get(at) ?? 0) + 1);
+      const files = below.get(at);
+      below.set(at, (files ?? 0) + 1);
+      if (files === undefined) hold(at);
     }
   }
   for (const [name, files] of below) found.push({ name, type: "directory", files });

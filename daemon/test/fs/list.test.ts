@@ -215,10 +215,19 @@ describe("list_files", () => {
     const f = await fixture({});
     const deep = join(f.root, ...["a", "b", "c", "d"].map((letter) => letter.repeat(250)));
     mkdirSync(deep, { recursive: true });
-    for (let i = 0; i < 54_000; i++) writeFileSync(join(deep, `${String(i).padStart(6, "0")}${"f".repeat(240)}`), "");
-    await expect(listFiles(f.confinement, { recursive: true }, cap(100), never)).rejects.toThrow(/^over 64 MiB of file names to list$/);
-    const byDepth = await listFiles(f.confinement, { maxDepth: 2 }, cap(100), never);
-    expect(byDepth.entries).toEqual([expect.objectContaining({ type: "directory", files: 54_000 })]);
+    // Each in a directory of its own: max_depth 5 would hold every one of those instead.
+    for (let i = 0; i < 54_000; i++) {
+      const own = join(deep, `${String(i).padStart(6, "0")}${"f".repeat(240)}`);
+      mkdirSync(own);
+      writeFileSync(join(own, "x"), "");
+    }
+    const listing = (request: { recursive?: boolean; maxDepth?: number }) => listFiles(f.confinement, request, cap(100), never);
+    await expect(listing({ recursive: true })).rejects.toThrow(/^over 64 MiB of file names to list$/);
+    await expect(listing({ maxDepth: 5 })).rejects.toMatchObject({
+      message: "over 64 MiB of file names to list",
+      hint: expect.stringMatching(/smaller max_depth/),
+    });
+    expect((await listing({ maxDepth: 2 })).entries).toEqual([expect.objectContaining({ type: "directory", files: 54_000 })]);
   }, 120_000);
 
   it("gives git at most 2 MiB of .gitignore from the root down, however many nested ones there are: past it they count as empty", async () => {
