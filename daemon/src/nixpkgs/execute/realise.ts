@@ -22,6 +22,7 @@ import { inStore, NotInStore, requireStorePath } from "../../files/store.js";
 import type { Mount, ProjectAccess } from "../../config/schema.js";
 import { nixFailure, NixpkgsError } from "../errors.js";
 import { NIX_FLAGS, SAFE_EVALUATION } from "../index/evaluate.js";
+import { BuildProgress } from "./build-progress.js";
 
 /** A nixpkgs to realise from: a source tree (`import path { }`) or a flake reference. */
 export type NixpkgsSource = { path: string } | { flake: string };
@@ -152,8 +153,8 @@ export function realisedInCache(request: RealiseRequest, cacheDir: string, warn?
  * Evaluates the request (`nix eval`, nothing built): whether this nixpkgs has the package, and
  * the environment's derivation and the package's programs. `deadline` is shared with a build after it.
  */
-async function evaluate(request: RealiseRequest, options: RealiseOptions, deadline = Date.now() + options.timeoutMs): Promise<Evaluated> {
-  options.progress?.(0, undefined, `evaluating ${request.attr}`);
+async function evaluate(request: RealiseRequest, options: RealiseOptions, deadline: number, progress: BuildProgress): Promise<Evaluated> {
+  progress.step(`evaluating ${request.attr}`);
   const nixRequest = {
     ...("flake" in request.source ? { flake: request.source.flake } : { path: request.source.path }),
     lib: request.lib,
@@ -170,7 +171,7 @@ async function evaluate(request: RealiseRequest, options: RealiseOptions, deadli
     [...NIX_FLAGS, ...(options.nixOptions ?? []), "eval", "--impure", "--json", "--expr", EXPRESSION, ...SAFE_EVALUATION],
     { NIXSHED_NIXPKGS_REQUEST: JSON.stringify(nixRequest) },
     deadline,
-    options,
+    { ...options, progress },
     `evaluating ${request.attr}`,
     request.attr,
   );
@@ -190,13 +191,14 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   // nix-store keeps a GC root only where it finds nothing or a root of its own.
   if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
   const deadline = Date.now() + options.timeoutMs;
-  const evaluated = await evaluate(request, options, deadline);
+  const progress = new BuildProgress(options.progress);
+  const evaluated = await evaluate(request, options, deadline, progress);
   await runNix(
     "nix-store",
     [...(options.nixOptions ?? []), "--realise", evaluated.environment, "--add-root", root],
     {},
     deadline,
-    options,
+    { ...options, progress },
     `building ${request.attr}`,
     request.attr,
   );
@@ -281,7 +283,7 @@ function runNix(
   args: string[],
   env: Record<string, string>,
   deadline: number,
-  options: RealiseOptions,
+  options: Omit<RealiseOptions, "progress"> & { progress: BuildProgress },
   what: string,
   attr: string,
 ): Promise<string> {
@@ -290,17 +292,7 @@ function runNix(
     let stdout = "";
     let tail = "";
     let total: number | undefined;
-    // Progress counts the steps begun; between two, what is said beats halfway to the next, always rising, as MCP asks.
-    let [steps, sent, step] = [0, 0, `${what} ${attr}`];
-    const report = (value: number, message: string) => {
-      sent = value;
-      options.progress?.(value, total, message);
-    };
-    const started = Date.now();
-    const heartbeat = setInterval(
-      () => report(sent + (Math.floor(sent) + 1 - sent) / 2, `${step} (${Math.round((Date.now() - started) / 1000)} s)`),
-      HEARTBEAT_MS,
-    );
+    const heartbeat = setInterval(() => options.progress.beat(), HEARTBEAT_MS);
     heartbeat.unref();
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => {
@@ -310,10 +302,7 @@ function runNix(
         const planned = /these (\d+) (derivations will be built|paths will be fetched)/.exec(line);
         if (planned) total = (total ?? 0) + Number(planned[1]);
         const begun = /^(building|copying path) '\/nix\/store\/[a-z0-9]{32}-(.+?)(\.drv)?'/.exec(line);
-        if (begun) {
-          step = `${begun[1] === "building" ? "building" : "fetching"} ${begun[2]}`;
-          report(++steps, step);
-        }
+        if (begun) options.progress.step(`${begun[1] === "building" ? "building" : "fetching"} ${begun[2]}`, total);
       }
     });
     let stopped: "timeout" | "cancelled" | undefined;
