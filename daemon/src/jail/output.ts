@@ -53,6 +53,8 @@ export class CappedOutput {
   /** Line breaks among the bytes spooled, and whether the last one ended a line: the marker numbers the file's lines. */
   private spooledLineBreaks = 0;
   private spooledLastByte = -1;
+  /** The byte just before the tail's oldest, once one was let go: whether the tail starts a line. */
+  private beforeTail = NEWLINE;
 
   constructor(
     readonly maxBytes: number,
@@ -80,13 +82,15 @@ export class CappedOutput {
       start = toHead;
     }
     if (start === length) return;
-    if (length - start > this.tailLimit) {
-      this.dropped += length - start - this.tailLimit;
-      start = length - this.tailLimit;
-    }
-    const size = length - start;
-    if (size === 0) return;
+    const size = Math.min(length - start, this.tailLimit);
     const overflow = Math.max(0, this.tailBytes + size - this.tailLimit);
+    // The byte before what the tail will keep: the last one let go, of this read or of the ring's oldest.
+    if (length - start > size) this.beforeTail = this.readArea[length - size - 1]!;
+    else if (overflow > 0)
+      this.beforeTail = this.storage[this.tailStart + ((this.tailEnd - this.tailBytes + overflow - 1 + this.tailLimit) % this.tailLimit)]!;
+    this.dropped += length - start - size;
+    start = length - size;
+    if (size === 0) return;
     this.dropped += overflow;
     this.tailBytes += size - overflow;
     const first = Math.min(size, this.tailLimit - this.tailEnd);
@@ -150,9 +154,9 @@ export class CappedOutput {
     const omitted = spool.written - head.length - tail.length;
     const lineBreaks = (bytes: Buffer) => bytes.reduce((count, byte) => count + (byte === NEWLINE ? 1 : 0), 0);
     const firstLine = lineBreaks(head) + 1;
-    // The tail starts within a line when the byte before it is no line break (one the tail holds, as it does past showBytes).
+    // The tail starts within a line when the byte before it is no line break (the kept tail's, or the last let go).
     const before = keptTail.length - tail.length - 1;
-    const lastLine = this.spooledLineBreaks - lineBreaks(tail) + (before >= 0 && keptTail[before] !== NEWLINE ? 1 : 0);
+    const lastLine = this.spooledLineBreaks - lineBreaks(tail) + ((before >= 0 ? keptTail[before] : this.beforeTail) !== NEWLINE ? 1 : 0);
     const lines = this.spooledLineBreaks + (this.spooledLastByte === NEWLINE ? 0 : 1);
     const range = firstLine >= lastLine ? `line ${firstLine}` : `lines ${firstLine}-${lastLine}`;
     const marker = `[… ${range} of ${lines} omitted (${omitted} bytes); all ${spool.written} bytes are in ${spool.path}: read_content it from start_line ${firstLine} …]`;

@@ -253,6 +253,15 @@ describe("CappedOutput with a spool", () => {
     expect(out.droppedBytes).toBe(104);
   });
 
+  it("numbers the lines right when the answer shows all that is kept of the tail (a small sandbox.max_output_bytes)", () => {
+    const spool = memorySpool(Number.POSITIVE_INFINITY, 100);
+    const out = new CappedOutput(40, 4, spool.open);
+    // 50 lines of 6 bytes: the last 20 kept start 4 bytes into line 47, which is omitted in part.
+    out.push(Buffer.from(Array.from({ length: 50 }, (_, i) => `${String(i + 1).padStart(5, "0")}\n`).join("")));
+    expect(out.text()).toContain("[… lines 4-47 of 50 omitted (260 bytes);");
+    expect(out.text().endsWith(" …]\n7\n00048\n00049\n00050\n")).toBe(true);
+  });
+
   it("cuts an end within a line between characters, counting that line as omitted", () => {
     const spool = memorySpool(Number.POSITIVE_INFINITY, 5);
     const out = new CappedOutput(40, 4, spool.open);
