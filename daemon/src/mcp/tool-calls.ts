@@ -69,14 +69,9 @@ const placeOf = (path: readonly PropertyKey[]) =>
 function ownNames(schema: z.ZodType, value: unknown, key?: string): unknown {
   const def = defOf(unwrap(schema));
   if (typeof value === "string") return fromText(def.type, value, key);
-  // A list of globs where one is taken ("glob": ["*.py", "*.js"]): their alternatives, {*.py,*.js}.
-  if (
-    def.type === "string" &&
-    key === "glob" &&
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every((each) => typeof each === "string")
-  )
+  // A list of globs of file names where one is taken ("glob": ["*.py", "*.js"]): their alternatives, {*.py,*.js}. Not
+  // one with a path (a name's glob matches at any depth, a path's from the root), a negation or alternatives of its own.
+  if (def.type === "string" && key === "glob" && Array.isArray(value) && value.length > 0 && value.every(isNameGlob))
     return value.length === 1 ? value[0] : `{${value.join(",")}}`;
   if (def.type === "array" && def.element && Array.isArray(value)) return value.map((item) => ownNames(def.element!, item));
   if (def.type !== "object" || !def.shape || !isRecord(value)) return value;
@@ -94,6 +89,8 @@ function ownNames(schema: z.ZodType, value: unknown, key?: string): unknown {
     }),
   );
 }
+
+const isNameGlob = (glob: unknown) => typeof glob === "string" && glob !== "" && !/[/!{},]/.test(glob);
 
 /**
  * Text that is plainly a number or a yes/no, where the schema takes one; text where it takes a list, a list of

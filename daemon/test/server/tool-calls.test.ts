@@ -236,6 +236,14 @@ describe("arguments", () => {
     expect(textOf(await handle.call("search_files", { pattern: "LINE 25$", ignore_case: false }))).toMatch(/^no matches/);
     // Globs given as a list are their alternatives.
     expect(textOf(await handle.call("search_files", { pattern: "line 25$", glob: ["*.md", "*.txt"] }))).toMatch(/^25:line 25$/m);
+    // Not a path's, a negation or alternatives of their own, which braces would change: those are refused as a list.
+    for (const glob of [
+      ["*.txt", "!notes.txt"],
+      ["*.{md,txt}", "*.py"],
+      ["*.md", "docs/*.txt"],
+    ]) {
+      expect(refusal(await handle.call("search_files", { pattern: "line", glob })), glob.join(" ")).toMatch(/`glob`: must be a string/);
+    }
     // nixpkgs_search's limit is search_files' max_results.
     expect(textOf(await handle.call("search_files", { pattern: "line", limit: 2 }))).toMatch(/\[stopped at 2 matches/);
     expect(textOf(await handle.call("read_content", { paths: "notes.txt", end_line: 1 }))).toMatch(
