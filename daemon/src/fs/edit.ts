@@ -139,7 +139,7 @@ export async function editFile(
     confinement.refuseProtected(target.real, path);
     // Sized before reading, so a huge file is refused without being loaded.
     refuseOverLimit(path, existing.size, maxBytes);
-    const file = await openExisting(target, path);
+    const { file } = await openExisting(target, path);
     const raw = await readAtMost(file, path, maxBytes).finally(() => file.close());
     if (isBinaryFile(raw)) throw new FsError(`${path}: is a binary file`, "edit_file edits text files only");
     // Decoded and written back, bytes of another encoding (Latin-1's é) would become U+FFFD everywhere.

@@ -66,5 +66,5 @@ export const isGlobPath = (path: string): boolean => PATTERN.test(path);
 
 /** The hint for a path that does not exist: a glob given as the path ("src/*.py") is told to go as glob. */
 export function missingPathHint(input: string, otherwise: string): string {
-  return PATTERN.test(input) ? `"${input}" is a glob: pass it as glob (with path for the directory it is below)` : otherwise;
+  return isGlobPath(input) ? `"${input}" is a glob: pass it as glob (with path for the directory it is below)` : otherwise;
 }

@@ -39,14 +39,15 @@ export async function existingFile(target: Held, input: string): Promise<Existin
   return { mode: stats.mode & 0o1777, uid: stats.uid, gid: stats.gid, size: stats.size };
 }
 
-/** Opens a held regular file for reading, no-follow, checked after the open. */
-export async function openExisting(target: Held, input: string) {
-  const file = await open(target.at, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  if (!(await file.stat()).isFile()) {
+/** Opens a held regular file (for reading, unless `flags` say otherwise), no-follow, checked after the open: it, and what the check saw. */
+export async function openExisting(target: Held, input: string, flags: number = constants.O_RDONLY) {
+  const file = await open(target.at, flags | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const stats = await file.stat();
+  if (!stats.isFile()) {
     await file.close();
     throw new FsError(`${input}: not a regular file`);
   }
-  return file;
+  return { file, stats };
 }
 
 /**
@@ -56,10 +57,8 @@ export async function openExisting(target: Held, input: string) {
  * replacement drops it.
  */
 async function appendInPlace(target: Held, input: string, content: string): Promise<number> {
-  const file = await open(target.at, constants.O_WRONLY | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  const { file, stats } = await openExisting(target, input, constants.O_WRONLY | constants.O_APPEND);
   try {
-    const stats = await file.stat();
-    if (!stats.isFile()) throw new FsError(`${input}: not a regular file`);
     if (stats.nlink > 1)
       throw new FsError(`${input}: has other hard links, which an append would change too`, "write its whole content instead");
     if (stats.mode & 0o6000) await file.chmod(stats.mode & 0o1777);

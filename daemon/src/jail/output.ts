@@ -55,6 +55,8 @@ export class CappedOutput {
   private spooledLastByte = -1;
   /** The byte just before the tail's oldest, once one was let go: whether the tail starts a line. */
   private beforeTail = NEWLINE;
+  /** The window (below) as last worked out, until another read: text, droppedBytes and shownFrom each ask for it. */
+  private windowSeen?: { window: Window | undefined };
 
   constructor(
     readonly maxBytes: number,
@@ -72,6 +74,7 @@ export class CappedOutput {
 
   /** Keeps what it must of readArea[0, length). */
   take(length: number): void {
+    this.windowSeen = undefined;
     if (this.spool) this.toSpool(this.readArea.subarray(0, length));
     else if (!this.spoolTried && this.headBytes + this.tailBytes + length > this.maxBytes) this.startSpool(length);
     let start = 0;
@@ -112,7 +115,7 @@ export class CappedOutput {
 
   private toSpool(bytes: Uint8Array): void {
     this.spool!.write(bytes);
-    for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) this.spooledLineBreaks++;
+    this.spooledLineBreaks += lineBreaks(bytes);
     if (bytes.length > 0) this.spooledLastByte = bytes[bytes.length - 1]!;
   }
 
@@ -145,14 +148,18 @@ export class CappedOutput {
    * With all of the stream in its spool, what the text shows of it: its first and last lines, as much of each as an
    * answer shows (SpoolFile.showBytes); a marker numbers the file's lines between, so the answer points to one place.
    */
-  private window(): { head: Buffer; tail: Buffer; omitted: number; marker: string } | undefined {
+  private window(): Window | undefined {
+    this.windowSeen ??= { window: this.workOutWindow() };
+    return this.windowSeen.window;
+  }
+
+  private workOutWindow(): Window | undefined {
     const spool = this.spool;
     if (!spool || spool.stopped || this.dropped === 0) return undefined;
     const [kept, keptTail] = this.kept();
     const head = kept.subarray(0, shownLength(kept, spool.showBytes, false));
     const tail = keptTail.subarray(keptTail.length - shownLength(keptTail, spool.showBytes, true));
     const omitted = spool.written - head.length - tail.length;
-    const lineBreaks = (bytes: Buffer) => bytes.reduce((count, byte) => count + (byte === NEWLINE ? 1 : 0), 0);
     const firstLine = lineBreaks(head) + 1;
     // The tail starts within a line when the byte before it is no line break (the kept tail's, or the last let go).
     const before = keptTail.length - tail.length - 1;
@@ -221,6 +228,20 @@ export function capturedStreams(stdout: CappedOutput, stderr: CappedOutput): Cap
 }
 
 const NEWLINE = 0x0a;
+
+const lineBreaks = (bytes: Uint8Array): number => {
+  let count = 0;
+  for (let at = bytes.indexOf(NEWLINE); at !== -1; at = bytes.indexOf(NEWLINE, at + 1)) count++;
+  return count;
+};
+
+/** What the text shows of a spooled stream: see CappedOutput.window. */
+interface Window {
+  head: Buffer;
+  tail: Buffer;
+  omitted: number;
+  marker: string;
+}
 
 /**
  * How many bytes of the start (or the end) of `bytes` show within `max`: up to a line break in the last quarter of that,

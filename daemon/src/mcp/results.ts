@@ -66,13 +66,17 @@ export class ResultStore {
         const path = this.nextPath(`${tool}-${stream}.txt`);
         // O_EXCL and O_NOFOLLOW: a new file of our own in our private directory, never a link's target.
         const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        const showBytes = Math.floor(textRoom(this.limits.answerBytes) * SHOWN_SHARE);
-        return new Spool(path, fd, this.fileBytes, showBytes, () => this.prune(path));
+        return new Spool(path, fd, this.fileBytes, this.showBytes, () => this.prune(path));
       } catch {
         // Without a file the answer says only how much was dropped, as it would with no store at all.
         return undefined;
       }
     };
+  }
+
+  /** What an answer shows of each end of a spooled stream. */
+  private get showBytes(): number {
+    return Math.floor(textRoom(this.limits.answerBytes) * SHOWN_SHARE);
   }
 
   /** What one file may hold, a quarter of the whole: a call's two streams and its cut answer never push each other out. */

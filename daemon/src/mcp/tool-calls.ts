@@ -136,16 +136,17 @@ export function shellWords(line: string): string[] | undefined {
   return words;
 }
 
-/** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */
 /** What an argument other tools take, which ours do not, is done with instead, beside the argument the tool has for it. */
+const CHANGE_DIRECTORY = { beside: "code", way: "start the code with `cd DIR &&`" };
 const WAYS_INSTEAD: Readonly<Record<string, { beside: string; way: string }>> = {
-  cwd: { beside: "code", way: "start the code with `cd DIR &&`" },
-  workdir: { beside: "code", way: "start the code with `cd DIR &&`" },
-  working_directory: { beside: "code", way: "start the code with `cd DIR &&`" },
+  cwd: CHANGE_DIRECTORY,
+  workdir: CHANGE_DIRECTORY,
+  working_directory: CHANGE_DIRECTORY,
   env_vars: { beside: "code", way: "set them in the code (`export NAME=value`, os.environ)" },
   environment: { beside: "code", way: "set variables in the code (`export NAME=value`); env names the environment" },
 };
 
+/** Arguments no schema names, in plain objects at any depth; a preprocessed item (its own spellings) is its own judge. */
 function unknownArguments(schema: z.ZodType, value: unknown, path: PropertyKey[] = []): { place: string; near?: string; way?: string }[] {
   const def = defOf(unwrap(schema));
   if (def.type === "object" && def.shape && isRecord(value)) {

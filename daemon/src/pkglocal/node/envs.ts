@@ -87,8 +87,8 @@ function workspaceDirs(projectRoot: string): string[] {
 /** Directories one or two levels down holding a package.json of their own (no node_modules or hidden one is walked). */
 function subpackageDirs(projectRoot: string): string[] {
   const budget = { listings: MAX_GLOB_LISTINGS };
-  return [["*"], ["*", "*"]]
-    .flatMap((parts) => expand(projectRoot, parts, budget))
+  const first = expand(projectRoot, ["*"], budget);
+  return [...first, ...first.flatMap((dir) => expand(dir, ["*"], budget))]
     .filter((dir) => existsSync(join(dir, "package.json")))
     .slice(0, MAX_WORKSPACE_DIRS);
 }
