@@ -34,6 +34,8 @@ const ERRNO_TEXT: Record<string, string> = {
   EISDIR: "is a directory",
   EEXIST: "already exists",
   ENOSPC: "no space left on the device",
+  EDQUOT: "disk quota exceeded",
+  EFBIG: "over the file size limit",
   EROFS: "read-only filesystem",
   EXDEV: "cannot move across filesystems",
   ENOTEMPTY: "directory not empty",

@@ -54,7 +54,7 @@ export async function openExisting(target: Held, input: string, flags: number = 
  * Appends in place, as `>>` does, and says the file's new size: an append copies nothing (a copy made a sparse 3 GB
  * file take 3 GB of disk, written past the call's timeout). Opened no-follow and checked after the open. A file with
  * other hard links is refused (writing would change them too), and a set-user-ID or set-group-ID bit is dropped, as a
- * replacement drops it.
+ * replacement drops it. One that fails midway is undone.
  */
 async function appendInPlace(target: Held, input: string, content: string): Promise<number> {
   const { file, stats } = await openExisting(target, input, constants.O_WRONLY | constants.O_APPEND);
@@ -62,8 +62,14 @@ async function appendInPlace(target: Held, input: string, content: string): Prom
     if (stats.nlink > 1)
       throw new FsError(`${input}: has other hard links, which an append would change too`, "write its whole content instead");
     if (stats.mode & 0o6000) await file.chmod(stats.mode & 0o1777);
-    await writeFile(file, content);
-    await file.datasync();
+    try {
+      await writeFile(file, content);
+      await file.datasync();
+    } catch (error) {
+      // A full disk or a file size limit stopped it midway: the file goes back to what it was, not half an append.
+      await file.truncate(stats.size).catch(() => {});
+      throw error;
+    }
     return stats.size + Buffer.byteLength(content);
   } finally {
     await file.close();

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -88,6 +89,19 @@ describe("write_content", () => {
     chmodSync(join(f.root, "tool"), 0o4755);
     await writeContent(f.confinement, [{ path: "tool", content: "new\n", append: true }], 1024, never);
     expect(statSync(join(f.root, "tool")).mode & 0o7777).toBe(0o755);
+  });
+
+  it("undoes an append that fails midway, leaving the file as it was", async () => {
+    const f = await fixture({ "log.txt": "one\n" });
+    // This test file's own process may write no file past 4 KiB (Node ignores SIGXFSZ: the write fails with EFBIG).
+    execFileSync("prlimit", [`--pid=${process.pid}`, "--fsize=4096:"]);
+    try {
+      const [outcome] = await writeContent(f.confinement, [{ path: "log.txt", content: "x".repeat(10_000), append: true }], 1 << 20, never);
+      expect(outcome!.error).toBe("log.txt: over the file size limit");
+    } finally {
+      execFileSync("prlimit", [`--pid=${process.pid}`, "--fsize=unlimited:"]);
+    }
+    expect(readFileSync(join(f.root, "log.txt"), "utf8")).toBe("one\n");
   });
 
   it("never follows a symlink at the target, even one pointing inside", async () => {
