@@ -34,6 +34,18 @@ async function run(env: string, code: string, extra: Record<string, unknown> = {
   return result.structuredContent as unknown as RunResult;
 }
 
+/** keyctl(2) and add_key(2) from Python, for the host and a jail alike (x86_64's numbers, else aarch64's). */
+const KEYCTL_PY = [
+  "import ctypes, platform, sys",
+  "libc = ctypes.CDLL(None, use_errno=True)",
+  'KEYCTL, ADD_KEY = (250, 248) if platform.machine() == "x86_64" else (219, 217)',
+  "call = lambda nr, *args: libc.syscall(nr, *[ctypes.c_long(a) if isinstance(a, int) else a for a in args])",
+  "ctl = lambda op, *args: call(KEYCTL, op, *args)",
+  "JOIN, LINK, UNLINK, SEARCH, READ = 1, 8, 9, 10, 11",
+  "SESSION_KEYRING, USER_KEYRING = -3, -4",
+  "NAME = sys.argv[1].encode()",
+].join("\n");
+
 /** Host processes whose command line contains the marker. */
 function hostProcessesWith(marker: string): string[] {
   const found: string[] = [];
@@ -160,6 +172,34 @@ describe("the jail", () => {
     } finally {
       rmSync(join(project, "chmodded"), { force: true });
       rmSync(join(project, "created"), { force: true });
+    }
+  });
+
+  it("cannot read or plant keys in the daemon user's kernel keyring, which no user namespace separates", async (context) => {
+    // The host keeps a secret the ordinary way (keyctl add user NAME DATA @u); /proc/keys in the jail names that keyring.
+    const name = `nixshed-test-${process.pid}`;
+    const keyctl = (script: string) =>
+      execFileSync("python3", ["-c", `${KEYCTL_PY}\n${script}`, name])
+        .toString()
+        .trim();
+    const added = keyctl('print(call(ADD_KEY, b"user", NAME, b"host secret", 11, USER_KEYRING))');
+    if (Number(added) < 0) context.skip("this host gives its own processes no kernel keyrings");
+    try {
+      const code = [
+        KEYCTL_PY.replace("sys.argv[1].encode()", `b${JSON.stringify(name)}`),
+        "rings = [int(f[0], 16) for f in map(str.split, open('/proc/keys')) if f[7] == 'keyring' and f[8].startswith('_uid.')]",
+        'print("join", ctl(JOIN, b"attack") > 0)',
+        "for ring in rings: ctl(LINK, ring, SESSION_KEYRING)",
+        "key = ctl(SEARCH, SESSION_KEYRING, b'user', NAME, 0)",
+        "buffer = ctypes.create_string_buffer(64)",
+        'print("read", buffer.raw[: max(ctl(READ, key, buffer, 64), 0)])',
+        'print("planted", call(ADD_KEY, b"user", NAME + b"-planted", b"x", 1, rings[0] if rings else USER_KEYRING) > 0)',
+      ].join("\n");
+      const result = await run("python", code);
+      expect(result.stdout).toBe("join False\nread b''\nplanted False\n");
+      expect(keyctl('print(ctl(SEARCH, USER_KEYRING, b"user", NAME + b"-planted", 0) > 0)')).toBe("False");
+    } finally {
+      keyctl('for name in (NAME, NAME + b"-planted"): ctl(UNLINK, ctl(SEARCH, USER_KEYRING, b"user", name, 0), USER_KEYRING)');
     }
   });
 

@@ -88,8 +88,8 @@ let
     while read -r _; do snapshot now; done
   '';
   relayProgram = import ./egress-relay.nix { inherit (pkgs) runCommandCC; };
-  # No set-user-ID or set-group-ID file from a jail (./no-setid.c).
-  noSetid = import ./no-setid.nix { inherit (pkgs) runCommandCC; };
+  # No set-user-ID or set-group-ID file from a jail, no kernel keyrings (./seccomp.c).
+  seccompFilter = import ./seccomp.nix { inherit (pkgs) runCommandCC; };
   # bin/run and bin/session-run start it with their entry ("run", "session-run") before the program.
   # The relay is ready when its socket shows in /proc/net/tcp: 127.0.0.1:3128 in hex, state 0A (LISTEN).
   relay = pkgs.writeShellScript "nixshed-egress-relay" ''
@@ -168,7 +168,7 @@ let
 
   constants = entry: ''
     bwrap=${pkgs.bubblewrap}/bin/bwrap
-    seccomp=${noSetid}
+    seccomp=${seccompFilter}
     sleep=${pkgs.coreutils}/bin/sleep
     loadables=${pkgs.bash}/lib/bash
     entry=${entry}

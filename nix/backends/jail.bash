@@ -43,7 +43,7 @@ fail() {
 
 declare -A rank=([none]=0 [ro]=1 [rw]=2)
 
-# The seccomp filter (./no-setid.c) on a descriptor of its own, which bwrap reads and closes.
+# The seccomp filter (./seccomp.c) on a descriptor of its own, which bwrap reads and closes.
 exec {seccomp_fd}<"$seccomp" || fail "cannot read the seccomp filter $seccomp"
 dynamic=(--seccomp "$seccomp_fd")
 if [ -n "${NIXSHED_JAIL_PROJECT_DIR-}" ]; then

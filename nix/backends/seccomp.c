@@ -1,15 +1,21 @@
 /*
- * Prints the seccomp filter bin/run gives bwrap (--seccomp): no set-user-ID or set-group-ID bit on
- * any file a jail makes. The jail's user is the daemon's outside it (root, in a container or CI), so
- * such a file left in a read-write project is a program anybody on the host could run as that user;
- * nosuid on the jail's own mounts does not reach the host's. So chmod, fchmod, fchmodat(2), creating
- * a file (open, openat, creat) and mknod(at) with either bit fail with EPERM. A filter cannot tell a
- * directory from a file, so a directory's set-group-ID bit is refused too (SECURITY.md, boundary 4).
- * openat2 (its mode in a struct the filter cannot read) and io_uring (whose operations no filter
- * sees) are ENOSYS: libc's open does not use the one, and programs fall back from the other.
+ * Prints the seccomp filter bin/run gives bwrap (--seccomp). Two things no namespace stops:
+ *
+ * No set-user-ID or set-group-ID bit on any file a jail makes. The jail's user is the daemon's outside it (root, in a
+ * container or CI), so such a file left in a read-write project is a program anybody on the host could run as that
+ * user; nosuid on the jail's own mounts does not reach the host's. So chmod, fchmod, fchmodat(2), creating a file
+ * (open, openat, creat) and mknod(at) with either bit fail with EPERM. A filter cannot tell a directory from a file,
+ * so a directory's set-group-ID bit is refused too (SECURITY.md, boundary 4). openat2 (its mode in a struct the filter
+ * cannot read) and io_uring (whose operations no filter sees) are ENOSYS: libc's open does not use the one, and
+ * programs fall back from the other.
+ *
+ * No kernel keyrings (add_key, request_key, keyctl: ENOSYS, as where the kernel has none). They are not namespaced by
+ * a user namespace: the jail's user is the daemon's, so a jail could link that user's keyring (/proc/keys names it)
+ * into a session keyring of its own, read the keys kept there (Kerberos caches, tokens) and plant some.
+ *
  * Another architecture's system calls (i386 or x32 on x86_64), numbered otherwise, are ENOSYS too.
  *
- * Built and run at build time (./no-setid.nix); its output is cBPF, as bwrap reads it.
+ * Built and run at build time (./seccomp.nix); its output is cBPF, as bwrap reads it.
  */
 #define _GNU_SOURCE /* O_TMPFILE */
 #include <errno.h>
@@ -64,12 +70,15 @@ static const struct rule rules[] = {
     {SYS_mknodat, 2, -1},
 };
 
+/* Calls that fail with ENOSYS whatever their arguments. */
+static const int refused[] = {NR_IO_URING_SETUP, NR_OPENAT2, SYS_add_key, SYS_request_key, SYS_keyctl};
+
 static struct sock_filter program[128];
 static unsigned short length;
 
 static void emit(struct sock_filter instruction) {
   if (length == sizeof program / sizeof program[0]) {
-    fputs("no-setid: filter too long\n", stderr);
+    fputs("seccomp: filter too long\n", stderr);
     exit(1);
   }
   program[length++] = instruction;
@@ -95,9 +104,10 @@ int main(void) {
   JUMP(BPF_JGE, 0x40000000, 0, 1); /* x32's numbers */
   RETURN(FAIL(ENOSYS));
 #endif
-  JUMP(BPF_JEQ, NR_IO_URING_SETUP, 1, 0);
-  JUMP(BPF_JEQ, NR_OPENAT2, 0, 1);
-  RETURN(FAIL(ENOSYS));
+  for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+    JUMP(BPF_JEQ, refused[i], 0, 1);
+    RETURN(FAIL(ENOSYS));
+  }
   for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++) {
     const struct rule *rule = &rules[i];
     /* Not this call: on past its body (4 instructions, 7 with the flags' test). */
@@ -114,7 +124,7 @@ int main(void) {
   }
   RETURN(ALLOW);
   if (fwrite(program, sizeof program[0], length, stdout) != length || fflush(stdout) != 0) {
-    perror("no-setid");
+    perror("seccomp");
     return 1;
   }
   return 0;
