@@ -1,8 +1,8 @@
 // Host-executed files stay host-owned: jailed code with the project read-write tries to plant what
 // the host later runs or obeys (git hooks, core.fsmonitor / core.hooksPath, a redirected git
 // common dir, .envrc, .vscode/tasks.json, .mcp.json, .nixshed.toml), by writing, creating, renaming
-// over and swapping out the protected entries and `.git` itself, through `run`, a session and
-// `nixpkgs_execute`. Each attack is checked on the host afterwards; the same jail must still write
+// over and swapping out the protected entries and `.git` itself, and by making the root a bare
+// repository, through `run`, a session and `nixpkgs_execute`. Each attack is checked on the host afterwards; the same jail must still write
 // the rest of the project and make git commits there.
 import { execFileSync } from "node:child_process";
 import {
@@ -209,6 +209,52 @@ describe("a read-write jail cannot plant what the host executes", () => {
     expectNothingPlanted(before);
     expect(readFileSync(join(project, "written-by-tee.txt"), "utf8")).toBe("ordinary\n");
   });
+});
+
+describe("a read-write jail cannot make the project's root a repository of its own", () => {
+  // git takes a directory holding HEAD, objects/ and refs/ for a bare repository when no valid .git is there first,
+  // and obeys its config: a garbled .git/HEAD, or no .git at all, hands the root to what the jail wrote.
+  const BARE_ROOT = String.raw`
+import os, sys
+os.chdir("/project")
+if os.path.isdir(".git"):
+    try:
+        open(".git/HEAD", "w").write("garbage\n")
+    except OSError as e:
+        print("garbled", e.errno)
+for name in ("objects", "refs"):
+    os.makedirs(name, exist_ok=True)
+for name, text in (("HEAD", "ref: refs/heads/main\n"), ("config", "[core]\n\trepositoryformatversion = 0\n\tbare = false\n\tworktree = .\n\tfsmonitor = \"touch " + sys.argv[0] + "; false\"\n")):
+    try:
+        open(name, "w").write(text)
+    except OSError as e:
+        print("DENIED", name, e.errno)
+`;
+  const marker = () => join(scratch, "fsmonitor-ran");
+  /** git at the root as the host user runs it, with nothing above the scratch directory to find. */
+  const hostGitStatus = () => {
+    try {
+      execFileSync("git", ["status"], { cwd: project, env: { ...process.env, GIT_CEILING_DIRECTORIES: scratch }, stdio: "ignore" });
+    } catch {
+      // No repository, or a broken one: git ran nothing either way.
+    }
+  };
+
+  for (const [name, prepare] of [
+    ["in a repository, with its .git/HEAD garbled", () => {}],
+    ["in a project without a repository", () => rmSync(join(project, ".git"), { recursive: true, force: true })],
+  ] as const) {
+    it(name, async () => {
+      prepare();
+      rmSync(marker(), { force: true });
+      const code = BARE_ROOT.replace("sys.argv[0]", JSON.stringify(marker()));
+      const result = await ok("run", { env: "tight", code });
+      hostGitStatus();
+      expect(existsSync(marker()), result.stdout).toBe(false);
+      expect(result.stdout, result.stderr).toMatch(/^DENIED HEAD \d+$/m);
+      for (const planted of ["objects", "refs", "config"]) rmSync(join(project, planted), { recursive: true, force: true });
+    });
+  }
 });
 
 describe("a read-write jail still works on the project", () => {

@@ -16,8 +16,17 @@ import { lstatSync, mkdirSync, readFileSync, rmdirSync, unlinkSync, writeFileSyn
 import { join } from "node:path";
 import { GIT_REDIRECTS, protectsGit } from "../config/protected-paths.js";
 
+/**
+ * The root's own HEAD, kept with `.git`: git takes a directory holding a valid HEAD, objects/ and refs/ for a bare
+ * repository when no valid `.git` comes first, and obeys its config. A jail that garbled `.git/HEAD` (or worked in a
+ * project without `.git`) made the root one, and its core.fsmonitor ran at the host's next `git status`. An empty
+ * HEAD is never valid. (The fs tools refuse such a write anywhere: bareRepositoryMade.)
+ */
+const ROOT_HEAD = "HEAD";
+
 /** What a missing entry's placeholder holds, for those that are files (the rest are directories). */
 const FILE_PLACEHOLDERS: Record<string, string> = {
+  [ROOT_HEAD]: "",
   ".git/config": "",
   ".git/config.worktree": "",
   // "." is what an absent commondir means: git's common directory is the git directory itself.
@@ -47,7 +56,7 @@ export type ProjectGuard =
 
 /**
  * The entries a read-write jail protects for a protected_paths list (the list plus git's
- * redirects), parents first. Entries are project-relative: one reaching out (`..`) or that bin/run
+ * redirects and the root's HEAD), parents first. Entries are project-relative: one reaching out (`..`) or that bin/run
  * could not read back (a line break) is no protected path of this project and is dropped, never
  * followed out of it.
  */
@@ -56,7 +65,7 @@ export function jailProtectedEntries(list: readonly string[]): string[] {
     .map((entry) => entry.split("/").filter((part) => part !== "" && part !== "."))
     .filter((parts) => parts.length > 0 && !parts.includes("..") && !parts.some((part) => /[\n\r]/.test(part)))
     .map((parts) => parts.join("/"));
-  if (protectsGit(entries)) entries.push(...GIT_REDIRECTS);
+  if (protectsGit(entries)) entries.push(...GIT_REDIRECTS, ROOT_HEAD);
   return [...new Set(entries)].sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b));
 }
 
