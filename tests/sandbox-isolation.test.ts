@@ -1,7 +1,7 @@
 // The jail's promises, each by a test that fails when the property breaks, all through the daemon:
 // host secrets unreadable, host processes invisible, no network, project access as granted, memory
 // and process limits enforced with nothing left behind, timeouts that keep partial output, output
-// bounded without the daemon growing, a full /workspace instead of a full host disk. After each, the
+// bounded without the daemon growing, a full /workspace or /dev/shm instead of a full host disk or memory. After each, the
 // daemon must still answer.
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -313,13 +313,17 @@ describe("the jail", () => {
     expect(output).toBe("32\nMemoryError\n");
   });
 
-  it("fills /workspace to ENOSPC, not the host disk", async () => {
-    const result = await run(
-      "tight",
-      `written = 0\ntry:\n    with open("/workspace/fill", "wb") as f:\n        while True:\n            f.write(b"x" * (1 << 20)); f.flush(); written += 1\nexcept OSError as e:\n    print(e.errno, written)`,
-    );
-    const [errno, megabytes] = result.stdout.trim().split(" ").map(Number);
-    expect(errno).toBe(28);
-    expect(megabytes).toBeLessThanOrEqual(16);
-  });
+  // /dev and /dev/shm were bwrap's tmpfs of half the host's memory, which only a cgroup counted against the jail.
+  it.each(["/workspace", "/dev/shm", "/dev"])(
+    "fills %s to its size (ENOSPC), or may not write it (EROFS), not the host's memory or disk",
+    async (dir) => {
+      const result = await run(
+        "tight",
+        `written = 0\ntry:\n    with open("${dir}/fill", "wb") as f:\n        while True:\n            f.write(b"x" * (1 << 20)); f.flush(); written += 1\nexcept OSError as e:\n    print(e.errno, written)`,
+      );
+      const [errno, megabytes] = result.stdout.trim().split(" ").map(Number);
+      expect(errno).toBe(dir === "/dev" ? 30 : 28);
+      expect(megabytes).toBeLessThanOrEqual(16);
+    },
+  );
 });

@@ -146,6 +146,9 @@ let
       "--uid" "1000" "--gid" "1000" "--hostname" "nixshed"
       "--die-with-parent" "--new-session"
       "--proc" "/proc" "--dev" "/dev"
+      # /dev is a tmpfs of bwrap's, /dev/shm in it, of no size of their own: half the host's memory, which only a
+      # cgroup counts against the jail. /dev/shm gets /tmp's size and the rest of /dev is read-only.
+      "--size" workspaceBytes "--tmpfs" "/dev/shm" "--remount-ro" "/dev"
       # POSIX programs (Python's os.system, Node's execSync, make, …) run commands through /bin/sh.
       "--symlink" "${pkgs.bash}/bin/bash" "/bin/sh"
       "--size" workspaceBytes "--tmpfs" "/tmp"

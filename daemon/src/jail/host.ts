@@ -23,7 +23,7 @@ const limitDetails: Record<LimitMechanism, Probe> = {
   rlimit: {
     ok: false,
     detail:
-      "rlimits only (RLIMIT_DATA per process, RLIMIT_NPROC per user): weaker than a cgroup; enable a systemd user session (loginctl enable-linger $USER) or run as root on cgroup v1",
+      "rlimits only: RLIMIT_DATA bounds each process's private memory, not memory it shares; RLIMIT_NPROC bounds processes per user, and not root's; enable a systemd user session (loginctl enable-linger $USER), or run as root on cgroup v1 or where systemd-run reaches systemd",
   },
 };
 
