@@ -41,6 +41,7 @@ describe("protected paths, through the fs tools", () => {
     ".vscode/tasks.json",
     ".idea/workspace.xml",
     ".zed/settings.json",
+    ".helix/languages.toml",
     ".cursor/mcp.json",
     ".claude/settings.json",
     ".mcp.json",

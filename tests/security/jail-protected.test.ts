@@ -67,6 +67,7 @@ function expectNothingPlanted(before: { gitIno: number }): void {
     ".vscode",
     ".idea",
     ".zed",
+    ".helix",
     ".cursor",
     ".claude",
     ".direnv",
@@ -117,6 +118,7 @@ attempt("worktree-config", write(P + "/.git/config.worktree", "[core]\n\tfsmonit
 attempt("attributes", write(P + "/.git/info/attributes", "* filter=evil\n"))
 attempt("envrc", write(P + "/.envrc", "echo pwned\n"))
 attempt("tasks", write(P + "/.vscode/tasks.json", "{}\n"))
+attempt("helix", write(P + "/.helix/languages.toml", "[language-server.x]\ncommand = \"sh\"\n"))
 attempt("mcp", write(P + "/.mcp.json", "{}\n"))
 attempt("nixshed", write(P + "/.nixshed.toml", "[sandbox]\n"))
 attempt("claude", write(P + "/.claude/settings.json", "{}\n"))

@@ -9,7 +9,7 @@
 
 /**
  * The default list: git metadata git executes or obeys (objects and refs stay writable so `git commit` works), direnv,
- * editors' and coding agents' project config (each can name MCP servers or commands its tool starts: Gemini CLI,
+ * editors' (Helix's languages.toml names language servers it starts) and coding agents' project config (each can name MCP servers or commands its tool starts: Gemini CLI,
  * Codex, opencode, Kiro, Roo, Amazon Q, Continue, Junie, Windsurf, aider's test and lint commands, Crush, Qwen Code,
  * Kilo Code, Cline's hooks), nixshed's own.
  */
@@ -22,6 +22,7 @@ export const DEFAULT_PROTECTED_PATHS: readonly string[] = [
   ".vscode",
   ".idea",
   ".zed",
+  ".helix",
   ".cursor",
   ".claude",
   ".mcp.json",
