@@ -1,7 +1,8 @@
 // pkg-local reads only the package and the project: a hostile project venv whose editable install
 // (.pth line, setuptools finder MAPPING, direct_url.json) or a symlinked member points at a host
 // directory (here a stand-in for /etc or the user's home, holding a secret) gives read_package
-// nothing of it, neither as a file nor in the overview.
+// nothing of it, neither as a file nor in the overview; nor does a scan read a metadata file that is a
+// symlink to a host file (top_level.txt -> /etc/shadow).
 import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -95,6 +96,33 @@ describe("a project venv or package that is a link to a host directory", () => {
       const overview = await other.call("read_package", { package: "hostpkg" });
       expect(JSON.stringify([file, overview])).not.toContain(SECRET);
       expect(file.isError, textOf(file)).toBe(true);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it("reads no metadata file that is a symlink out of its package: a dist-info's top_level.txt or METADATA, a package.json", async () => {
+    const planted = hostileRepo();
+    const host = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-host-files-")));
+    write(join(host, "secrets.txt"), `API_KEY=${SECRET}\n`);
+    write(join(host, "METADATA"), `Metadata-Version: 2.1\nName: leaked\nVersion: 1.0\nSummary: ${SECRET}\n`);
+    write(join(host, "package.json"), JSON.stringify({ name: "leaked-pkg", version: "1.0.0", description: SECRET, main: SECRET }));
+    const site = join(planted.root, ".venv", "lib", "python3.11", "site-packages");
+    write(join(planted.root, ".venv", "pyvenv.cfg"), "home = /usr/bin\nversion = 3.11.2\n");
+    distribution(site, "names", {});
+    symlinkSync(join(host, "secrets.txt"), join(site, "names-1.0.dist-info", "top_level.txt"));
+    mkdirSync(join(site, "meta-1.0.dist-info"), { recursive: true });
+    symlinkSync(join(host, "METADATA"), join(site, "meta-1.0.dist-info", "METADATA"));
+    mkdirSync(join(planted.root, "node_modules", "x"), { recursive: true });
+    symlinkSync(join(host, "package.json"), join(planted.root, "node_modules", "x", "package.json"));
+    const other = await startServer({ args: ["--project", planted.root, "--cache-dir", join(planted.root, "..", "cache")] });
+    try {
+      const scan = await other.call("scan_packages", {});
+      expect(JSON.stringify(scan)).not.toContain(SECRET);
+      expect(textOf(scan)).toContain("names 1.0");
+      for (const name of ["names", "leaked", "leaked-pkg"]) {
+        expect(JSON.stringify(await other.call("read_package", { package: name }))).not.toContain(SECRET);
+      }
     } finally {
       await other.close();
     }

@@ -4,9 +4,8 @@
 import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf, dirInProject } from "../project-path.js";
-import { readPlantedText } from "../../files/small-file.js";
+import { isDirectory, listEntries, readScannedText } from "../quiet-fs.js";
 import { readPackageJson } from "./package-json.js";
-import { isDirectory, listEntries } from "../quiet-fs.js";
 import type { FoundEnvironment } from "../types.js";
 
 export interface NodeDiscovery {
@@ -101,7 +100,7 @@ function packageJsonWorkspaces(projectRoot: string): string[] {
 
 /** The `packages:` list of pnpm-workspace.yaml (a flat YAML list; no YAML parser needed for it). */
 function pnpmWorkspaces(projectRoot: string): string[] {
-  const text = readPlantedText(join(projectRoot, "pnpm-workspace.yaml")) ?? "";
+  const text = readScannedText(join(projectRoot, "pnpm-workspace.yaml")) ?? "";
   const patterns: string[] = [];
   let inPackages = false;
   for (const line of text.split(/\r?\n/)) {

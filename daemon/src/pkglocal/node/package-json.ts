@@ -3,7 +3,7 @@
 import { join } from "node:path";
 import { z } from "zod";
 import { InvalidJson, readJsonFile } from "../../files/json-file.js";
-import { readPlantedText } from "../../files/small-file.js";
+import { readScannedText } from "../quiet-fs.js";
 
 const packageJsonSchema = z.object({
   name: z.unknown().optional(),
@@ -21,7 +21,7 @@ export type PackageJson = z.infer<typeof packageJsonSchema>;
 /** The package.json of `dir`; undefined when there is none or it is not a JSON object. */
 export function readPackageJson(dir: string): PackageJson | undefined {
   try {
-    return readJsonFile(join(dir, "package.json"), packageJsonSchema, readPlantedText);
+    return readJsonFile(join(dir, "package.json"), packageJsonSchema, readScannedText);
   } catch (error) {
     if (error instanceof InvalidJson) return undefined;
     throw error;

@@ -5,8 +5,7 @@ import { existsSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf } from "../project-path.js";
 import { hatchEnvs, pipenvEnvs, poetryEnvs, readPyproject, type Candidate } from "./tool-envs.js";
-import { readPlantedText } from "../../files/small-file.js";
-import { isDirectory, listNames, realpathOf } from "../quiet-fs.js";
+import { isDirectory, listNames, readScannedText, realpathOf } from "../quiet-fs.js";
 import type { FoundEnvironment } from "../types.js";
 
 export interface DiscoveryInput {
@@ -132,7 +131,7 @@ function resolveEnvironment(candidate: Candidate): FoundEnvironment[] {
 }
 
 function readPyvenvCfg(venv: string): { version?: string; uv?: string } {
-  const text = readPlantedText(join(venv, "pyvenv.cfg"));
+  const text = readScannedText(join(venv, "pyvenv.cfg"));
   if (text === undefined) return {};
   const value = (key: string) => new RegExp(`^${key}\\s*=\\s*(.+)$`, "m").exec(text)?.[1]?.trim();
   return { version: value("version_info") ?? value("version"), uv: value("uv") };

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { Within } from "../../files/descriptor-path.js";
 import { readPlantedText } from "../../files/small-file.js";
+import { readScannedText } from "../quiet-fs.js";
 import { InvalidJson, readJsonFile } from "../../files/json-file.js";
 
 export interface CoreMetadata {
@@ -21,11 +22,11 @@ const HEAD_BYTES = 8192;
 
 /** The headers of a METADATA/PKG-INFO file; Name and Version lead it, so the head usually suffices. */
 export function readCoreMetadata(file: string): CoreMetadata | undefined {
-  const text = readPlantedText(file, { head: HEAD_BYTES });
+  const text = readScannedText(file, { head: HEAD_BYTES });
   if (text === undefined) return undefined;
   const meta = parseHeaders(text);
   if ((meta.name && meta.version) || text.length < HEAD_BYTES) return meta;
-  const whole = readPlantedText(file);
+  const whole = readScannedText(file);
   return whole === undefined ? meta : parseHeaders(whole);
 }
 
@@ -128,7 +129,7 @@ function isIdentifier(name: string): boolean {
 }
 
 export function readLines(file: string): string[] | undefined {
-  const text = readPlantedText(file);
+  const text = readScannedText(file);
   return text?.split(/\r?\n/).filter((line) => line.trim() !== "");
 }
 
@@ -136,7 +137,7 @@ export function readLines(file: string): string[] | undefined {
 export function editableSource(distInfo: string): string | undefined {
   let direct: z.infer<typeof directUrlSchema> | undefined;
   try {
-    direct = readJsonFile(`${distInfo}/direct_url.json`, directUrlSchema, readPlantedText);
+    direct = readJsonFile(`${distInfo}/direct_url.json`, directUrlSchema, readScannedText);
   } catch (error) {
     if (error instanceof InvalidJson) return undefined; // Not the PEP 610 shape: not an editable install we can follow.
     throw error;
@@ -176,7 +177,7 @@ export function readPthTargets(sitePackages: string, pthFile: string): PthTarget
 }
 
 function finderMapping(finderFile: string): PthTarget[] {
-  const text = readPlantedText(finderFile) ?? "";
+  const text = readScannedText(finderFile) ?? "";
   const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text);
   if (!mapping) return [];
   const targets: PthTarget[] = [];

@@ -14,8 +14,7 @@ import {
   recordTopLevel,
   type CoreMetadata,
 } from "./metadata.js";
-import { readPlantedText } from "../../files/small-file.js";
-import { listEntries, listNames } from "../quiet-fs.js";
+import { listEntries, listNames, readScannedText } from "../quiet-fs.js";
 import type { PackageRecord } from "../types.js";
 
 /** Kinds of metadata, best first: when a distribution has two (Debian ships both), the first wins. */
@@ -138,7 +137,7 @@ function eggInfo(sitePackages: string, entry: string, manager: string): PackageR
 
 /** `setup.py develop`: the .egg-link's first line is the source directory holding *.egg-info. */
 function eggLink(sitePackages: string, entry: string, manager: string): PackageRecord | undefined {
-  const text = readPlantedText(join(sitePackages, entry));
+  const text = readScannedText(join(sitePackages, entry));
   if (text === undefined) return undefined;
   const source = text.split(/\r?\n/, 1)[0]!.trim();
   const root = source.startsWith("/") ? source : join(dirname(join(sitePackages, entry)), source);

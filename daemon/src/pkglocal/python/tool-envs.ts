@@ -5,9 +5,8 @@ import { createHash } from "node:crypto";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
-import { readPlantedText } from "../../files/small-file.js";
 import { dirInProject } from "../project-path.js";
-import { listNames } from "../quiet-fs.js";
+import { listNames, readScannedText } from "../quiet-fs.js";
 
 /** A directory that may be an environment: how it was found, and which tool made it. */
 export interface Candidate {
@@ -30,7 +29,7 @@ interface HatchEnvs {
 
 /** A project's TOML file, its values of unknown type (T declares them `unknown`); undefined when absent or not TOML. */
 function readToml<T>(file: string): T | undefined {
-  const text = readPlantedText(file);
+  const text = readScannedText(file);
   if (text === undefined) return undefined;
   try {
     return parseToml(text) as T;
@@ -114,7 +113,7 @@ function pipenvHome(env: NodeJS.ProcessEnv): string {
 }
 
 function projectFileNames(venv: string, projectRoot: string): boolean {
-  return (readPlantedText(join(venv, ".project")) ?? "").trim() === projectRoot;
+  return (readScannedText(join(venv, ".project")) ?? "").trim() === projectRoot;
 }
 
 /**
