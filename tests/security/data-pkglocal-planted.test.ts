@@ -1,7 +1,10 @@
 // Files a hostile project plants where pkg-local reads metadata: a FIFO held the whole server in
 // open(2) (no later call answered, SIGTERM did nothing), a link to /dev/zero grew it to 16 GB until it
 // died, a sparse file of gigabytes failed every call, a symlink loop failed them all as "a nixshed
-// bug". Each is now no file, and the rest of the scan goes on.
+// bug". Each is now no file, and the rest of the scan goes on. Text planted to be slow to parse (a
+// workspace glob or a scan filter made to backtrack, a line of spaces, a finder of repeated
+// "MAPPING:", a RECORD of twenty thousand directories) held the server for minutes to days; each now
+// reads in one pass.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -71,5 +74,59 @@ describe("metadata a hostile project plants", () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe("metadata a hostile project plants to be slow to read", () => {
+  const backtracking = `${"*a".repeat(20)}*b`;
+  const scanned = async (root: string, args: Record<string, unknown> = {}) => {
+    const server = await startServer({ args: ["--project", root, "--cache-dir", join(root, "..", "cache")] });
+    try {
+      const scan = await server.client.callTool({ name: "scan_packages", arguments: args }, undefined, { timeout: 20_000 });
+      const later = await server.client.callTool({ name: "list_files", arguments: {} }, undefined, { timeout: 20_000 });
+      expect(later.isError, textOf(later as never)).toBeFalsy();
+      return textOf(scan as never);
+    } finally {
+      await server.close();
+    }
+  };
+
+  it.each([
+    [
+      "a package.json workspace glob made to backtrack",
+      (root: string) => {
+        write(join(root, "package.json"), JSON.stringify({ workspaces: [backtracking] }));
+        mkdirSync(join(root, "a".repeat(40)));
+      },
+    ],
+    [
+      "a pnpm-workspace.yaml item of 400,000 spaces",
+      (root: string) => write(join(root, "pnpm-workspace.yaml"), `packages:\n  - a${" ".repeat(400_000)}""\n`),
+    ],
+    [
+      'an editable install\'s finder of 150,000 "MAPPING:"',
+      (_root: string, site: string) => {
+        write(join(site, "planted-1.0.dist-info/direct_url.json"), JSON.stringify({ url: "file:///src", dir_info: { editable: true } }));
+        write(join(site, "planted-1.0.dist-info/RECORD"), "__editable__.planted-1.0.pth,,\n");
+        write(join(site, "__editable__.planted-1.0.pth"), "import __editable___planted_1_0_finder\n");
+        write(join(site, "__editable___planted_1_0_finder.py"), "MAPPING:".repeat(150_000));
+      },
+    ],
+    [
+      "a RECORD of 20,000 directories",
+      (_root: string, site: string) =>
+        write(join(site, "planted-1.0.dist-info/RECORD"), Array.from({ length: 20_000 }, (_, i) => `a${i}/b,,\n`).join("")),
+    ],
+  ])("%s: scan_packages answers, with the sound packages, and so does a later call", async (_what, plant) => {
+    const text = await scanned(project(plant));
+    expect(text).toMatch(/\bsound\b/);
+    expect(text).toMatch(/\bsound-node\b/);
+  });
+
+  it("a scan filter made to backtrack, against a package named with forty a's", async () => {
+    const root = project((root) =>
+      write(join(root, "node_modules", "a".repeat(40), "package.json"), JSON.stringify({ name: "a".repeat(40), version: "1.0.0" })),
+    );
+    expect(await scanned(root, { filter: backtracking })).not.toMatch(/\bsound\b/);
   });
 });

@@ -5,6 +5,7 @@ import { LANGUAGE_ALIASES } from "../language-names.js";
 import { defineTool, ToolError } from "../mcp/tool.js";
 import type { PackageIndex } from "./package-index.js";
 import { packageLocation } from "./package-read.js";
+import { matchesWildcard } from "./wildcard.js";
 import { shownPath } from "./project-path.js";
 import { missingMessage, noEnvironment } from "./tool-support.js";
 import type { FoundEnvironment, Language, PackageRecord } from "./types.js";
@@ -45,8 +46,7 @@ function matches(pkg: PackageRecord, filter: string | undefined): boolean {
   if (!filter) return true;
   const needle = filter.toLowerCase();
   if (needle.includes("*")) {
-    const regex = new RegExp(`^${needle.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
-    return regex.test(pkg.name.toLowerCase()) || (pkg.importNames ?? []).some((name) => regex.test(name.toLowerCase()));
+    return [pkg.name, ...(pkg.importNames ?? [])].some((name) => matchesWildcard(needle, name.toLowerCase()));
   }
   return pkg.name.toLowerCase().includes(needle) || (pkg.importNames ?? []).some((name) => name.toLowerCase().includes(needle));
 }

@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import { ancestorsOf, dirInProject } from "../project-path.js";
 import { isDirectory, listEntries, readScannedText } from "../quiet-fs.js";
+import { matchesWildcard } from "../wildcard.js";
 import { readPackageJson } from "./package-json.js";
 import type { FoundEnvironment } from "../types.js";
 
@@ -107,11 +108,24 @@ function pnpmWorkspaces(projectRoot: string): string[] {
     if (/^packages\s*:/.test(line)) inPackages = true;
     else if (/^\S/.test(line)) inPackages = false;
     else if (inPackages) {
-      const item = /^\s*-\s*['"]?([^'"#]+?)['"]?\s*(#.*)?$/.exec(line);
-      if (item) patterns.push(item[1]!);
+      const item = listItem(line);
+      if (item) patterns.push(item);
     }
   }
   return patterns;
+}
+
+/**
+ * A YAML list item's plain or quoted value ("  - 'packages/*' # apps"), read without a regular expression: one took
+ * quadratic time on a planted line of 400,000 spaces.
+ */
+function listItem(line: string): string | undefined {
+  const item = line.trimStart();
+  if (!item.startsWith("-")) return undefined;
+  const comment = item.indexOf("#");
+  const value = item.slice(1, comment < 0 ? undefined : comment).trim();
+  const unquoted = /^(['"]).*\1$/s.test(value) ? value.slice(1, -1) : value;
+  return unquoted === "" || /['"]/.test(unquoted) ? undefined : unquoted;
 }
 
 /** Directories matching a workspace glob: `*` is one directory level, `**` any number. */
@@ -120,9 +134,8 @@ function expand(base: string, parts: string[], budget: { listings: number }): st
   const [head, ...rest] = parts as [string, ...string[]];
   if (head === "**") return [...expand(base, rest, budget), ...subdirs(base, budget).flatMap((dir) => expand(dir, parts, budget))];
   if (head.includes("*")) {
-    const regex = new RegExp(`^${head.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, "[^/]*")}$`);
     return subdirs(base, budget)
-      .filter((dir) => regex.test(dir.slice(base.length + 1)))
+      .filter((dir) => matchesWildcard(head, dir.slice(base.length + 1)))
       .flatMap((dir) => expand(dir, rest, budget));
   }
   return expand(join(base, head), rest, budget);

@@ -84,12 +84,11 @@ export interface DistributionLayout {
  */
 export function recordLayout(entries: string[], paths: string[]): DistributionLayout {
   const layout: DistributionLayout = { members: [], importNames: [] };
-  const dirs = new Set(paths.filter((path) => path.includes("/")).map((path) => path.split("/", 1)[0]!));
+  const dirs = directoriesOf(paths);
   for (const entry of entries) {
-    const namespace =
-      dirs.has(entry) && isIdentifier(entry) && !paths.some((path) => path === `${entry}/__init__.py` || path === `${entry}/__init__.pyi`);
-    if (namespace) {
-      for (const child of namespaceChildren(entry, paths)) {
+    const dir = dirs.get(entry);
+    if (dir && !dir.isPackage && isIdentifier(entry)) {
+      for (const child of dir.children) {
         layout.members.push(`${entry}/${child}`);
         const name = child.replace(/\.pyi?$/, "");
         if (isIdentifier(name)) layout.importNames.push(`${entry}.${name}`);
@@ -98,7 +97,7 @@ export function recordLayout(entries: string[], paths: string[]): DistributionLa
     }
     layout.members.push(entry);
     if (METADATA_DIR.test(entry) || entry.endsWith(".pth")) continue;
-    if (dirs.has(entry)) {
+    if (dir) {
       if (isIdentifier(entry)) layout.importNames.push(entry);
       continue;
     }
@@ -109,14 +108,31 @@ export function recordLayout(entries: string[], paths: string[]): DistributionLa
   return layout;
 }
 
-/** The entries a distribution installed inside a namespace directory. */
-function namespaceChildren(namespace: string, paths: string[]): string[] {
-  const children = new Set<string>();
+interface InstalledDirectory {
+  /** The entries installed in it. */
+  children: Set<string>;
+  /** Whether it has an __init__.py(i): a package, not a namespace directory. */
+  isPackage: boolean;
+}
+
+/**
+ * The directories at the top of the installed paths, in one pass: per top entry, a look through every path made
+ * a planted RECORD of 20,000 lines take a minute of the server's time.
+ */
+function directoriesOf(paths: string[]): Map<string, InstalledDirectory> {
+  const dirs = new Map<string, InstalledDirectory>();
   for (const path of paths) {
-    const parts = path.split("/");
-    if (parts[0] === namespace && parts.length >= 2 && isEntryName(parts[1]!) && parts[1] !== "__pycache__") children.add(parts[1]!);
+    const slash = path.indexOf("/");
+    if (slash < 0) continue;
+    const name = path.slice(0, slash);
+    let dir = dirs.get(name);
+    if (!dir) dirs.set(name, (dir = { children: new Set(), isPackage: false }));
+    const below = path.slice(slash + 1);
+    if (below === "__init__.py" || below === "__init__.pyi") dir.isPackage = true;
+    const child = below.split("/", 1)[0]!;
+    if (isEntryName(child) && child !== "__pycache__") dir.children.add(child);
   }
-  return [...children];
+  return dirs;
 }
 
 /** A plain name inside site-packages: never ".", ".." or empty, which would widen a package to its parent. */
@@ -177,15 +193,42 @@ export function readPthTargets(sitePackages: string, pthFile: string): PthTarget
 }
 
 function finderMapping(finderFile: string): PthTarget[] {
-  const text = readScannedText(finderFile) ?? "";
-  const mapping = /MAPPING\s*(?::[^=]*)?=\s*\{([^}]*)\}/.exec(text);
-  if (!mapping) return [];
+  const mapping = mappingBody(readScannedText(finderFile) ?? "");
+  if (mapping === undefined) return [];
   const targets: PthTarget[] = [];
-  for (const pair of mapping[1]!.matchAll(/['"]([^'"]+)['"]\s*:\s*['"]([^'"]+)['"]/g)) {
+  for (const pair of mapping.matchAll(/['"]([^'"]+)['"]\s*:\s*['"]([^'"]+)['"]/g)) {
     const [, name, path] = pair;
     const slash = path!.lastIndexOf("/");
     const [root, member] = [path!.slice(0, slash), path!.slice(slash + 1)];
     if (root.startsWith("/") && isEntryName(member)) targets.push({ root, members: [member], importNames: [name!] });
   }
   return targets;
+}
+
+const isSpace = (char: string | undefined) => char !== undefined && /\s/.test(char);
+
+/**
+ * What the finder's `MAPPING = {…}` (or `MAPPING: dict[str, str] = {…}`) holds between its braces, found in one pass:
+ * a regular expression took quadratic time on "MAPPING:" written a hundred thousand times.
+ */
+function mappingBody(text: string): string | undefined {
+  // The "=" an annotation runs to (it holds none), and where the dict after it opens (-1: no dict follows).
+  let equals = -1;
+  let opens = -1;
+  for (let at = text.indexOf("MAPPING"); at >= 0; at = text.indexOf("MAPPING", at + 1)) {
+    let next = at + "MAPPING".length;
+    while (isSpace(text[next])) next++;
+    if (text[next] !== "=" && text[next] !== ":") continue;
+    if (equals < next) {
+      equals = text.indexOf("=", next);
+      if (equals < 0) return undefined;
+      let brace = equals + 1;
+      while (isSpace(text[brace])) brace++;
+      opens = text[brace] === "{" ? brace + 1 : -1;
+    }
+    if (opens < 0) continue;
+    const close = text.indexOf("}", opens);
+    return close < 0 ? undefined : text.slice(opens, close);
+  }
+  return undefined;
 }
