@@ -126,7 +126,10 @@ function directoriesOf(paths: string[]): Map<string, InstalledDirectory> {
     if (slash < 0) continue;
     const name = path.slice(0, slash);
     let dir = dirs.get(name);
-    if (!dir) dirs.set(name, (dir = { children: new Set(), isPackage: false }));
+    if (!dir) {
+      dir = { children: new Set(), isPackage: false };
+      dirs.set(name, dir);
+    }
     const below = path.slice(slash + 1);
     if (below === "__init__.py" || below === "__init__.pyi") dir.isPackage = true;
     const child = below.split("/", 1)[0]!;
