@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { parse } from "smol-toml";
 import { beforeEach, describe, expect, it } from "vitest";
 import { loadConfig, type LoadOptions } from "../../daemon/src/config/load.js";
+import { CLI } from "../../daemon/test/support/mcp-client.js";
 import { configSchema } from "../../daemon/src/config/schema.js";
 import { leafPatterns } from "../../daemon/src/config/shape.js";
 import { TRUST_RULES } from "../../daemon/src/config/trust.js";
@@ -162,6 +163,18 @@ network = true
       // None of it counts, its narrowing values included.
       expect(loaded.config).toEqual(without);
     }
+  });
+
+  it("cannot keep the server from starting with a file slow to read: a line of 300,000 spaces among its errors", () => {
+    // Each error names its line; the scan for it took quadratic time on such a line (days, for a 16 MiB file).
+    writeFileSync(join(project, ".nixshed.toml"), `a = """\nx${" ".repeat(300_000)}y\n"""\nb = 1\n`);
+    const output = execFileSync(process.execPath, [CLI, "config"], {
+      cwd: project,
+      env: { PATH: process.env.PATH, XDG_CONFIG_HOME: xdg, XDG_STATE_HOME: state },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
+    expect(output).toMatch(/\.nixshed\.toml:4: unknown key `b`/);
   });
 
   it("cannot show a host file through a symlink out of the project: it counts for nothing, and none of it is quoted", () => {

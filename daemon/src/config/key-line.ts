@@ -17,9 +17,12 @@ export function lineOfKey(text: string, key: string): number | undefined {
       if (table === key) return index + 1;
       continue;
     }
-    const assignment = /^([A-Za-z0-9_\-."' ]+?)\s*=/.exec(line);
-    if (!assignment) continue;
-    const full = table ? `${table}.${dotted(assignment[1]!)}` : dotted(assignment[1]!);
+    // The key is all before the first "=", when it is made of key characters only. (A regular expression with a lazy
+    // key and spaces after it took quadratic time: a planted line of 300,000 spaces kept the server from starting.)
+    const equals = line.indexOf("=");
+    const left = equals > 0 ? line.slice(0, equals).trimEnd() : "";
+    if (!/^[A-Za-z0-9_\-."' ]+$/.test(left)) continue;
+    const full = table ? `${table}.${dotted(left)}` : dotted(left);
     if (full === key || key.startsWith(`${full}.`)) return index + 1;
   }
   return undefined;
