@@ -38,6 +38,12 @@ function regexError(error: unknown): string | undefined {
 /** Longest line shown; longer ones are cut around the match (minified files). */
 const MAX_LINE = 300;
 /**
+ * Most lines shown of one match across lines; the rest are cut, "…" where it goes on. rg's record of such a match holds
+ * all its lines (up to 8 MiB of them, rg-json-record.ts): ten files of four million blank lines between two words made
+ * forty million line objects, 4 GB, and a call of two minutes past its timeout.
+ */
+const MAX_MATCH_LINES = 20;
+/**
  * Past the cap: the matches, and lines with their context, kept to page beyond the ones an answer
  * shows, and how long rg may go on looking for them (sparse matches in a huge tree take long). A
  * second: 250 ms kept only 4,000 of 10,000 dense matches on a loaded 2-core CI machine.
@@ -83,7 +89,7 @@ export interface SearchLine {
   text: string;
   /** false for a context line. */
   match: boolean;
-  /** Longer than MAX_LINE: shown around the match, "…" where it goes on. */
+  /** Longer than MAX_LINE, or a match of more than MAX_MATCH_LINES lines: shown in part, "…" where it goes on. */
   cut?: true;
 }
 
@@ -162,13 +168,34 @@ function shorten(text: string, start = 0): Pick<SearchLine, "text" | "cut"> {
   return { text: `${from > 0 ? "…" : ""}${cut}${from + MAX_LINE < line.length ? "…" : ""}`, cut: true };
 }
 
-/** For an answer with a line shown in part: how to read one whole. */
+/**
+ * The first `count` lines of `text`, and whether more follow, without splitting all of it. Each is copied out when
+ * there are several: a slice would keep the whole record (megabytes) alive as long as the result.
+ */
+function firstLines(text: string, count: number): { lines: string[]; rest: boolean } {
+  const lines: string[] = [];
+  let from = 0;
+  while (lines.length < count - 1) {
+    const end = text.indexOf("\n", from);
+    if (end < 0) break;
+    lines.push(text.slice(from, end));
+    from = end + 1;
+  }
+  const end = text.indexOf("\n", from);
+  lines.push(text.slice(from, end < 0 ? undefined : end));
+  return { lines: lines.length === 1 ? lines : lines.map((line) => Buffer.from(line).toString()), rest: end >= 0 };
+}
+
+/** For an answer with a line (or a match across lines) shown in part: how to read it whole. */
 export function cutLineNote(files: SearchFile[]): string | undefined {
   for (const file of files) {
     const cut = file.lines.find((line) => line.cut);
     if (cut) {
-      const read = JSON.stringify({ path: file.path, start_line: cut.line, end_line: cut.line });
-      return `[lines over ${MAX_LINE} characters are shown around the match, "…" where they go on: read_content ${read} reads one]`;
+      const lines = cut.text.split("\n").length;
+      const read = JSON.stringify({ path: file.path, start_line: cut.line, ...(lines === 1 ? { end_line: cut.line } : {}) });
+      return lines === 1
+        ? `[lines over ${MAX_LINE} characters are shown around the match, "…" where they go on: read_content ${read} reads one]`
+        : `[lines over ${MAX_LINE} characters, and matches over ${MAX_MATCH_LINES} lines, are shown in part, "…" where they go on: read_content ${read} reads on]`;
     }
   }
   return undefined;
@@ -295,11 +322,13 @@ async function search(
       }
       if (!current) continue;
       if (current.lines.length === 0) read.files.push(current);
-      // A match across lines (--multiline) is one record of them all, each line shortened on its own.
-      const [head, ...more] = decode(event.data.lines, true)
-        .replace(/\r?\n$/, "")
-        .split("\n");
+      // A match across lines (--multiline) is one record of them all, each line shortened on its own, its first lines only.
+      const {
+        lines: [head, ...more],
+        rest,
+      } = firstLines(decode(event.data.lines, true).replace(/\r?\n$/, ""), MAX_MATCH_LINES);
       const shortened = [shorten(head!, event.data.submatches?.[0]?.start), ...more.map((text) => shorten(text))];
+      if (rest) shortened.push({ text: `${shortened.pop()!.text}…`, cut: true });
       read.lines += shortened.length;
       current.lines.push({
         line: event.data.line_number ?? 0,

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { matchLines, searchFiles, type SearchRequest } from "../../src/fs/search.js";
+import { cutLineNote, matchLines, searchFiles, type SearchRequest } from "../../src/fs/search.js";
 import { fixture, never } from "./fixture.js";
 import { mkfifoSync } from "./mkfifo.js";
 
@@ -65,6 +65,18 @@ describe("search_files", () => {
     expect((await search(f, { pattern: "load\\nnothing" })).hint).toBe("across lines; files over 256MiB are not searched so");
     // An escaped backslash before n is no line break.
     expect((await search(f, { pattern: "load\\\\n" })).matches).toBe(0);
+  });
+
+  it("shows a match across many lines by its first twenty, '…' where it goes on, and says how to read on", async () => {
+    // Ten such files of four million lines each made forty million line objects: 4 GB, two minutes past the timeout.
+    const f = await fixture({ "gap.txt": `a${"\n".repeat(100_000)}b\n` });
+    const result = await search(f, { pattern: "a\\n+b" });
+    const [match] = result.files[0]!.lines;
+    expect(match!.text.split("\n")).toEqual(["a", ...Array(18).fill(""), "…"]);
+    expect(match!.cut).toBe(true);
+    expect(cutLineNote(result.files)).toBe(
+      '[lines over 300 characters, and matches over 20 lines, are shown in part, "…" where they go on: read_content {"path":"gap.txt","start_line":1} reads on]',
+    );
   });
 
   it("takes a glob under /project/ as the project, and refuses one that can only match outside", async () => {
