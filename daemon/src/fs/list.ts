@@ -1,7 +1,8 @@
-// list_files: one directory (readdir) or a tree (ripgrep --files, which honours .gitignore and
+// list_files: one directory (opendir) or a tree (ripgrep --files, which honours .gitignore and
 // globs and never follows symlinks). Entries come sorted and capped, with the count left out; the
 // whole listing is kept, when the caller can keep it, for the agent to page.
-import { lstat, readdir } from "node:fs/promises";
+import type { Dirent } from "node:fs";
+import { lstat, opendir } from "node:fs/promises";
 import { join, sep } from "node:path";
 import { withDirectory, type Confinement } from "./confine.js";
 import { FsError } from "./errors.js";
@@ -80,7 +81,14 @@ async function listDirectory(
   request: ListRequest,
   signal: AbortSignal,
 ): Promise<Found[]> {
-  const dirents = (await readdir(dir, { withFileTypes: true })).filter((dirent) => dirent.name !== ".git");
+  const dirents: Dirent[] = [];
+  let chars = 0;
+  for await (const dirent of await opendir(dir)) {
+    if (dirent.name === ".git") continue;
+    chars += dirent.name.length;
+    refuseOver(dirents.length + 1, chars, "give a glob, which lists only the names it matches");
+    dirents.push(dirent);
+  }
   const ignored = request.includeIgnored
     ? new Set<string>()
     : await gitIgnored(
@@ -104,10 +112,19 @@ async function excludedWhole(root: { path: string; below: string }, signal: Abor
 
 /**
  * Most files, and characters of their names, a listing holds to fold and sort them: 300,000 names of 1.4 KB once held
- * 1.3 GB of the daemon for one call. Past them it stops, asking for max_depth, which holds only what it shows.
+ * 1.3 GB of the daemon for one call (and a directory of a million names 1.55 GB). Past them it stops, asking for what
+ * holds only what it shows.
  */
 const MAX_TREE_FILES = 500_000;
 const MAX_TREE_CHARS = 64 << 20;
+
+function refuseOver(names: number, chars: number, hint: string): void {
+  if (names <= MAX_TREE_FILES && chars <= MAX_TREE_CHARS) return;
+  throw new FsError(
+    `over ${chars > MAX_TREE_CHARS ? `${MAX_TREE_CHARS >> 20} MiB of file names` : `${MAX_TREE_FILES} files`} to list`,
+    hint,
+  );
+}
 
 /**
  * The files of the tree (ripgrep lists files only); past max_depth, the directory at that depth holding
@@ -125,9 +142,9 @@ async function listTree(dir: string, jail: RipgrepOptions["jail"], request: List
   // Every name held counts, a file's or a directory's that max_depth shows for those below it.
   const hold = (name: string) => {
     chars += name.length;
-    if (found.length + below.size <= MAX_TREE_FILES && chars <= MAX_TREE_CHARS) return;
-    throw new FsError(
-      `over ${chars > MAX_TREE_CHARS ? `${MAX_TREE_CHARS >> 20} MiB of file names` : `${MAX_TREE_FILES} files`} to list`,
+    refuseOver(
+      found.length + below.size,
+      chars,
       request.maxDepth === undefined
         ? "give max_depth (it counts the files below each directory it shows), a narrower path or a glob"
         : "give a smaller max_depth, a narrower path or a glob",

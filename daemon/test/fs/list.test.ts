@@ -230,6 +230,21 @@ describe("list_files", () => {
     expect((await listing({ maxDepth: 2 })).entries).toEqual([expect.objectContaining({ type: "directory", files: 54_000 })]);
   }, 120_000);
 
+  it("stops a one-level listing past 64 MiB of names too, asking for a glob: a directory of a million names held 1.55 GB", async () => {
+    const f = await fixture({ "big/keep.json": "" });
+    // 265,000 names of 255 characters, made quickly.
+    execFileSync("python3", [
+      "-c",
+      "import os, sys\nfor i in range(265000): os.close(os.open(os.path.join(sys.argv[1], '%06d' % i + 'f' * 249), os.O_CREAT | os.O_WRONLY))",
+      join(f.root, "big"),
+    ]);
+    await expect(listFiles(f.confinement, { path: "big" }, cap(100), never)).rejects.toMatchObject({
+      message: "over 64 MiB of file names to list",
+      hint: "give a glob, which lists only the names it matches",
+    });
+    expect(paths(await listFiles(f.confinement, { glob: "big/*.json" }, cap(100), never))).toEqual(["big/keep.json"]);
+  }, 120_000);
+
   it("gives git at most 2 MiB of .gitignore from the root down, however many nested ones there are: past it they count as empty", async () => {
     // Six directories deep, each .gitignore nearly 1 MiB (a 1 MiB pattern per line costs git some twenty times that),
     // each ignoring its own hidden-N: two hundred such had one git reach 3.9 GB outside any jail.
