@@ -100,6 +100,10 @@ describe("metadata a hostile project plants to be slow to read", () => {
       },
     ],
     [
+      "a workspace glob of 64,000 levels",
+      (root: string) => write(join(root, "package.json"), JSON.stringify({ workspaces: [Array(64_000).fill("a").join("/")] })),
+    ],
+    [
       "a pnpm-workspace.yaml item of 400,000 spaces",
       (root: string) => write(join(root, "pnpm-workspace.yaml"), `packages:\n  - a${" ".repeat(400_000)}""\n`),
     ],

@@ -18,6 +18,8 @@ export interface NodeDiscovery {
 const MAX_WORKSPACE_DIRS = 500;
 /** Directories a `**` workspace glob may list, per scan: discovery runs on every scan, warm ones too. */
 const MAX_GLOB_LISTINGS = 2000;
+/** Most levels of a workspace glob: deeper than any project keeps its packages. */
+const MAX_WORKSPACE_DEPTH = 32;
 
 export function discoverNode(projectRoot: string, configured: string[]): NodeDiscovery {
   const manager = nodeManager(projectRoot);
@@ -76,7 +78,14 @@ function workspaceDirs(projectRoot: string): string[] {
   for (const pattern of patterns) {
     // A member is the project's: a pattern that leads out of it ("../../home/me/app", "../**", "/home") names none.
     if (pattern.startsWith("!") || dirInProject(pattern, projectRoot) === undefined) continue;
-    for (const dir of expand(projectRoot, pattern.replace(/^\.\//, "").replace(/\/$/, "").split("/"), budget)) {
+    // Repeated "**" are one; a pattern deeper than any workspace names none (each level of thousands cost the server seconds).
+    const parts = pattern
+      .replace(/^\.\//, "")
+      .replace(/\/$/, "")
+      .split("/")
+      .filter((part, i, all) => part !== "**" || all[i - 1] !== "**");
+    if (parts.length > MAX_WORKSPACE_DEPTH) continue;
+    for (const dir of expand(projectRoot, parts, budget)) {
       if (dirs.size >= MAX_WORKSPACE_DIRS) break;
       dirs.add(dir);
     }
@@ -138,7 +147,8 @@ function expand(base: string, parts: string[], budget: { listings: number }): st
       .filter((dir) => matchesWildcard(head, dir.slice(base.length + 1)))
       .flatMap((dir) => expand(dir, rest, budget));
   }
-  return expand(join(base, head), rest, budget);
+  const next = join(base, head);
+  return isDirectory(next) ? expand(next, rest, budget) : [];
 }
 
 function subdirs(dir: string, budget: { listings: number }): string[] {
