@@ -27,9 +27,13 @@ export interface EditResult {
 
 const lineOf = (text: string, index: number) => text.slice(0, index).split("\n").length;
 
+/**
+ * Where `needle` stands in `text`, not overlapping, as replace_all replaces them: each search starts past the last
+ * one found (one character on, a needle of repeats took hours in a file of repeats).
+ */
 function occurrences(text: string, needle: string): number[] {
   const found: number[] = [];
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + 1)) found.push(at);
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) found.push(at);
   return found;
 }
 

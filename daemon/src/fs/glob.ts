@@ -39,7 +39,10 @@ function asAgentsMeanIt(glob: string, dir: string): string {
   // A list of patterns, not a name with a comma in it ("a,b.txt").
   if (parts.length > 1 && !/[{}]/.test(glob) && parts.every((part) => part !== "") && parts.some((part) => PATTERN.test(part)))
     return `{${parts.join(",")}}`;
-  const name = glob.replace(/\/+$/, "");
+  let end = glob.length;
+  while (end > 0 && glob[end - 1] === "/") end--;
+  // Not a regex: /\/+$/ took quadratic time on a glob of many slashes.
+  const name = glob.slice(0, end);
   if (name !== "" && !PATTERN.test(name) && isDirectory(join(dir, name))) return `${name}/**`;
   return glob;
 }
