@@ -450,6 +450,16 @@ describe("everyday and installed tools", () => {
     });
   });
 
+  it("refuses default arguments past what tools/list can carry on every turn, and lists its tools still", async () => {
+    // Eleven 1 MiB arguments once made tools/list a line over the client's 10 MB: the connection closed, after every restart too.
+    const huge = await server.call("nixpkgs_install_tool", { package: "jq", default_args: Array(11).fill("a".repeat(1 << 20)) });
+    expect(textOf(huge)).toBe(
+      "default_args holds at most 32 arguments of 1024 characters each; pass longer arguments in each call's args.",
+    );
+    expect(huge.isError).toBe(true);
+    expect((await server.client.listTools()).tools.some((tool) => tool.name === "nixpkgs_jq")).toBe(false);
+  });
+
   it("installs a package once: the same install again is the tool already there", async () => {
     const first = await server.call("nixpkgs_install_tool", { package: "jq" });
     expect(first.structuredContent).toMatchObject({ name: "nixpkgs_jq", already_installed: false });

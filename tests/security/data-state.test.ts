@@ -40,6 +40,30 @@ describe("a planted installed-tools registry", () => {
     expect(warnings[1]).toMatch(/tools\[2\] skipped \(attr: not a nixpkgs attribute path\)/);
   });
 
+  it("restores at most 100 tools, and no default arguments past what tools/list can carry on every turn", () => {
+    const tools = Array.from({ length: 150 }, (_, i) => ({ name: `nixpkgs_t${i}`, attr: "jq" }));
+    tools[0] = { name: "nixpkgs_t0", attr: "jq", defaultArgs: ["a".repeat(1 << 20)] } as (typeof tools)[number];
+    const stateDir = plant({ schemaVersion: 1, tools });
+    const warnings: string[] = [];
+    const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
+    expect(registry.all()).toHaveLength(100);
+    expect(registry.get("nixpkgs_t0")).toBeUndefined();
+    expect(warnings).toEqual([
+      expect.stringMatching(/tools\[0\] skipped \(defaultArgs\.0: /),
+      expect.stringMatching(/past the first 100 are skipped$/),
+    ]);
+    expect(() => registry.add({ name: "nixpkgs_more", attr: "jq" })).toThrow(/^100 tools are installed, the most kept$/);
+  });
+
+  it("sets aside a registry too large to read, and installs again", () => {
+    const stateDir = plant(`{"schemaVersion":1,"tools":[${" ".repeat(17 << 20)}]}`);
+    const warnings: string[] = [];
+    const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
+    expect(warnings[0]).toMatch(/over \d+ bytes; installed tools are not restored \(the file is kept as .*\.unreadable\)$/);
+    registry.add({ name: "nixpkgs_jq", attr: "jq" });
+    expect(new InstalledRegistry(stateDir, () => {}).all().map((tool) => tool.name)).toEqual(["nixpkgs_jq"]);
+  });
+
   it("sets aside a file that is not a registry, saying why", () => {
     const stateDir = plant({ schemaVersion: 2, tools: {} });
     const warnings: string[] = [];

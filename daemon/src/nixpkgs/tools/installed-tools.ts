@@ -12,7 +12,7 @@ import { NixpkgsError } from "../errors.js";
 import type { PackageRunner } from "../execute/execute.js";
 import { withoutInstallable } from "../index/package-sets.js";
 import { COMMON_TOOLS } from "./common-tools.js";
-import type { InstalledRegistry, InstalledTool } from "./installed.js";
+import { type InstalledRegistry, type InstalledTool, MAX_DEFAULT_ARG_CHARS, MAX_DEFAULT_ARGS } from "./installed.js";
 import { TOOL_PREFIX } from "./tool-names.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
 import { progressOf } from "./tool-support.js";
@@ -39,6 +39,15 @@ export function restoreInstalledTools(tools: NixpkgsToolSet, registry: Installed
   }
 }
 
+/** Default arguments within what the registry keeps (they are listed in the tool's description on every turn). */
+function refuseLongDefaultArgs(defaultArgs: readonly string[]): void {
+  if (defaultArgs.length > MAX_DEFAULT_ARGS || defaultArgs.some((arg) => arg.length > MAX_DEFAULT_ARG_CHARS))
+    throw new NixpkgsError(
+      `default_args holds at most ${MAX_DEFAULT_ARGS} arguments of ${MAX_DEFAULT_ARG_CHARS} characters each`,
+      "Pass longer arguments in each call's args.",
+    );
+}
+
 export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, runner: PackageRunner) {
   return defineTool({
     name: "nixpkgs_install_tool",
@@ -58,6 +67,7 @@ export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, 
       const asked = tools.packageTool(args.package);
       const { attr, program } = runner.resolve(asked?.attr ?? args.package, args.program ?? asked?.program);
       if (args.timeout_seconds) runner.checkTimeout(args.timeout_seconds);
+      refuseLongDefaultArgs(args.default_args ?? []);
       const wanted: Omit<InstalledTool, "name"> = {
         attr,
         ...(program ? { program } : {}),

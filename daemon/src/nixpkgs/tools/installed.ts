@@ -9,7 +9,17 @@ import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ExpectedError } from "../../expected-error.js";
 import { InvalidJson, readJsonFile } from "../../files/json-file.js";
+import { UnreadableFile } from "../../files/small-file.js";
 import { ATTR_PATH } from "../execute/realise.js";
+
+/**
+ * What the registry holds, at most: each tool is listed in tools/list on every turn, its default arguments in its
+ * description. One install of eleven 1 MiB arguments made tools/list a line over the client's 10 MB limit: the
+ * connection closed, and again after every restart.
+ */
+export const MAX_INSTALLED_TOOLS = 100;
+export const MAX_DEFAULT_ARGS = 32;
+export const MAX_DEFAULT_ARG_CHARS = 1024;
 
 const installedToolSchema = z.object({
   name: z.string().regex(/^nixpkgs_[A-Za-z0-9_-]{1,56}$/, "not a tool name nixpkgs_install_tool gives"),
@@ -19,7 +29,7 @@ const installedToolSchema = z.object({
     .regex(/^[^/\0]+$/, "a program is a name in the package's bin/, not a path")
     .optional(),
   description: z.string().max(500).optional(),
-  defaultArgs: z.array(z.string()).optional(),
+  defaultArgs: z.array(z.string().max(MAX_DEFAULT_ARG_CHARS)).max(MAX_DEFAULT_ARGS).optional(),
   timeoutSeconds: z.number().int().min(1).optional(),
 });
 
@@ -33,12 +43,14 @@ const registryPath = (stateDir: string) => join(stateDir, "nixpkgs", "installed-
 /** The valid entries of the file (each other one told to `warn`); none when it is absent. Throws when it cannot be read. */
 function readEntries(path: string, warn: (message: string) => void): InstalledTool[] {
   const file = readJsonFile(path, registryFileSchema);
-  return (file?.tools ?? []).flatMap((entry, index) => {
+  const entries = (file?.tools ?? []).flatMap((entry, index) => {
     const parsed = installedToolSchema.safeParse(entry);
     if (parsed.success) return [parsed.data];
     warn(`${path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
     return [];
   });
+  if (entries.length > MAX_INSTALLED_TOOLS) warn(`${path}: the tools past the first ${MAX_INSTALLED_TOOLS} are skipped`);
+  return entries.slice(0, MAX_INSTALLED_TOOLS);
 }
 
 /** The installed tools as the state dir holds them, changing nothing there (for doctor); none when the file cannot be read. */
@@ -74,6 +86,8 @@ export class InstalledRegistry {
 
   add(tool: InstalledTool): void {
     this.refuseIfUnreadable();
+    if (!this.tools.has(tool.name) && this.tools.size >= MAX_INSTALLED_TOOLS)
+      throw new ExpectedError(`${MAX_INSTALLED_TOOLS} tools are installed, the most kept`, "Remove one with nixpkgs_uninstall_tool first.");
     this.tools.set(tool.name, tool);
     this.save();
   }
@@ -93,7 +107,8 @@ export class InstalledRegistry {
     try {
       for (const tool of readEntries(this.path, this.warn)) this.tools.set(tool.name, tool);
     } catch (error) {
-      if (error instanceof InvalidJson) {
+      // One too large to read (over 16 MiB) is set aside the same way.
+      if (error instanceof InvalidJson || (error instanceof UnreadableFile && error.reason.startsWith("over "))) {
         // Keep the unreadable file for the user; start empty rather than refuse to serve.
         this.warn(`${error.message}; installed tools are not restored (the file is kept as ${this.path}.unreadable)`);
         renameSync(this.path, `${this.path}.unreadable`);

@@ -68,7 +68,9 @@ function packageSummary(index: NixpkgsIndex | undefined, tool: PackageToolSpec):
   const description = record?.description ?? "";
   const runs = tool.program ?? (tool.several ? undefined : record?.mainProgram);
   const short = description.length > 64 ? `${description.slice(0, 63).trimEnd()}…` : description;
-  const first = tool.defaultArgs?.length ? ` ${tool.defaultArgs.map(shellWord).join(" ")}` : "";
+  const given = tool.defaultArgs?.length ? ` ${tool.defaultArgs.map(shellWord).join(" ")}` : "";
+  // Shown in part: the description goes out on every turn.
+  const first = given.length > 80 ? `${given.slice(0, 79).trimEnd()}…` : given;
   const what = runs ? ` (runs ${runs}${first})` : tool.several ? " (name the program to run)" : first ? ` (args go after${first})` : "";
   return `${short || `nixpkgs ${tool.attr}`}${what}`;
 }
