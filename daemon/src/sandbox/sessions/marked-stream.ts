@@ -5,6 +5,7 @@
 // they are: they reach neither the protocol nor a wrong call's middle. Reads land in one reused buffer (see jail/output.ts).
 import type { Socket } from "node:net";
 import { type CappedOutput, openSocketReader, READ_BUFFER_BYTES } from "../../jail/output.js";
+import { NewestBytes } from "./newest-bytes.js";
 
 interface OpenCall {
   marker: Buffer;
@@ -16,12 +17,14 @@ export class MarkedStream {
   private call?: OpenCall;
   /** The end of the last read, when it could be the start of a marker. */
   private carry: Buffer = Buffer.alloc(0);
-  private between: Buffer[] = [];
-  private betweenBytes = 0;
+  /** The newest bytes that arrived outside any call, at most maxBytes of them. */
+  private readonly between: NewestBytes;
   private ended = false;
   private readonly endWaiters: (() => void)[] = [];
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.between = new NewestBytes(maxBytes);
+  }
 
   /** A stream fed by a socket pair; the kernel writes into `writer` (pass it in spawn's stdio, then destroy it). */
   static async open(maxBytes: number): Promise<{ stream: MarkedStream; writer: Socket; close(): void }> {
@@ -36,15 +39,14 @@ export class MarkedStream {
   begin(marker: string, output: CappedOutput): Promise<void> {
     return new Promise((resolve) => {
       this.call = { marker: Buffer.from(marker), output, found: resolve };
-      for (const late of this.between.splice(0)) output.push(late);
-      this.betweenBytes = 0;
+      output.push(this.between.take());
       if (this.ended) this.end();
     });
   }
 
   /** How many bytes that arrived outside any call the next call will be given first. */
   get waitingBytes(): number {
-    return this.betweenBytes;
+    return this.between.length;
   }
 
   /** Resolves once the stream has closed (the kernel and everything holding its fds are gone). */
@@ -54,14 +56,14 @@ export class MarkedStream {
 
   /** What arrived outside any call (a kernel's complaint when it failed to start). */
   unclaimed(): string {
-    return Buffer.concat(this.between).toString("utf8");
+    return this.between.peek().toString("utf8");
   }
 
   /** Takes one read; `chunk` may be reused by the caller afterwards. */
   feed(chunk: Buffer): void {
     const call = this.call;
     if (!call) {
-      this.keepBetween(chunk);
+      this.between.push(chunk);
       return;
     }
     const { marker } = call;
@@ -104,20 +106,7 @@ export class MarkedStream {
   private complete(call: OpenCall, rest: Buffer): void {
     this.carry = Buffer.alloc(0);
     this.call = undefined;
-    if (rest.length > 0) this.keepBetween(rest);
+    this.between.push(rest);
     call.found();
-  }
-
-  /** Keeps the newest bytes that arrived outside any call, at most maxBytes of them. */
-  private keepBetween(chunk: Buffer): void {
-    this.between.push(Buffer.from(chunk));
-    this.betweenBytes += chunk.length;
-    while (this.betweenBytes > this.maxBytes) {
-      const excess = this.betweenBytes - this.maxBytes;
-      const first = this.between[0]!;
-      if (first.length <= excess) this.between.shift();
-      else this.between[0] = first.subarray(excess);
-      this.betweenBytes -= Math.min(first.length, excess);
-    }
   }
 }
