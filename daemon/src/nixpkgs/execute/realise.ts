@@ -23,6 +23,7 @@ import type { Mount, ProjectAccess } from "../../config/schema.js";
 import { nixFailure, NixpkgsError } from "../errors.js";
 import { NIX_FLAGS, SAFE_EVALUATION } from "../index/evaluate.js";
 import { BuildProgress } from "./build-progress.js";
+import { BuildSlots } from "./build-slots.js";
 
 /** A nixpkgs to realise from: a source tree (`import path { }`) or a flake reference. */
 export type NixpkgsSource = { path: string } | { flake: string };
@@ -187,11 +188,31 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   const cached = pinned || realisedHere.has(key) ? readCached(key, root, infoFile, options.warn) : undefined;
   if (cached) return cached;
 
+  const progress = new BuildProgress(options.progress);
+  // A wait is said, and kept alive as a build is (a client ends a call silent for a minute).
+  let heartbeat: NodeJS.Timeout | undefined;
+  const building = () => {
+    clearInterval(heartbeat);
+    return build(request, options, progress);
+  };
+  return builds
+    .hold(building, options.signal, (ahead) => {
+      progress.step(`waiting for ${ahead + BUILDS_AT_ONCE} other builds of packages to finish`);
+      heartbeat = setInterval(() => progress.beat(), HEARTBEAT_MS);
+    })
+    .finally(() => clearInterval(heartbeat));
+}
+
+/** Evaluations and builds at once; the rest wait their turn (build-slots.ts). */
+const BUILDS_AT_ONCE = 2;
+const builds = new BuildSlots(BUILDS_AT_ONCE);
+
+async function build(request: RealiseRequest, options: RealiseOptions, progress: BuildProgress): Promise<Realised> {
+  const { key, dir, root, infoFile } = cacheFiles(request, options.cacheDir);
   mkdirSync(dir, { recursive: true });
   // nix-store keeps a GC root only where it finds nothing or a root of its own.
   if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
   const deadline = Date.now() + options.timeoutMs;
-  const progress = new BuildProgress(options.progress);
   const evaluated = await evaluate(request, options, deadline, progress);
   await runNix(
     "nix-store",
