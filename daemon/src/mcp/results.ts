@@ -29,6 +29,10 @@ const SHOWN_SHARE = 1 / 5;
 
 export class ResultStore {
   private count = 0;
+  /** Bytes in the files this store holds, as last counted and since written. */
+  private used = 0;
+  /** Spools still being written: never pruned, and their bytes counted as they come. */
+  private readonly writing = new Set<string>();
 
   private constructor(
     readonly dir: string,
@@ -49,6 +53,7 @@ export class ResultStore {
   async keep(tool: string, text: string): Promise<Kept> {
     const bytes = Buffer.byteLength(text);
     if (bytes > this.fileBytes) return { error: `${bytes} bytes, over a quarter of responses.keep_bytes` };
+    if (this.reserve(bytes) < bytes) return { error: FULL };
     try {
       const path = this.nextPath(`${tool}.txt`);
       await writeFile(path, text, { flag: "wx", mode: 0o600 });
@@ -66,7 +71,14 @@ export class ResultStore {
         const path = this.nextPath(`${tool}-${stream}.txt`);
         // O_EXCL and O_NOFOLLOW: a new file of our own in our private directory, never a link's target.
         const fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
-        return new Spool(path, fd, this.fileBytes, this.showBytes, () => this.prune(path));
+        this.writing.add(path);
+        return new Spool(path, fd, this.fileBytes, this.showBytes, {
+          reserve: (bytes) => this.reserve(bytes),
+          closed: () => {
+            this.writing.delete(path);
+            this.prune(path);
+          },
+        });
       } catch {
         // Without a file the answer says only how much was dropped, as it would with no store at all.
         return undefined;
@@ -91,14 +103,28 @@ export class ResultStore {
   }
 
   /**
-   * Beyond the newest `files`, anything older than `seconds`, and the oldest beyond `bytes` in all
-   * are removed; never `newest`, the file just written. Synchronous: the directory holds at most
-   * `files` entries, and a call's answer should not wait on, or race with, another's pruning.
+   * How many of `bytes` more the store may hold, at most all of them, counted as held: the open spools of
+   * calls running at once share `bytes` with the files kept (before, each spool had its quarter, and eight of
+   * them held twice the whole). Past the bytes, the oldest finished files go first.
    */
-  private prune(newest: string): void {
+  private reserve(bytes: number): number {
+    if (this.used + bytes > this.limits.bytes) this.prune(undefined, bytes);
+    const granted = Math.max(0, Math.min(bytes, this.limits.bytes - this.used));
+    this.used += granted;
+    return granted;
+  }
+
+  /**
+   * Beyond the newest `files`, anything older than `seconds`, and the oldest beyond `bytes` in all (less
+   * `room`, kept free for what comes) are removed; never `newest`, the file just written, nor a spool still
+   * being written, whose answer will name it. Synchronous: the directory holds at most `files` entries, and a
+   * call's answer should not wait on, or race with, another's pruning.
+   */
+  private prune(newest: string | undefined, room = 0): void {
     const tooOld = Date.now() - this.limits.seconds * 1000;
     let kept = 0;
-    let total = 0;
+    let total = room;
+    let left = 0;
     // Gone meanwhile (another server's age limit) is nothing to prune; nextPath makes it again.
     const names = existsSync(this.dir) ? readdirSync(this.dir) : [];
     for (const name of names.sort().reverse()) {
@@ -107,12 +133,17 @@ export class ResultStore {
       if (!info) continue;
       total += info.size;
       const doomed = ++kept > this.limits.files || info.mtimeMs < tooOld || total > this.limits.bytes;
-      if (doomed && path !== newest) rmSync(path, { force: true });
+      if (doomed && path !== newest && !this.writing.has(path)) rmSync(path, { force: true });
+      else left += info.size;
     }
+    this.used = left;
   }
 }
 
-/** A stream written whole as it arrives, up to `cap` bytes. */
+/** Why a stream or a text is not kept whole when the store is full of what calls running now write. */
+const FULL = "the results directory is full (responses.keep_bytes) with the output of calls running now";
+
+/** A stream written whole as it arrives, up to `cap` bytes and what the store grants it. */
 class Spool implements SpoolFile {
   written = 0;
   stopped?: string;
@@ -122,13 +153,13 @@ class Spool implements SpoolFile {
     private fd: number | undefined,
     private readonly cap: number,
     readonly showBytes: number,
-    private readonly onClose: () => void,
+    private readonly store: { reserve(bytes: number): number; closed(): void },
   ) {}
 
   write(bytes: Uint8Array): void {
     if (this.fd === undefined || this.stopped) return;
-    const room = this.cap - this.written;
-    const piece = bytes.subarray(0, Math.max(0, room));
+    const wanted = Math.min(bytes.length, Math.max(0, this.cap - this.written));
+    const piece = bytes.subarray(0, this.store.reserve(wanted));
     try {
       for (let done = 0; done < piece.length; ) done += writeSync(this.fd, piece, done);
       this.written += piece.length;
@@ -136,14 +167,15 @@ class Spool implements SpoolFile {
       this.stopped = `not kept beyond: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`;
       return;
     }
-    if (piece.length < bytes.length) this.stopped = `a stream keeps at most ${this.cap} bytes, a quarter of responses.keep_bytes`;
+    if (piece.length < wanted) this.stopped = FULL;
+    else if (piece.length < bytes.length) this.stopped = `a stream keeps at most ${this.cap} bytes, a quarter of responses.keep_bytes`;
   }
 
   close(): void {
     if (this.fd === undefined) return;
     closeSync(this.fd);
     this.fd = undefined;
-    this.onClose();
+    this.store.closed();
   }
 }
 

@@ -45,6 +45,22 @@ describe("a spool", () => {
 });
 
 describe("the store's bytes", () => {
+  it("are shared by the spools of calls running at once: together they hold no more than the whole, and none is removed while written", async () => {
+    // Eight at a quarter each once held twice the whole (512 MiB against 256), and pruning removed spools still being written.
+    const store = await open(4 * MiB);
+    const spools = Array.from({ length: 8 }, () => store.spooler("run")("stdout")!);
+    for (const spool of spools) spool.write(Buffer.alloc(MiB, 0x63));
+    const size = () => readdirSync(store.dir).reduce((sum, name) => sum + statSync(join(store.dir, name)).size, 0);
+    expect(size()).toBe(4 * MiB);
+    expect(spools.map((spool) => spool.written)).toEqual([MiB, MiB, MiB, MiB, 0, 0, 0, 0]);
+    expect(spools[4]!.stopped).toBe("the results directory is full (responses.keep_bytes) with the output of calls running now");
+    // A finished one makes room for a new one, and every file an answer names is still there.
+    spools[0]!.close();
+    expect(await store.keep("read_content", "x".repeat(MiB / 2))).toHaveProperty("path");
+    for (const spool of spools.slice(1, 4)) expect(existsSync(spool.path)).toBe(true);
+    expect(size()).toBeLessThanOrEqual(4 * MiB);
+  });
+
   it("keep the newest files when spools would outgrow them", async () => {
     const store = await open(4 * MiB);
     for (let i = 0; i < 6; i++) {
