@@ -30,7 +30,7 @@ const CODE_SHAPES: { interpreter: string; shape: RegExp; line?: (line: string) =
   {
     interpreter: "python",
     shape:
-      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [^;\n]+(?:;.*)?|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;]+|while [^;]+|if [^;]+|elif [^;]+|else|try|except[^;]*|finally|with [^;]+|class \w+[^;]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
+      /^(?:import [\w.]+(?: as \w+)?(?:, *[\w.]+(?: as \w+)?)*[ \t]*(?:;.*)?|from [\w.]+ import [^;\n]+(?:;.*)?|def \w+\(.*\):.*|print\(.*\)[ \t]*|[ \t]*(?:for \w+(?:, *\w+)* in [^;\n]+|while [^;\n]+|if [^;\n]+|elif [^;\n]+|else|try|except[^;\n]*|finally|with [^;\n]+|class \w+[^;\n]*):(?:[ \t]*#.*|[ \t]+\S.*)?)$/m,
     line: isComprehension,
     shared: /^(?:[ \t]*[A-Za-z_]\w*(?:, *[A-Za-z_]\w*)* +[-+*/%]?= +\S.*|[ \t]*[A-Za-z_][\w.]*\([^)].*\)[ \t]*)$/m,
   },
