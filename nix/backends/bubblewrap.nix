@@ -147,8 +147,9 @@ let
       "--die-with-parent" "--new-session"
       "--proc" "/proc" "--dev" "/dev"
       # /dev is a tmpfs of bwrap's, /dev/shm in it, of no size of their own: half the host's memory, which only a
-      # cgroup counts against the jail. /dev/shm gets /tmp's size and the rest of /dev is read-only.
-      "--size" workspaceBytes "--tmpfs" "/dev/shm" "--remount-ro" "/dev"
+      # cgroup counts against the jail. /dev/shm gets /tmp's size, and the rest of /dev is read-only once the
+      # mounts (some may go under /dev) are made.
+      "--size" workspaceBytes "--tmpfs" "/dev/shm"
       # POSIX programs (Python's os.system, Node's execSync, make, …) run commands through /bin/sh.
       "--symlink" "${pkgs.bash}/bin/bash" "/bin/sh"
       "--size" workspaceBytes "--tmpfs" "/tmp"
@@ -162,6 +163,7 @@ let
     ++ lib.optionals open [ "--ro-bind-try" "/etc/resolv.conf" "/etc/resolv.conf" ]
     ++ lib.optionals online [ "--ro-bind" certificates "/etc/ssl/certs/ca-certificates.crt" ]
     ++ mountArgs
+    ++ [ "--remount-ro" "/dev" ]
     ++ builtins.concatLists (lib.mapAttrsToList (n: v: [ "--setenv" n v ]) jailVariables);
 
   closure = pkgs.closureInfo {

@@ -115,11 +115,18 @@ describe("a project venv or package that is a link to a host directory", () => {
     symlinkSync(join(host, "METADATA"), join(site, "meta-1.0.dist-info", "METADATA"));
     mkdirSync(join(planted.root, "node_modules", "x"), { recursive: true });
     symlinkSync(join(host, "package.json"), join(planted.root, "node_modules", "x", "package.json"));
+    // uv's --link-mode=symlink links a wheel's files, dist-info's among them, from its cache: those are read.
+    const cache = join(host, "uv-cache", "linked-1.0.dist-info");
+    write(join(cache, "METADATA"), "Metadata-Version: 2.1\nName: linked\nVersion: 1.0\n");
+    write(join(cache, "top_level.txt"), "linked\n");
+    mkdirSync(join(site, "linked-1.0.dist-info"));
+    for (const name of ["METADATA", "top_level.txt"]) symlinkSync(join(cache, name), join(site, "linked-1.0.dist-info", name));
     const other = await startServer({ args: ["--project", planted.root, "--cache-dir", join(planted.root, "..", "cache")] });
     try {
       const scan = await other.call("scan_packages", {});
       expect(JSON.stringify(scan)).not.toContain(SECRET);
       expect(textOf(scan)).toContain("names 1.0");
+      expect(textOf(scan)).toContain("linked 1.0");
       for (const name of ["names", "leaked", "leaked-pkg"]) {
         expect(JSON.stringify(await other.call("read_package", { package: name }))).not.toContain(SECRET);
       }

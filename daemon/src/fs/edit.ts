@@ -88,6 +88,9 @@ function applyEdit(text: string, edit: Edit, index: number, crlf: boolean, path:
     refuseOverLimit(path, Buffer.byteLength(text) + found.length * (Buffer.byteLength(replacement) - Buffer.byteLength(needle)), maxBytes);
     return text.split(needle).join(replacement);
   }
+  // One more match overlapping the first ("}\n}\n" in "}\n}\n}\n") makes old_text no less ambiguous.
+  const overlapping = found.length === 1 ? text.indexOf(needle, found[0]! + 1) : -1;
+  if (overlapping >= 0) found = [found[0]!, overlapping];
   if (found.length > 1) {
     // Each line once (several matches may share one), the first ten.
     const lines = new Set<number>();

@@ -27,6 +27,12 @@ export interface ResultStoreLimits {
  */
 const SHOWN_SHARE = 1 / 5;
 
+/**
+ * A file written this recently is not removed to make room: the answer of the call that wrote it may name it (a
+ * spool just closed, then its own call's cut answer kept). New output finds the directory full instead, and says so.
+ */
+const NAMED_RECENTLY_MS = 60_000;
+
 export class ResultStore {
   private count = 0;
   /** Bytes in the files this store holds, as last counted and since written. */
@@ -116,12 +122,13 @@ export class ResultStore {
 
   /**
    * Beyond the newest `files`, anything older than `seconds`, and the oldest beyond `bytes` in all (less
-   * `room`, kept free for what comes) are removed; never `newest`, the file just written, nor a spool still
-   * being written, whose answer will name it. Synchronous: the directory holds at most `files` entries, and a
+   * `room`, kept free for what comes) but for those written in the last minute, are removed; never `newest`,
+   * the file just written, nor a spool still being written, whose answer will name it. Synchronous: the directory holds at most `files` entries, and a
    * call's answer should not wait on, or race with, another's pruning.
    */
   private prune(newest: string | undefined, room = 0): void {
     const tooOld = Date.now() - this.limits.seconds * 1000;
+    const recent = Date.now() - NAMED_RECENTLY_MS;
     let kept = 0;
     let total = room;
     let left = 0;
@@ -132,7 +139,7 @@ export class ResultStore {
       const info = unlessAbsent(() => statSync(path), undefined);
       if (!info) continue;
       total += info.size;
-      const doomed = ++kept > this.limits.files || info.mtimeMs < tooOld || total > this.limits.bytes;
+      const doomed = ++kept > this.limits.files || info.mtimeMs < tooOld || (total > this.limits.bytes && info.mtimeMs < recent);
       if (doomed && path !== newest && !this.writing.has(path)) rmSync(path, { force: true });
       else left += info.size;
     }

@@ -7,11 +7,8 @@ import { isAbsolute, join, normalize, relative } from "node:path";
 import type { Within } from "../files/descriptor-path.js";
 import { isInside } from "../files/path-inside.js";
 import { PkgLocalError } from "./errors.js";
-import { realpathOf } from "./quiet-fs.js";
+import { DISTRIBUTION_INFO, realpathOf } from "./quiet-fs.js";
 import type { PackageRecord } from "./types.js";
-
-/** A Python distribution's own metadata directory (RECORD, METADATA), beside its code. */
-export const DISTRIBUTION_INFO = /\.(dist-info|egg-info)$/;
 
 /** The directories and files that make up the package, as installed: its members, or its whole root. */
 function packageEntries(pkg: PackageRecord): string[] {

@@ -3,8 +3,8 @@
 import { normalize } from "node:path";
 import { readTextPage, type NotRegular, type Outside, type Page } from "../files/text-page.js";
 import { PkgLocalError } from "./errors.js";
-import { DISTRIBUTION_INFO, leadsOutside, resolveInPackage } from "./package-confine.js";
-import { isDirectory } from "./quiet-fs.js";
+import { leadsOutside, resolveInPackage } from "./package-confine.js";
+import { DISTRIBUTION_INFO, isDirectory } from "./quiet-fs.js";
 import { entryExcerpt, readmeExcerpt, type Excerpt } from "./package-summary.js";
 import { packageTree, type PackageTree } from "./package-tree.js";
 import { shownPath } from "./project-path.js";

@@ -5,8 +5,8 @@ import { closeSync, constants, type Dirent, lstatSync, openSync, readdirSync } f
 import { basename, dirname, join } from "node:path";
 import { unlessAbsent } from "../files/absence.js";
 import { FD_DIR, openedWithin, type Within } from "../files/descriptor-path.js";
-import { DISTRIBUTION_INFO, isWithin, packageBounds, withinBounds } from "./package-confine.js";
-import { isDirectory, realpathOf } from "./quiet-fs.js";
+import { isWithin, packageBounds, withinBounds } from "./package-confine.js";
+import { DISTRIBUTION_INFO, isDirectory, realpathOf } from "./quiet-fs.js";
 import type { Language, PackageRecord } from "./types.js";
 
 export interface PackageTree {

@@ -34,6 +34,16 @@ describe("edit_file", () => {
     expect(readFileSync(join(f.root, "m.js"), "utf8")).toBe(source);
   });
 
+  it("refuses text whose second occurrence overlaps the first, as ambiguous as any other", async () => {
+    const f = await fixture({ "end.js": "  }\n}\n}\n" });
+    await expect(editFile(f.confinement, "end.js", [{ old_text: "}\n}\n", new_text: "}\n// end\n" }], false, 1 << 20)).rejects.toThrow(
+      "edits[0].old_text matches 2 times (lines 1, 2)",
+    );
+    // replace_all replaces what does not overlap, as split and join do.
+    await editFile(f.confinement, "end.js", [{ old_text: "}\n}\n", new_text: "}\n// end\n", replace_all: true }], false, 1 << 20);
+    expect(readFileSync(join(f.root, "end.js"), "utf8")).toBe("  }\n// end\n}\n");
+  });
+
   it("shows the closest lines when the text is not found", async () => {
     const f = await fixture({ "m.js": source });
     const failure = editFile(f.confinement, "m.js", [{ old_text: "function b() {\n    return 1;", new_text: "x" }], false, 1 << 20);

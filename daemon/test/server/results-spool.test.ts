@@ -1,13 +1,15 @@
 // The results store's spools: a stream written whole as it arrives, private to the server, never
 // through a link, each up to a quarter of responses.keep_bytes, and the oldest kept texts going
 // first when the whole store would hold more than that.
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ResultStore } from "../../src/mcp/results.js";
 
 const MiB = 1024 * 1024;
+/** A file as if written two minutes ago, past the time an answer naming it is kept from pruning. */
+const aged = (path: string) => utimesSync(path, new Date(Date.now() - 120_000), new Date(Date.now() - 120_000));
 const open = (bytes = 4 * MiB) =>
   ResultStore.open(mkdtempSync(join(tmpdir(), "nixshed-spool-")), { files: 100, seconds: 3600, bytes, answerBytes: 32_000 });
 
@@ -54,10 +56,16 @@ describe("the store's bytes", () => {
     expect(size()).toBe(4 * MiB);
     expect(spools.map((spool) => spool.written)).toEqual([MiB, MiB, MiB, MiB, 0, 0, 0, 0]);
     expect(spools[4]!.stopped).toBe("the results directory is full (responses.keep_bytes) with the output of calls running now");
-    // A finished one makes room for a new one, and every file an answer names is still there.
+    // One just finished is named by its call's answer: that answer, cut and kept, finds the directory full, not the file gone.
     spools[0]!.close();
-    expect(await store.keep("read_content", "x".repeat(MiB / 2))).toHaveProperty("path");
-    for (const spool of spools.slice(1, 4)) expect(existsSync(spool.path)).toBe(true);
+    expect(await store.keep("run", "x".repeat(MiB / 2))).toEqual({
+      error: "the results directory is full (responses.keep_bytes) with the output of calls running now",
+    });
+    for (const spool of spools) expect(existsSync(spool.path)).toBe(true);
+    // A minute on, it makes room.
+    aged(spools[0]!.path);
+    expect(await store.keep("run", "x".repeat(MiB / 2))).toHaveProperty("path");
+    expect(existsSync(spools[0]!.path)).toBe(false);
     expect(size()).toBeLessThanOrEqual(4 * MiB);
   });
 
@@ -67,6 +75,7 @@ describe("the store's bytes", () => {
       const spool = store.spooler("run")("stdout")!;
       spool.write(Buffer.alloc(MiB, 0x62));
       spool.close();
+      aged(spool.path);
     }
 
     const left = readdirSync(store.dir).sort();

@@ -185,20 +185,33 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   // ref may have moved, so its artifacts are reused within this process only (nix re-evaluates it
   // after a restart, and rebuilds only what changed).
   const pinned = "path" in request.source && [request.source.path, request.lib].every((path) => inStore(path) !== undefined);
-  const cached = pinned || realisedHere.has(key) ? readCached(key, root, infoFile, options.warn) : undefined;
+  const cachedNow = () => (pinned || realisedHere.has(key) ? readCached(key, root, infoFile, options.warn) : undefined);
+  const cached = cachedNow();
   if (cached) return cached;
 
   const progress = new BuildProgress(options.progress);
-  // A wait is said, and kept alive as a build is (a client ends a call silent for a minute).
+  // The wait for a turn counts against the build's time, and is said and kept alive as a build is (a client ends a
+  // call silent for a minute).
+  const deadline = Date.now() + options.timeoutMs;
+  const outOfTime = AbortSignal.timeout(options.timeoutMs);
   let heartbeat: NodeJS.Timeout | undefined;
+  // Another call may have realised the same package meanwhile.
   const building = () => {
     clearInterval(heartbeat);
-    return build(request, options, progress);
+    return Promise.resolve(cachedNow() ?? build(request, options, progress, deadline));
   };
+  const waiting = AbortSignal.any([...(options.signal ? [options.signal] : []), outOfTime]);
   return builds
-    .hold(building, options.signal, (ahead) => {
+    .hold(building, waiting, (ahead) => {
       progress.step(`waiting for ${ahead + BUILDS_AT_ONCE} other builds of packages to finish`);
       heartbeat = setInterval(() => progress.beat(), HEARTBEAT_MS);
+    })
+    .catch((error: unknown) => {
+      if (error !== outOfTime.reason) throw error;
+      throw new NixpkgsError(
+        `${request.attr}: build timeout reached waiting for other builds`,
+        "Raise nixpkgs.build_timeout_seconds, or try again once they are done.",
+      );
     })
     .finally(() => clearInterval(heartbeat));
 }
@@ -207,12 +220,11 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
 const BUILDS_AT_ONCE = 2;
 const builds = new BuildSlots(BUILDS_AT_ONCE);
 
-async function build(request: RealiseRequest, options: RealiseOptions, progress: BuildProgress): Promise<Realised> {
+async function build(request: RealiseRequest, options: RealiseOptions, progress: BuildProgress, deadline: number): Promise<Realised> {
   const { key, dir, root, infoFile } = cacheFiles(request, options.cacheDir);
   mkdirSync(dir, { recursive: true });
   // nix-store keeps a GC root only where it finds nothing or a root of its own.
   if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
-  const deadline = Date.now() + options.timeoutMs;
   const evaluated = await evaluate(request, options, deadline, progress);
   await runNix(
     "nix-store",

@@ -6,6 +6,7 @@ import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
 import { parse as parseToml } from "smol-toml";
 import { dirInProject } from "../project-path.js";
+import { readPlantedText } from "../../files/small-file.js";
 import { listNames, readScannedText } from "../quiet-fs.js";
 
 /** A directory that may be an environment: how it was found, and which tool made it. */
@@ -27,9 +28,12 @@ interface HatchEnvs {
   envs?: Record<string, { path?: unknown } | undefined>;
 }
 
-/** A project's TOML file, its values of unknown type (T declares them `unknown`); undefined when absent or not TOML. */
-function readToml<T>(file: string): T | undefined {
-  const text = readScannedText(file);
+/**
+ * A TOML file, its values of unknown type (T declares them `unknown`); undefined when absent or not TOML. A project's
+ * is read where it lies (readScannedText); the user's own config is theirs to link anywhere (`trusted`).
+ */
+function readToml<T>(file: string, trusted = false): T | undefined {
+  const text = trusted ? readPlantedText(file) : readScannedText(file);
   if (text === undefined) return undefined;
   try {
     return parseToml(text) as T;
@@ -82,15 +86,17 @@ function poetryVirtualenvsPath(projectRoot: string, env: NodeJS.ProcessEnv): str
   const cacheDir = env.POETRY_CACHE_DIR ?? join(xdg(env, "XDG_CACHE_HOME", ".cache"), "pypoetry");
   if (env.POETRY_VIRTUALENVS_PATH) return env.POETRY_VIRTUALENVS_PATH;
   const configDir = env.POETRY_CONFIG_DIR ?? join(xdg(env, "XDG_CONFIG_HOME", ".config"), "pypoetry");
-  const configured = (file: string) => {
-    const path = readToml<{ virtualenvs?: { path?: unknown } }>(file)?.virtualenvs?.path;
+  const configured = (file: string, trusted = false) => {
+    const path = readToml<{ virtualenvs?: { path?: unknown } }>(file, trusted)?.virtualenvs?.path;
     return typeof path === "string"
       ? resolve(projectRoot, path.replace("{cache-dir}", cacheDir).replace(/^~(?=\/|$)/, homedir()))
       : undefined;
   };
   // The project's own poetry.toml may keep them in the project, not in a host directory of its choosing.
   const projects = configured(join(projectRoot, "poetry.toml"));
-  return (projects && dirInProject(projects, projectRoot)) ?? configured(join(configDir, "config.toml")) ?? join(cacheDir, "virtualenvs");
+  return (
+    (projects && dirInProject(projects, projectRoot)) ?? configured(join(configDir, "config.toml"), true) ?? join(cacheDir, "virtualenvs")
+  );
 }
 
 /** Pipenv: $WORKON_HOME/<dir name>-<sha256(Pipfile path)[:6 bytes]>; its .project file names the project. */
