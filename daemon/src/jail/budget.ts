@@ -3,6 +3,7 @@
 // sandbox.max_queued_jails, and any beyond that are refused at once. A waiting call still obeys its
 // cancellation and its own time limit (the wait counts against it), and hears where it stands.
 import { ExpectedError } from "../expected-error.js";
+import { SlotQueue, type SlotRequest } from "../slot-queue.js";
 
 /** A wait for a free jail shorter than this is no wait worth saying in a result. */
 const MIN_WAIT_SHOWN_MS = 10;
@@ -10,93 +11,41 @@ const MIN_WAIT_SHOWN_MS = 10;
 /** A call refused or given up by the budget. */
 export class JailBudgetError extends ExpectedError {}
 
-export interface SlotRequest {
-  signal?: AbortSignal;
-  /** How long the call may wait for a slot; the time waited is taken from its time limit. */
-  timeoutMs: number;
-  /** Told on entering the queue and whenever the call moves up in it. */
-  onWait?: (ahead: number, running: number) => void;
-}
-
-interface Waiter {
-  grant(): void;
-  moved(): void;
-}
-
 export class JailBudget {
-  private running = 0;
-  private readonly queue: Waiter[] = [];
+  private readonly slots: SlotQueue;
 
   constructor(
     readonly maxJails: number,
     readonly maxQueued: number,
-  ) {}
+  ) {
+    this.slots = new SlotQueue(maxJails);
+  }
 
   /** Jails running now and calls waiting for one. */
   get usage(): { running: number; waiting: number } {
-    return { running: this.running, waiting: this.queue.length };
+    return this.slots.usage;
   }
 
   /** Waits for a slot; resolves with the release function, which must be called once the jail has ended. */
   acquire(request: SlotRequest): Promise<() => void> {
     if (request.signal?.aborted) return Promise.reject(new JailBudgetError("cancelled before a jail started"));
-    if (this.running < this.maxJails && this.queue.length === 0) return Promise.resolve(this.take());
-    if (this.queue.length >= this.maxQueued) {
+    const { running, waiting } = this.slots.usage;
+    if (this.slots.full && waiting >= this.maxQueued) {
       return Promise.reject(
         new JailBudgetError(
-          `too many jails: ${this.running} running and ${this.queue.length} waiting (sandbox.max_jails = ${this.maxJails}, sandbox.max_queued_jails = ${this.maxQueued})`,
+          `too many jails: ${running} running and ${waiting} waiting (sandbox.max_jails = ${this.maxJails}, sandbox.max_queued_jails = ${this.maxQueued})`,
           "Wait for running calls to finish before starting more.",
         ),
       );
     }
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = {
-        grant: () => {
-          settle();
-          resolve(this.take());
-        },
-        moved: () => request.onWait?.(this.queue.indexOf(waiter), this.running),
-      };
-      const leave = (error: JailBudgetError) => {
-        settle();
-        this.queue.splice(this.queue.indexOf(waiter), 1);
-        for (const other of this.queue) other.moved();
-        reject(error);
-      };
-      const timer = setTimeout(
-        () =>
-          leave(
-            new JailBudgetError(
-              `no jail became free within ${request.timeoutMs / 1000} s (all ${this.maxJails} of sandbox.max_jails busy)`,
-              "Try again later, or with a longer timeout_seconds.",
-            ),
-          ),
-        request.timeoutMs,
-      );
-      const onAbort = () => leave(new JailBudgetError("cancelled while waiting for a free jail"));
-      const settle = () => {
-        clearTimeout(timer);
-        request.signal?.removeEventListener("abort", onAbort);
-      };
-      request.signal?.addEventListener("abort", onAbort, { once: true });
-      this.queue.push(waiter);
-      waiter.moved();
+    return this.slots.acquire(request, {
+      timedOut: (timeoutMs) =>
+        new JailBudgetError(
+          `no jail became free within ${timeoutMs / 1000} s (all ${this.maxJails} of sandbox.max_jails busy)`,
+          "Try again later, or with a longer timeout_seconds.",
+        ),
+      cancelled: () => new JailBudgetError("cancelled while waiting for a free jail"),
     });
-  }
-
-  private take(): () => void {
-    this.running++;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.running--;
-      const next = this.queue.shift();
-      if (next) {
-        next.grant();
-        for (const other of this.queue) other.moved();
-      }
-    };
   }
 }
 

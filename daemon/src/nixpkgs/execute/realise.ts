@@ -23,7 +23,7 @@ import type { Mount, ProjectAccess } from "../../config/schema.js";
 import { nixFailure, NixpkgsError } from "../errors.js";
 import { NIX_FLAGS, SAFE_EVALUATION } from "../index/evaluate.js";
 import { BuildProgress } from "./build-progress.js";
-import { BuildSlots } from "./build-slots.js";
+import { SlotQueue } from "../../slot-queue.js";
 
 /** A nixpkgs to realise from: a source tree (`import path { }`) or a flake reference. */
 export type NixpkgsSource = { path: string } | { flake: string };
@@ -190,35 +190,41 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
   if (cached) return cached;
 
   const progress = new BuildProgress(options.progress);
-  // The wait for a turn counts against the build's time, and is said and kept alive as a build is (a client ends a
-  // call silent for a minute).
+  // The wait for a turn counts against the build's time.
   const deadline = Date.now() + options.timeoutMs;
-  const outOfTime = AbortSignal.timeout(options.timeoutMs);
-  let heartbeat: NodeJS.Timeout | undefined;
-  // Another call may have realised the same package meanwhile.
-  const building = () => {
-    clearInterval(heartbeat);
-    return Promise.resolve(cachedNow() ?? build(request, options, progress, deadline));
-  };
-  const waiting = AbortSignal.any([...(options.signal ? [options.signal] : []), outOfTime]);
-  return builds
-    .hold(building, waiting, (ahead) => {
-      progress.step(`waiting for ${ahead + BUILDS_AT_ONCE} other builds of packages to finish`);
-      heartbeat = setInterval(() => progress.beat(), HEARTBEAT_MS);
-    })
-    .catch((error: unknown) => {
-      if (error !== outOfTime.reason) throw error;
-      throw new NixpkgsError(
-        `${request.attr}: build timeout reached waiting for other builds`,
-        "Raise nixpkgs.build_timeout_seconds, or try again once they are done.",
-      );
-    })
-    .finally(() => clearInterval(heartbeat));
+  try {
+    const release = await builds.acquire(
+      {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        onWait: (ahead, running) => progress.step(`waiting for ${running + ahead} other builds of packages to finish`),
+      },
+      {
+        timedOut: () =>
+          new NixpkgsError(
+            `${request.attr}: build timeout reached waiting for other builds`,
+            "Raise nixpkgs.build_timeout_seconds, or try again once they are done.",
+          ),
+        cancelled: () => new NixpkgsError(`${request.attr}: cancelled while waiting for other builds`),
+      },
+    );
+    try {
+      // Another call may have realised the same package meanwhile.
+      return cachedNow() ?? (await build(request, options, progress, deadline));
+    } finally {
+      release();
+    }
+  } finally {
+    progress.end();
+  }
 }
 
-/** Evaluations and builds at once; the rest wait their turn (build-slots.ts). */
-const BUILDS_AT_ONCE = 2;
-const builds = new BuildSlots(BUILDS_AT_ONCE);
+/**
+ * At most two package evaluations and builds at once, across all calls: each `nix eval` of a nixpkgs takes hundreds
+ * of MB to a GB of the host, outside any jail, and a name the index lacks is evaluated all the same (forty calls of
+ * made-up names ran twenty-six evaluations at once). The rest wait their turn.
+ */
+const builds = new SlotQueue(2);
 
 async function build(request: RealiseRequest, options: RealiseOptions, progress: BuildProgress, deadline: number): Promise<Realised> {
   const { key, dir, root, infoFile } = cacheFiles(request, options.cacheDir);
@@ -303,9 +309,6 @@ function programsIn(bin: string): string[] {
   return unlessAbsent(() => readdirSync(programs).sort(), []);
 }
 
-/** How often a build that says nothing says it is still going: clients end a call that goes quiet (the SDK's after 60 s). */
-const HEARTBEAT_MS = 3000;
-
 /**
  * Runs one nix command in a process group of its own (so a timeout or cancellation stops the
  * builders it started too) and returns its stdout. Its stderr feeds progress: nix-store announces
@@ -325,8 +328,6 @@ function runNix(
     let stdout = "";
     let tail = "";
     let total: number | undefined;
-    const heartbeat = setInterval(() => options.progress.beat(), HEARTBEAT_MS);
-    heartbeat.unref();
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => {
       const text = chunk.toString();
@@ -358,7 +359,6 @@ function runNix(
     if (options.signal?.aborted) onAbort();
     child.once("error", (error) => {
       clearTimeout(timer);
-      clearInterval(heartbeat);
       reject(
         (error as NodeJS.ErrnoException).code === "ENOENT"
           ? new NixpkgsError(`${command} not found`, "nixpkgs_execute needs Nix on the daemon's PATH.")
@@ -367,7 +367,6 @@ function runNix(
     });
     child.once("close", (code) => {
       clearTimeout(timer);
-      clearInterval(heartbeat);
       options.signal?.removeEventListener("abort", onAbort);
       if (stopped === "timeout") {
         reject(
