@@ -147,8 +147,8 @@ export class ResultStore {
   }
 }
 
-/** Why a stream or a text is not kept whole when the store is full of what calls running now write. */
-const FULL = "the results directory is full (responses.keep_bytes) with the output of calls running now";
+/** Why a stream or a text is not kept whole when the store is full of what it may not remove yet. */
+const FULL = "the results directory is full (responses.keep_bytes) with the output of calls running now or just ended";
 
 /** A stream written whole as it arrives, up to `cap` bytes and what the store grants it. */
 class Spool implements SpoolFile {

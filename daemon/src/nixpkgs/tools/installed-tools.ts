@@ -12,7 +12,7 @@ import { NixpkgsError } from "../errors.js";
 import type { PackageRunner } from "../execute/execute.js";
 import { withoutInstallable } from "../index/package-sets.js";
 import { COMMON_TOOLS } from "./common-tools.js";
-import { type InstalledRegistry, type InstalledTool, MAX_DEFAULT_ARG_CHARS, MAX_DEFAULT_ARGS } from "./installed.js";
+import { type InstalledRegistry, type InstalledTool, refuseLongDefaultArgs } from "./installed.js";
 import { TOOL_PREFIX } from "./tool-names.js";
 import type { NixpkgsToolSet } from "./tool-set.js";
 import { progressOf } from "./tool-support.js";
@@ -37,15 +37,6 @@ export function restoreInstalledTools(tools: NixpkgsToolSet, registry: Installed
     }
     tools.addPackage(tool);
   }
-}
-
-/** Default arguments within what the registry keeps (they are listed in the tool's description on every turn). */
-function refuseLongDefaultArgs(defaultArgs: readonly string[]): void {
-  if (defaultArgs.length > MAX_DEFAULT_ARGS || defaultArgs.some((arg) => arg.length > MAX_DEFAULT_ARG_CHARS))
-    throw new NixpkgsError(
-      `default_args holds at most ${MAX_DEFAULT_ARGS} arguments of ${MAX_DEFAULT_ARG_CHARS} characters each`,
-      "Pass longer arguments in each call's args.",
-    );
 }
 
 export function installTool(tools: NixpkgsToolSet, registry: InstalledRegistry, runner: PackageRunner) {

@@ -18,8 +18,18 @@ import { ATTR_PATH } from "../execute/realise.js";
  * connection closed, and again after every restart.
  */
 export const MAX_INSTALLED_TOOLS = 100;
-export const MAX_DEFAULT_ARGS = 32;
-export const MAX_DEFAULT_ARG_CHARS = 1024;
+const MAX_DEFAULT_ARGS = 32;
+const MAX_DEFAULT_ARG_CHARS = 1024;
+const defaultArgsSchema = z.array(z.string().max(MAX_DEFAULT_ARG_CHARS)).max(MAX_DEFAULT_ARGS);
+
+/** Refuses default arguments the registry would not keep, in one line. */
+export function refuseLongDefaultArgs(defaultArgs: readonly string[]): void {
+  if (!defaultArgsSchema.safeParse(defaultArgs).success)
+    throw new ExpectedError(
+      `default_args holds at most ${MAX_DEFAULT_ARGS} arguments of ${MAX_DEFAULT_ARG_CHARS} characters each`,
+      "Pass longer arguments in each call's args.",
+    );
+}
 
 const installedToolSchema = z.object({
   name: z.string().regex(/^nixpkgs_[A-Za-z0-9_-]{1,56}$/, "not a tool name nixpkgs_install_tool gives"),
@@ -29,7 +39,7 @@ const installedToolSchema = z.object({
     .regex(/^[^/\0]+$/, "a program is a name in the package's bin/, not a path")
     .optional(),
   description: z.string().max(500).optional(),
-  defaultArgs: z.array(z.string().max(MAX_DEFAULT_ARG_CHARS)).max(MAX_DEFAULT_ARGS).optional(),
+  defaultArgs: defaultArgsSchema.optional(),
   timeoutSeconds: z.number().int().min(1).optional(),
 });
 

@@ -67,10 +67,10 @@ function packageSummary(index: NixpkgsIndex | undefined, tool: PackageToolSpec):
   const record = id >= 0 ? index!.record(id) : undefined;
   const description = record?.description ?? "";
   const runs = tool.program ?? (tool.several ? undefined : record?.mainProgram);
-  const short = description.length > 64 ? `${description.slice(0, 63).trimEnd()}…` : description;
-  const given = tool.defaultArgs?.length ? ` ${tool.defaultArgs.map(shellWord).join(" ")}` : "";
-  // Shown in part: the description goes out on every turn.
-  const first = given.length > 80 ? `${given.slice(0, 79).trimEnd()}…` : given;
+  // Each shown in part: the description goes out on every turn.
+  const clipped = (text: string, max: number) => (text.length > max ? `${text.slice(0, max - 1).trimEnd()}…` : text);
+  const short = clipped(description, 64);
+  const first = clipped(tool.defaultArgs?.length ? ` ${tool.defaultArgs.map(shellWord).join(" ")}` : "", 80);
   const what = runs ? ` (runs ${runs}${first})` : tool.several ? " (name the program to run)" : first ? ` (args go after${first})` : "";
   return `${short || `nixpkgs ${tool.attr}`}${what}`;
 }
