@@ -122,6 +122,17 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("answers a task on a LaTeX or Typst document with tools, not the styles that go inside one, unless those are asked for", () => {
+    const compile = attrsOf("compile a latex document to pdf", 10);
+    expect(compile).toContain("texliveFull");
+    expect(compile.slice(0, 5).filter((attr) => attr.startsWith("texlivePackages."))).toEqual([]);
+    expectFirsts([
+      ["compile a typst document", "typst"],
+      ["latex package for tables", "texlivePackages.ltablex"],
+      ["latex beamer", "texlivePackages.beamer"],
+    ]);
+  });
+
   it("answers a task with a program an agent can run without a display, unless the query asks for one", () => {
     expectFirsts([
       ["produce a pdf from a markdown file", "pandoc"],

@@ -91,6 +91,8 @@ export const ECOSYSTEM_WORDS: Record<string, string[]> = {
 
 /** Ecosystems that are as often a subject of another's packages ("python library for postgres", "python latex parser") as where to look. */
 export const SUBJECT_ECOSYSTEM_WORDS: ReadonlySet<string> = new Set(["postgres", "postgresql", "tex", "latex", "typst", "gnome", "kde"]);
+/** Of those, the document languages, whose packages go inside a document rather than work on one. */
+export const DOCUMENT_ECOSYSTEM_WORDS: ReadonlySet<string> = new Set(["tex", "latex", "typst"]);
 
 /** Families an agent rarely means unless it names them; their members rank below everything else. */
 const NICHE_FAMILIES = new Set([

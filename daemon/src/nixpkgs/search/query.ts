@@ -4,7 +4,14 @@
 import { NixpkgsError } from "../errors.js";
 import { FLAG } from "../index/build.js";
 import type { NixpkgsIndex } from "../index/index.js";
-import { ECOSYSTEM_WORDS, plainPname, SET_SUFFIXES, SUBJECT_ECOSYSTEM_WORDS, withoutInstallable } from "../index/package-sets.js";
+import {
+  DOCUMENT_ECOSYSTEM_WORDS,
+  ECOSYSTEM_WORDS,
+  plainPname,
+  SET_SUFFIXES,
+  SUBJECT_ECOSYSTEM_WORDS,
+  withoutInstallable,
+} from "../index/package-sets.js";
 import { STANDING_IN } from "./alternatives.js";
 import { whatIsAsked } from "./asking.js";
 import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
@@ -149,6 +156,26 @@ function fileOfKind(tokens: readonly string[], word: string): boolean {
   return (word === "file" || word === "files") && at > 1 && textTerms(tokens[at - 1]!).length > 0;
 }
 
+/** Words asking for an ecosystem's own packages ("latex package for tables", "typst template"). */
+const PACKAGE_WORDS = new Set([
+  ...LIBRARY_WORDS,
+  ...ECOSYSTEM_LIBRARY_WORDS,
+  "package",
+  "packages",
+  "template",
+  "templates",
+  "style",
+  "styles",
+]);
+
+/**
+ * A document language's word in a task is what the tool works on, not where to look: "compile a latex document to
+ * pdf" asks for a TeX engine, not one of CTAN's styles, which any two words ("latex beamer", "latex linter") may name.
+ */
+function documentOnly(word: string, words: readonly string[]): boolean {
+  return DOCUMENT_ECOSYSTEM_WORDS.has(word) && words.length > 2 && !words.some((w) => PACKAGE_WORDS.has(w));
+}
+
 /** The families a query word names: by the usual word ("python", "pip"), or as nixpkgs calls its set ("elm", "tmux"). */
 function familiesNamedBy(index: NixpkgsIndex, word: string): number[] {
   const usual = (ECOSYSTEM_WORDS[word] ?? []).map((family) => index.familyIndex(family));
@@ -252,7 +279,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
   const familyWords = new Map(words.map((w) => [w, namesSet(w) ? index.familyIndex(w) : -1]));
   // Beside an ecosystem that is a subject too, the first named is where to look, the other what about:
   // "python library for postgres" is Python's, "postgres extension for python" PostgreSQL's.
-  const familiesOf = new Map(words.map((w) => [w, familiesNamedBy(index, w)]));
+  const familiesOf = new Map(words.map((w) => [w, documentOnly(w, words) ? [] : familiesNamedBy(index, w)]));
   const ecosystemsNamed = words.filter((w) => familiesOf.get(w)!.length > 0);
   const onlyFirst = ecosystemsNamed.length > 1 && ecosystemsNamed.some((w) => SUBJECT_ECOSYSTEM_WORDS.has(w));
   const ecosystems = new Map(words.map((w) => [w, onlyFirst && w !== ecosystemsNamed[0] ? [] : familiesOf.get(w)!]));
