@@ -91,6 +91,13 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("weighs a noun of doing by what it acts on: 'image processing' is the imaging library that never says processing", () => {
+    expectFirsts([
+      ["python image processing library", "python313Packages.pillow"],
+      ["kubernetes secret management", "sops"],
+    ]);
+  });
+
   it("answers a converter's name with it, then the other converters for what it does, each page the start of a longer one", () => {
     expect(attrsOf("json2yaml", 1)).toEqual(["json2yaml"]);
     expect(attrsOf("json2yaml", 10)).toContain("remarshal");

@@ -32,6 +32,11 @@ const TOOLCHAIN_KINDS = new Set(["formatter", "profiler"]);
  * alternative"), they cost nothing to miss, or every package that calls itself an alternative to anything (fd, sd) would match.
  */
 const STANDING_IN_WORDS: ReadonlySet<string> = new Set(STANDING_IN);
+/**
+ * Nouns of doing, which tell tools apart only with what they act on before them: in "python image processing
+ * library" the image is the subject, and pillow ("Python Imaging Library") no less meant for not saying processing.
+ */
+const ACTIVITY_NOUNS = new Set(["processing", "manipulation", "handling", "management"]);
 /** Words asking for an interface to a tool ("git tui", "gui for postgres"), which the tool named rarely is itself... */
 const INTERFACE_WORDS = new Set(["tui", "gui", "ui", "frontend"]);
 /** ...as an interface says of itself. */
@@ -144,6 +149,8 @@ export interface ParsedQuery {
    * another word already says the kind of ("a pdf file": fileOfKind).
    */
   programWords: string[];
+  /** Content words that cost half to miss: a noun of doing after what it acts on ("image processing": ACTIVITY_NOUNS). */
+  activityWords: string[];
 }
 
 /**
@@ -332,6 +339,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
       (kinds.length > 0 && FILLER.has(w)) ||
       (!alternativesNamed && STANDING_IN_WORDS.has(w)),
   );
+  const activityWords = contentWords.filter((w) => ACTIVITY_NOUNS.has(w) && contentWords.includes(tokens[tokens.indexOf(w) - 1] ?? ""));
   const forUse = toolForUse(words, asked, isName);
   const { kind: kindOfTool, variantWord } = kindOfNamed(words, isName);
   const asksForTool = words.length > 1 && words.some((w) => TOOL_KINDS.has(w));
@@ -374,6 +382,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
     // A library is for programs: "library for building cli apps" asks for one by them.
     programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
+    activityWords,
   };
 }
 

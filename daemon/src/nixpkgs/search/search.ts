@@ -64,6 +64,8 @@ const WEIGHT = {
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
   coverageExponent: 2,
+  /** How much missing a noun of doing after its subject costs ("image processing": activityWords), of a word's usual cost. */
+  activityNoun: 0.5,
   /** Descriptions' uses of a word a name count must stand against: a word few packages use says little either way. */
   subjectSmoothing: 5,
   /** Factor of the family the query names ("python …"). */
@@ -403,6 +405,7 @@ function rankQuery(
     madeIn,
     libraryMayBeMeant,
     programWords,
+    activityWords,
   } = parseQuery(index, query, alternativesNamed);
   const platform = options.platform && options.platform !== "any" ? options.platform : undefined;
   if (platform && !/^[a-z0-9_]+-[a-z0-9_]+$/.test(platform)) {
@@ -486,7 +489,9 @@ function rankQuery(
     return term < 0 ? undefined : index.toolLanguages.postings(term);
   };
   for (const [i, { w, asked, match }] of weighted.entries()) {
-    const coverageWeight = programWords.includes(w) ? 0 : asked * subjectWeight(index, w);
+    const coverageWeight = programWords.includes(w)
+      ? 0
+      : asked * subjectWeight(index, w) * (activityWords.includes(w) ? WEIGHT.activityNoun : 1);
     wanted += coverageWeight;
     const refineOnly = i > 0 && (asked < WEIGHT.commonWordWeight || opened >= OPEN_WORDS);
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
