@@ -91,6 +91,17 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("reads 'headless' as what a tool does, not as the name of a build: no PostScript interpreter for a headless browser", () => {
+    const builds = (query: string) => attrsOf(query, 5).filter((attr) => /[-_]headless$/.test(attr));
+    expect(builds("headless browser")).toEqual([]);
+    expect(builds("screenshot a web page headless")).toEqual([]);
+    expect(attrsOf("headless chrome", 1)).toEqual(["python313Packages.pyppeteer"]);
+    expectFirsts([
+      ["ghostscript headless", "ghostscript_headless"],
+      ["ffmpeg headless", "ffmpeg-headless"],
+    ]);
+  });
+
   it("weighs a noun of doing by what it acts on: 'image processing' is the imaging library that never says processing", () => {
     expectFirsts([
       ["python image processing library", "python313Packages.pillow"],

@@ -150,6 +150,11 @@ const OPEN_WORDS = 6;
 const FIRST_RANKED_PER_RESULT = 4;
 /** Words asking for a library that a lib* name says ("libpng"). */
 const NAMED_LIBRARY_WORDS = new Set(["library", "libraries", "lib"]);
+/**
+ * Words nixpkgs also names a package's builds by (ghostscript_headless, ffmpeg-headless, jdk17_headless): asked, they
+ * say what a tool does ("a headless browser"), which such a build's name does not; its description must.
+ */
+const BUILD_VARIANT_WORDS = new Set(["headless"]);
 /** Most results one page shows. */
 export const MAX_LIMIT = 50;
 /** How deep paging reaches: one search ranks at most this many. */
@@ -502,7 +507,7 @@ function rankQuery(
       compounds: compounds.get(w),
       notNamed: w === firstWord ? undefined : ordinaryProgramNames(index).get(w),
       languageTools: languageToolsOf(w),
-      describedOnly,
+      describedOnly: describedOnly || BUILD_VARIANT_WORDS.has(w),
     };
     scoreWord(index, w, match, scratch, queryStems, scope, (id, score, share) => {
       touch(id);
