@@ -15,7 +15,8 @@ export function editDistance(a: string, b: string): number {
 
 /**
  * The nearest candidate within max(2, a third of the word's length) edits; else the one candidate the
- * word abbreviates or is a part of ("proj": project, "index": nixpkgs-index); else undefined.
+ * word abbreviates or is a part of ("proj": project, "index": nixpkgs-index); else the one whose parts
+ * the word's parts begin, in order ("timeout_secs": max_timeout_seconds); else undefined.
  */
 export function closest(word: string, candidates: Iterable<string>): string | undefined {
   const lower = word.toLowerCase();
@@ -31,5 +32,20 @@ export function closest(word: string, candidates: Iterable<string>): string | un
     const name = candidate.toLowerCase();
     return name.startsWith(lower) || name.split(/[-_.]/).includes(lower);
   });
-  return containing.length === 1 ? containing[0] : undefined;
+  if (containing.length === 1) return containing[0];
+  const shortened = all.filter((candidate) => partsBegin(lower, candidate.toLowerCase()));
+  return shortened.length === 1 ? shortened[0] : undefined;
+}
+
+/** Whether each of a word's two or more parts begins a part of the name, in order, a plural's "s" aside. */
+function partsBegin(word: string, name: string): boolean {
+  const parts = word.split(/[-_.]/).filter(Boolean);
+  const theirs = name.split(/[-_.]/);
+  let at = 0;
+  for (const part of parts) {
+    const start = part.length > 3 ? part.replace(/s$/, "") : part;
+    while (at < theirs.length && !theirs[at]!.startsWith(start)) at++;
+    if (at++ === theirs.length) return false;
+  }
+  return parts.length > 1;
 }

@@ -85,6 +85,8 @@ describe("nixshed", () => {
       "flag --set sandbox.max_timout_seconds: unknown key `sandbox.max_timout_seconds` (did you mean `sandbox.max_timeout_seconds`? allowed in [sandbox]:",
     );
     expect(nixshed(["config"], { NIXSHED_LOG_LEVLE: "debug" }).stderr).toContain("did you mean `log_level`?");
+    // A key shortened part by part is its table's own, not one of another table that is fewer edits away (fs.timeout_seconds).
+    expect(nixshed(["config", "--set", "sandbox.timeout_secs=5"]).stderr).toContain("did you mean `sandbox.max_timeout_seconds`?");
   });
 
   it("gives the line of a config error in a file", () => {
