@@ -1,7 +1,7 @@
 // search_files: content search by ripgrep (--json), streamed: past the result cap, rg reads on only
 // to keep a bounded rest for the agent to page (KEPT_MATCHES, KEPT_LINES, KEEP_READING_MS), so a
 // search over a huge tree costs little more than what is returned.
-import { constants } from "node:fs";
+import { constants, existsSync } from "node:fs";
 import { lstat, open } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
@@ -383,12 +383,50 @@ async function whyNothing(confinement: Confinement, request: SearchRequest, sign
   // match most patterns somewhere and are named only when nothing else matches (read_package reads them). At most
   // half a second in all: a tree's node_modules can hold a million files.
   const within = AbortSignal.any([signal, AbortSignal.timeout(IGNORED_LOOK_MS)]);
-  const ignoredIn = (skipDirs: readonly string[]) => once({ includeIgnored: true, skipDirs }, within).catch(() => undefined);
+  if (!(await leavesOutAnything(confinement, request.path ?? ".", within).catch(() => true))) return undefined;
+  const ignoredIn = (skipDirs: readonly string[], stop = within) => once({ includeIgnored: true, skipDirs }, stop).catch(() => undefined);
+  // Both at once: where the pattern is nowhere (the usual case) each reads to the end, and the second one no longer
+  // waits for the first. Its answer counts only when the first found nothing.
+  const dependencies = new AbortController();
+  const inAll = ignoredIn([], AbortSignal.any([within, dependencies.signal]));
   const own = await ignoredIn(DEPENDENCY_DIRS);
-  const found = own?.matches ? own : await ignoredIn([]);
+  if (own?.matches) dependencies.abort();
+  const found = own?.matches ? own : await inAll;
   const file = found?.matches ? found.files[0]!.path : undefined;
   if (!file) return undefined;
   return `in files .gitignore excludes (${file}): pass include_ignored: true${own?.matches ? `, with path ${JSON.stringify(file)} for that file alone` : ""}`;
+}
+
+/** The files whose rules rg follows, and a repository's own (it reads .git/info/exclude). */
+const RULE_FILES = [".gitignore", ".ignore", ".rgignore", "/.git/info/exclude"];
+/** What at a root's top says a search may leave something out: a file of rules, or a repository. */
+const TOP_RULES = [".gitignore", ".ignore", ".rgignore", ".git"];
+
+/**
+ * Whether a search may leave anything out: most projects say so at their top; else a file of rules may be anywhere
+ * below (or above the path searched). Without one (a dependency tree unpacked, a plain directory) the look in what is
+ * left out would read the whole tree again for nothing; for this the names alone are walked, up to the first such file.
+ */
+async function leavesOutAnything(confinement: Confinement, path: string, signal: AbortSignal): Promise<boolean> {
+  if (confinement.roots().some((root) => TOP_RULES.some((name) => existsSync(join(root.real, name))))) return true;
+  const args = ["--files", "--line-buffered", "--no-config", "--hidden", "--no-ignore", ...RULE_FILES.flatMap((name) => ["--glob", name])];
+  let found = false;
+  for (const dir of new Set([".", path])) {
+    await searchRecords(
+      confinement,
+      dir,
+      () => args,
+      signal,
+      async (records) => {
+        for await (const _ of records) {
+          found = true;
+          break;
+        }
+      },
+    );
+    if (found) return true;
+  }
+  return false;
 }
 
 /** Where installed dependencies are, which .gitignore excludes and a search of what it excludes names last. */

@@ -293,6 +293,19 @@ describe("search_files", () => {
     expect((await search(f, { pattern: "nowhere" })).hint).toBeUndefined();
   });
 
+  it("looks in what any file of rules leaves out: a repository's exclude file, a nested .gitignore, one above the path searched", async () => {
+    const repository = await fixture({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".git/info/exclude": "token.txt\n",
+      "token.txt": "token=1\n",
+    });
+    expect((await search(repository, { pattern: "token=" })).hint).toContain("(token.txt)");
+    const nested = await fixture({ "a/b/.ignore": "x.log\n", "a/b/x.log": "needle\n", "c.txt": "" });
+    expect((await search(nested, { pattern: "needle" })).hint).toContain("(a/b/x.log)");
+    const above = await fixture({ ".rgignore": "*.log\n", "sub/x.log": "needle\n" });
+    expect((await search(above, { pattern: "needle", path: "sub" })).hint).toContain("(sub/x.log)");
+  });
+
   it("finds an agent's first-guess regex", async () => {
     const f = await fixture({ "a.ts": "// TODO:   fix this\n// TODO later\n" });
     expect((await search(f, { pattern: "TODO:\\s+\\w+" })).matches).toBe(1);
