@@ -25,7 +25,7 @@ const CODE_SHAPES: { interpreter: string; shape: RegExp; line?: (line: string) =
   {
     interpreter: "node",
     shape:
-      /^[ \t]*(?:console\.\w+\(|(?:const|var) [\w{}[\], ]+ ?= ?|let [\w{}[\], ]+ = |.*\brequire\(['"]|import .+ from ['"]|async function\b|function\*? ?\w*\s*\([^)\s]+)|=>|[!=]==|\bnew [A-Z]\w*\(|\b(?:Array|Object|JSON|Math|Promise)\.\w+|\bprocess\.(?:argv|env|cwd|exit)\b|\.(?:repeat|forEach|push|includes|toUpperCase|toLowerCase|padStart|padEnd|toFixed)\(/m,
+      /^(?:[ \t]*(?:console\.\w+\(|(?:const|var) [\w{}[\], ]+ ?= ?|let [\w{}[\], ]+ = |import .+ from ['"]|async function\b|function\*? ?\w*\s*\([^)\s]+)|.*\brequire\(['"])|=>|[!=]==|\bnew [A-Z]\w*\(|\b(?:Array|Object|JSON|Math|Promise)\.\w+|\bprocess\.(?:argv|env|cwd|exit)\b|\.(?:repeat|forEach|push|includes|toUpperCase|toLowerCase|padStart|padEnd|toFixed)\(/m,
   },
   {
     interpreter: "python",

@@ -45,6 +45,8 @@ describe("pickEnvironment without a name", () => {
     expect(picked("def f(x):\n    return x")).toBe("python");
     expect(picked("console.log(1 + 1)")).toBe("node");
     expect(picked("const fs = require('fs')")).toBe("node");
+    // A require anywhere in a line, after blanks or an assignment without a declaration.
+    expect(picked("if (true) {\n    fs = require('fs')\n}")).toBe("node");
     expect(picked("import fs from 'node:fs'\nfs.readdirSync('.')")).toBe("node");
     for (const code of ["ls -la", "echo print(1)", "jq . data.json", "x=1"]) expect(picked(code)).toBe("shell");
   });
