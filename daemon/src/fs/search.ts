@@ -3,7 +3,7 @@
 // search over a huge tree costs little more than what is returned.
 import { constants, existsSync } from "node:fs";
 import { lstat, open } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname, isAbsolute, join } from "node:path";
 import { z } from "zod";
 import { decodeText } from "../files/binary-file.js";
 import { parseJson } from "../files/json-file.js";
@@ -404,29 +404,27 @@ const TOP_RULES = [".gitignore", ".ignore", ".rgignore", ".git"];
 
 /**
  * Whether a search may leave anything out: most projects say so at their top; else a file of rules may be anywhere
- * below (or above the path searched). Without one (a dependency tree unpacked, a plain directory) the look in what is
- * left out would read the whole tree again for nothing; for this the names alone are walked, up to the first such file.
+ * below (or above the path searched, so the project is walked whole; another root's path from itself). Without one (a
+ * dependency tree unpacked, a plain directory) the look in what is left out would read the whole tree again for
+ * nothing; for this the names alone are walked, up to the first such file.
  */
 async function leavesOutAnything(confinement: Confinement, path: string, signal: AbortSignal): Promise<boolean> {
   if (confinement.roots().some((root) => TOP_RULES.some((name) => existsSync(join(root.real, name))))) return true;
   const args = ["--files", "--line-buffered", "--no-config", "--hidden", "--no-ignore", ...RULE_FILES.flatMap((name) => ["--glob", name])];
   let found = false;
-  for (const dir of new Set([".", path])) {
-    await searchRecords(
-      confinement,
-      dir,
-      () => args,
-      signal,
-      async (records) => {
-        for await (const _ of records) {
-          found = true;
-          break;
-        }
-      },
-    );
-    if (found) return true;
-  }
-  return false;
+  await searchRecords(
+    confinement,
+    isAbsolute(path) ? path : ".",
+    () => args,
+    signal,
+    async (records) => {
+      for await (const _ of records) {
+        found = true;
+        break;
+      }
+    },
+  );
+  return found;
 }
 
 /** Where installed dependencies are, which .gitignore excludes and a search of what it excludes names last. */
