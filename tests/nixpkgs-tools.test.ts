@@ -358,6 +358,33 @@ describe("nixpkgs_execute", () => {
   });
 });
 
+describe("builds across calls", () => {
+  it("builds two packages at once; a third waits its turn, told so, and may be cancelled while it waits", async () => {
+    // Each evaluation of a nixpkgs takes hundreds of MB of the host outside any jail: forty calls once ran twenty-six.
+    const running = [new AbortController(), new AbortController()];
+    const slow = running.map((controller) =>
+      server.client
+        .callTool({ name: "nixpkgs_execute", arguments: { package: "slow-build" } }, undefined, { signal: controller.signal })
+        .catch(() => undefined),
+    );
+    expect(await waitFor(slowBuildRunning, 5000)).toBe(true);
+    const waiting = new AbortController();
+    const progress: (string | undefined)[] = [];
+    const third = server.client.callTool({ name: "nixpkgs_execute", arguments: { package: "tree" } }, undefined, {
+      signal: waiting.signal,
+      onprogress: ({ message }) => progress.push(message),
+    });
+    expect(await waitFor(() => progress.includes("waiting for 2 other builds of packages to finish"), 5000)).toBe(true);
+    expect(progress.some((message) => message?.startsWith("evaluating"))).toBe(false);
+    waiting.abort();
+    await expect(third).rejects.toThrow();
+    for (const controller of running) controller.abort();
+    await Promise.all(slow);
+    expect(await waitFor(() => !slowBuildRunning(), 5000)).toBe(true);
+    expect((await ok("nixpkgs_execute", { package: "tree", args: ["--version"] })).exit_code).toBe(0);
+  });
+});
+
 describe("everyday and installed tools", () => {
   it("points a call of a package tool not installed (nixpkgs_jq) to nixpkgs_execute", async () => {
     const result = await server.call("nixpkgs_jq", { args: [".", "data.json"] });
