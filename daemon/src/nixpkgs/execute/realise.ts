@@ -180,7 +180,8 @@ async function evaluate(request: RealiseRequest, options: RealiseOptions, deadli
 }
 
 export async function realise(request: RealiseRequest, options: RealiseOptions): Promise<Realised> {
-  const { key, dir, root, infoFile } = cacheFiles(request, options.cacheDir);
+  const files = cacheFiles(request, options.cacheDir);
+  const { key, root, infoFile } = files;
   // A store path is immutable, so its artifacts are reused across restarts; a checkout or a flake
   // ref may have moved, so its artifacts are reused within this process only (nix re-evaluates it
   // after a restart, and rebuilds only what changed).
@@ -210,7 +211,7 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
     );
     try {
       // Another call may have realised the same package meanwhile.
-      return cachedNow() ?? (await build(request, options, progress, deadline));
+      return cachedNow() ?? (await build(request, options, files, progress, deadline));
     } finally {
       release();
     }
@@ -226,8 +227,13 @@ export async function realise(request: RealiseRequest, options: RealiseOptions):
  */
 const builds = new SlotQueue(2);
 
-async function build(request: RealiseRequest, options: RealiseOptions, progress: BuildProgress, deadline: number): Promise<Realised> {
-  const { key, dir, root, infoFile } = cacheFiles(request, options.cacheDir);
+async function build(
+  request: RealiseRequest,
+  options: RealiseOptions,
+  { key, dir, root, infoFile }: ReturnType<typeof cacheFiles>,
+  progress: BuildProgress,
+  deadline: number,
+): Promise<Realised> {
   mkdirSync(dir, { recursive: true });
   // nix-store keeps a GC root only where it finds nothing or a root of its own.
   if (inStore(root) === undefined) rmSync(root, { recursive: true, force: true });
