@@ -440,6 +440,14 @@ describe("the real catalog", () => {
     }
   });
 
+  it("answers a language's library asked for with the established one even where its terse description misses a word", () => {
+    // cjson, "A fast JSON encoding/parsing module", says no "library"; lua-yajl, which does, is a binding of a C one.
+    expectFirsts([
+      ["lua json library", "lua54Packages.cjson"],
+      ["python library for retrying failed calls with exponential backoff", "python313Packages.backoff"],
+    ]);
+  });
+
   it("answers debugging, cloud and secret tasks with the everyday debuggers, cloud CLIs and sops first", () => {
     expectFirsts([
       ["c debugger", "gdb"],

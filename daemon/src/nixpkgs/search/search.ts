@@ -64,6 +64,12 @@ const WEIGHT = {
   commonWordWeight: 4,
   /** How much missing a query word costs: the score scales with the covered share to this power. */
   coverageExponent: 2,
+  /**
+   * ...and when a language's library is asked for ("python dataframe library"): its libraries' descriptions are terse
+   * and alike ("Scientific tools for Python" is numpy), so how established one is decides more, and a word it does not
+   * say less. Lowered from 2, it raised or kept every query set, the two never read among them.
+   */
+  libraryCoverageExponent: 1.5,
   /** How much missing a noun of doing after its subject costs ("image processing": activityWords), of a word's usual cost. */
   activityNoun: 0.5,
   /** Descriptions' uses of a word a name count must stand against: a word few packages use says little either way. */
@@ -604,6 +610,7 @@ function rankQuery(
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
+  const coverageExponent = asksForLibrary && familyIds.size > 0 ? WEIGHT.libraryCoverageExponent : WEIGHT.coverageExponent;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
   const rank = (id: number) => {
@@ -667,7 +674,7 @@ function rankQuery(
         program *
         unexposed *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
-      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** WEIGHT.coverageExponent) * factor * common * kind;
+      const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** coverageExponent) * factor * common * kind;
       // Matching none of what counts is no answer (and would list its group once per member).
       const rep = index.groupRep[id]!;
       if (score > 0 && best[rep] === 0) {
@@ -694,8 +701,7 @@ function rankQuery(
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const coverage = wanted > 0 ? Math.min(1, (matched[id]! + ecosystemWeight) / wanted) : 0;
-    const b =
-      (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** WEIGHT.coverageExponent) * ceilings[id]! * madeInCeiling;
+    const b = (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** coverageExponent) * ceilings[id]! * madeInCeiling;
     bound[i] = b;
     if (b > most) most = b;
   }
