@@ -129,6 +129,10 @@ describe("the real catalog", () => {
       ["aws cli v2", "awscli2"],
       ["nodejs 20", "nodejs_20"],
       ["ffmpeg 6", "ffmpeg_6"],
+      // No attribute names these releases: the channel lists python313 as python313Packages.python, nodejs_22 as
+      // nodePackages.nodejs.
+      ["python 3.13", "python313Packages.python"],
+      ["nodejs 22", "nodePackages.nodejs"],
     ]);
   });
 

@@ -383,6 +383,19 @@ describe("a language's own sets", () => {
     expect(ranked(small, "python3Packages.yt-dlp")[0]).toBe("python312Packages.yt-dlp");
   });
 
+  it("show a set's build of another release of a top-level package as that package, and it when its release is asked", () => {
+    // The channel lists nodejs_22 once, as nodePackages.nodejs.
+    const node = "Event-driven I/O framework for the V8 JavaScript engine";
+    const small = smallIndex([
+      ["nodejs_24", node, "nodejs", "24.8.0"],
+      ["nodePackages.nodejs", node, "nodejs", "22.19.0"],
+      ["corepack", "Wrappers for npm, pnpm and Yarn via Node.js Corepack", "corepack", "24.8.0"],
+      ...WIDGETS,
+    ]);
+    expect(searchIndex(small, "nodejs").map((result) => [result.attr, result.alsoIn])).toEqual([["nodejs_24", ["nodePackages.nodejs"]]]);
+    expect(ranked(small, "nodejs 22")[0]).toBe("nodePackages.nodejs");
+  });
+
   it("show one result for a library's builds in each version of its set, and keep libraries that only share a description apart", () => {
     const torch = "PyTorch: Tensors and Dynamic neural networks in Python with strong GPU acceleration";
     const small = smallIndex([

@@ -104,16 +104,15 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 
     // A library in each version of its set is one result, whatever each version's description says; so is a
-    // package kept in several versions or builds, at top level or in a set (crystal, crystal_1_14; imagemagick,
-    // imagemagickBig; haskell.compiler's ghc96, ghc98; python313Packages.torch-bin, torchWithVulkan): the same
+    // package kept in several versions or builds, at top level or in a set, or in both (crystal, crystal_1_14;
+    // imagemagick, imagemagickBig; haskell.compiler's ghc96, ghc98; python313Packages.torch-bin, torchWithVulkan;
+    // yt-dlp, python312Packages.yt-dlp; nodejs_24 and nodePackages.nodejs, the channel's name for nodejs_22): the same
     // pname and description. So is a top-level build of one release under a longer name (neovim-unwrapped,
     // emacs-nox, kubernetes-helm-wrapped, whose pname is helm): the same description and version.
     groupKeys[id] = [
       `${familyName}\0${leaf}`,
-      ...(entry.description ? [`${familyName}\0${plainPname(entry.pname)}\0${entry.description}`] : []),
+      ...(entry.description ? [`\0${plainPname(entry.pname)}\0${entry.description}`] : []),
       ...(familyName === "" ? releaseKeys(entry, leaf, releases) : []),
-      // A set's package also at top level, as it is (yt-dlp, python312Packages.yt-dlp; hadolint, haskellPackages.hadolint).
-      ...(entry.description ? [`\0${plainPname(entry.pname)}\0${entry.description}\0${entry.version}`] : []),
     ];
 
     const pname = plainPname(entry.pname);

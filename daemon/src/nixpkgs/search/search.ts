@@ -86,6 +86,11 @@ const WEIGHT = {
    * to outweigh an everyday tool's factor.
    */
   otherUse: 0.1,
+  /**
+   * Factor of a package in the release asked ("python 3.13"): where no attribute names that release (python313 is
+   * python3, listed as python313Packages.python), its version says it, over the everyday tools its name's word matches.
+   */
+  releaseAsked: 2,
   /** Factor of a package the query says it does not want ("without docker"): shown only when nothing else matches. */
   unwanted: 0.01,
   /** The representative shows for its group unless another member scores over this many times as much. */
@@ -673,7 +678,8 @@ function rankQuery(
         (libraryElsewhere ? WEIGHT.libraryElsewhere : 1) *
         program *
         unexposed *
-        (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1);
+        (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1) *
+        (release !== undefined && ofRelease(index.record(id).version, release) ? WEIGHT.releaseAsked : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** coverageExponent) * factor * common * kind;
       // Matching none of what counts is no answer (and would list its group once per member).
       const rep = index.groupRep[id]!;
@@ -695,13 +701,13 @@ function rankQuery(
   // What naming the ecosystem can add (as rank adds it): nothing when the query names none.
   const namedMost = Math.max(ecosystemMost, WEIGHT.descriptionStem * ecosystemMatchWeight);
   const ceilings = ceilingsOf(index);
-  const madeInCeiling = madeIn.length > 0 ? WEIGHT.madeInAsked : 1;
+  const askedCeiling = (madeIn.length > 0 ? WEIGHT.madeInAsked : 1) * (release !== undefined ? WEIGHT.releaseAsked : 1);
   const { bound } = scratch;
   let most = 0;
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]!;
     const coverage = wanted > 0 ? Math.min(1, (matched[id]! + ecosystemWeight) / wanted) : 0;
-    const b = (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** coverageExponent) * ceilings[id]! * madeInCeiling;
+    const b = (whole[id]! * WEIGHT.wholeName + (total[id]! + namedMost) * coverage ** coverageExponent) * ceilings[id]! * askedCeiling;
     bound[i] = b;
     if (b > most) most = b;
   }
@@ -726,11 +732,14 @@ function rankQuery(
   // The attribute asked for shows for its group; else the representative (the newest set's member, the
   // default version), unless another member matched far better: "jupyter notebook" is jupyter, grouped with python312.
   // "java 17" is jdk17, a member of jdk's group: of a group whose representative is another release, the member in
-  // the release asked shows, by its shortest name (jdk17, not jdk17_headless; beam26Packages.erlang, not beamMinimal26Packages.erlang).
+  // the release asked shows, one of the name asked first ("python 3.13": python313Packages.python, not jupyter, a
+  // Python environment), then by its shortest name (jdk17, not jdk17_headless; beam26Packages.erlang, not
+  // beamMinimal26Packages.erlang).
   const releaseAsked = (rep: number) => {
     if (release === undefined || ofRelease(index.record(rep).version, release)) return undefined;
     const inRelease = index.groupMembers(rep).filter((id) => ofRelease(index.record(id).version, release));
-    return inRelease.sort((a, b) => index.attrLength(a) - index.attrLength(b))[0];
+    const notAsked = (id: number) => Number(!contentWords.includes(splitAttr(index.attr(id)).leaf));
+    return inRelease.sort((a, b) => notAsked(a) - notAsked(b) || index.attrLength(a) - index.attrLength(b))[0];
   };
   const shownFor = (rep: number) => {
     if (pathId >= 0 && index.groupRep[pathId] === rep) return pathId;
