@@ -1,9 +1,9 @@
 // State is data, not authority: an installed-tools registry planted in the state dir restores only
 // entries of the shape nixpkgs_install_tool writes (a tool name it gives, an attribute path, a
-// program name), each other entry skipped with a warning naming the file, and a file that is not a
-// registry at all is set aside, never trusted.
+// program name), each other entry skipped with a warning naming the file and moved beside it, and
+// a file that is not a registry at all is set aside, never trusted.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -33,9 +33,10 @@ describe("a planted installed-tools registry", () => {
     const warnings: string[] = [];
     const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
     expect(registry.all().map((tool) => tool.name)).toEqual(["nixpkgs_jq"]);
-    expect(warnings).toHaveLength(6);
+    expect(warnings).toHaveLength(7);
     const file = join(stateDir, "nixpkgs", "installed-tools.json");
-    expect(warnings.every((line) => line.startsWith(`${file}: tools[`))).toBe(true);
+    expect(warnings.slice(0, 6).every((line) => line.startsWith(`${file}: tools[`))).toBe(true);
+    expect(warnings[6]).toBe(`${file}: 6 skipped entries moved, as they were, to ${file}.skipped`);
     expect(warnings[0]).toMatch(/tools\[1\] skipped \(program: a program is a name in the package's bin\/, not a path\)/);
     expect(warnings[1]).toMatch(/tools\[2\] skipped \(attr: not a nixpkgs attribute path\)/);
   });
@@ -51,8 +52,43 @@ describe("a planted installed-tools registry", () => {
     expect(warnings).toEqual([
       expect.stringMatching(/tools\[0\] skipped \(defaultArgs\.0: /),
       expect.stringMatching(/past the first 100 are skipped$/),
+      expect.stringMatching(/: 50 skipped entries moved, as they were, to .*\.skipped$/),
     ]);
     expect(() => registry.add({ name: "nixpkgs_more", attr: "jq" })).toThrow(/^100 tools are installed, the most kept$/);
+  });
+
+  it("loses none of the entries it skips: they move, as they were, beside the file, which then holds what it restores", () => {
+    const overLimit = { name: "nixpkgs_notes", attr: "jq", description: "n".repeat(600) };
+    const stateDir = plant({ schemaVersion: 1, tools: [{ name: "nixpkgs_jq", attr: "jq" }, overLimit] });
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    const registry = new InstalledRegistry(stateDir, () => {});
+    registry.add({ name: "nixpkgs_yq", attr: "yq-go" });
+    const warnings: string[] = [];
+    expect(new InstalledRegistry(stateDir, (line) => warnings.push(line)).all().map((tool) => tool.name)).toEqual([
+      "nixpkgs_jq",
+      "nixpkgs_yq",
+    ]);
+    expect(warnings).toEqual([]);
+    expect(readFileSync(`${file}.skipped`, "utf8")).toBe(`${JSON.stringify(overLimit)}\n`);
+  });
+
+  it("leaves the file as it is when what it skips cannot be moved, and restores the rest", () => {
+    const stateDir = plant({
+      schemaVersion: 1,
+      tools: [
+        { name: "nixpkgs_jq", attr: "jq" },
+        { name: "run", attr: "jq" },
+      ],
+    });
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    mkdirSync(`${file}.skipped`);
+    const before = readFileSync(file, "utf8");
+    const warnings: string[] = [];
+    const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
+    expect(registry.all().map((tool) => tool.name)).toEqual(["nixpkgs_jq"]);
+    expect(warnings.at(-1)).toMatch(/its skipped entries could not be moved to .*\.skipped \(.*EISDIR.*\); the file is left as it is$/);
+    expect(() => registry.add({ name: "nixpkgs_yq", attr: "yq-go" })).toThrow(/at startup, so it is left as it is/);
+    expect(readFileSync(file, "utf8")).toBe(before);
   });
 
   it("sets aside a registry too large to read, and installs again", () => {

@@ -2,9 +2,10 @@
 //
 // The file is data, not authority: each entry read back is checked against the shape
 // nixpkgs_install_tool writes (a tool name it would give, an attribute path, a program name
-// without a path) and skipped with a warning naming the file otherwise. An entry names no path:
+// without a path) and skipped with a warning naming the file otherwise; what is skipped is moved,
+// as it was, to a file beside it, so that nothing of the user's is lost. An entry names no path:
 // its package is realised from the trusted nixpkgs like any other, and runs from the store.
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ExpectedError } from "../../expected-error.js";
@@ -50,23 +51,30 @@ type RegistryFile = z.infer<typeof registryFileSchema>;
 
 const registryPath = (stateDir: string) => join(stateDir, "nixpkgs", "installed-tools.json");
 
-/** The valid entries of the file (each other one told to `warn`); none when it is absent. Throws when it cannot be read. */
-function readEntries(path: string, warn: (message: string) => void): InstalledTool[] {
+/**
+ * The valid entries of the file, and the others as they were (each told to `warn`); none when it is absent. Throws
+ * when it cannot be read.
+ */
+function readEntries(path: string, warn: (message: string) => void): { tools: InstalledTool[]; skipped: unknown[] } {
   const file = readJsonFile(path, registryFileSchema);
-  const entries = (file?.tools ?? []).flatMap((entry, index) => {
+  const tools: InstalledTool[] = [];
+  const skipped: unknown[] = [];
+  (file?.tools ?? []).forEach((entry, index) => {
     const parsed = installedToolSchema.safeParse(entry);
-    if (parsed.success) return [parsed.data];
-    warn(`${path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
-    return [];
+    if (parsed.success) tools.push(parsed.data);
+    else {
+      warn(`${path}: tools[${index}] skipped (${issueLine(parsed.error)})`);
+      skipped.push(entry);
+    }
   });
-  if (entries.length > MAX_INSTALLED_TOOLS) warn(`${path}: the tools past the first ${MAX_INSTALLED_TOOLS} are skipped`);
-  return entries.slice(0, MAX_INSTALLED_TOOLS);
+  if (tools.length > MAX_INSTALLED_TOOLS) warn(`${path}: the tools past the first ${MAX_INSTALLED_TOOLS} are skipped`);
+  return { tools: tools.slice(0, MAX_INSTALLED_TOOLS), skipped: [...skipped, ...tools.slice(MAX_INSTALLED_TOOLS)] };
 }
 
 /** The installed tools as the state dir holds them, changing nothing there (for doctor); none when the file cannot be read. */
 export function installedTools(stateDir: string): InstalledTool[] {
   try {
-    return readEntries(registryPath(stateDir), () => {});
+    return readEntries(registryPath(stateDir), () => {}).tools;
   } catch {
     return [];
   }
@@ -115,7 +123,9 @@ export class InstalledRegistry {
 
   private load(): void {
     try {
-      for (const tool of readEntries(this.path, this.warn)) this.tools.set(tool.name, tool);
+      const { tools, skipped } = readEntries(this.path, this.warn);
+      for (const tool of tools) this.tools.set(tool.name, tool);
+      if (skipped.length > 0) this.setAside(skipped);
     } catch (error) {
       // One too large to read (over 16 MiB) is set aside the same way.
       if (error instanceof InvalidJson || (error instanceof UnreadableFile && error.reason.startsWith("over "))) {
@@ -128,6 +138,24 @@ export class InstalledRegistry {
       this.unreadable = `${this.path}: unreadable (${(error as Error).message})`;
       this.warn(`${this.unreadable}; installed tools are not restored`);
     }
+  }
+
+  /**
+   * Moves the entries skipped to `<file>.skipped`, one JSON line each, added to any there before, so that the next
+   * save, which writes only the tools restored, loses none of them. Where that cannot be written, the file is left
+   * as it is, and never overwritten.
+   */
+  private setAside(skipped: unknown[]): void {
+    const aside = `${this.path}.skipped`;
+    try {
+      appendFileSync(aside, skipped.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+      this.save();
+    } catch (error) {
+      this.unreadable = `${this.path}: its skipped entries could not be moved to ${aside} (${(error as Error).message})`;
+      this.warn(`${this.unreadable}; the file is left as it is`);
+      return;
+    }
+    this.warn(`${this.path}: ${skipped.length} skipped ${skipped.length === 1 ? "entry" : "entries"} moved, as they were, to ${aside}`);
   }
 
   private save(): void {
