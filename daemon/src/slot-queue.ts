@@ -39,6 +39,8 @@ export class SlotQueue {
 
   /** Waits for a slot; resolves with its release, which must be called once the work is done (more calls do nothing). */
   acquire(request: SlotRequest, reasons: LeaveReasons): Promise<() => void> {
+    // An aborted signal fires no more: a caller cancelled already would wait out its time limit.
+    if (request.signal?.aborted) return Promise.reject(reasons.cancelled());
     if (!this.full) return Promise.resolve(this.take());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {

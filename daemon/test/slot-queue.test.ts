@@ -32,4 +32,16 @@ describe("SlotQueue", () => {
     expect(queue.usage).toEqual({ running: 1, waiting: 0 });
     release();
   });
+
+  it("refuses a caller cancelled before it asks at once, free slot or not, and holds no place for it", async () => {
+    // A build cancelled before its turn waited out its whole time limit in the queue: an aborted signal fires no more.
+    const queue = new SlotQueue(1);
+    const release = await queue.acquire({ timeoutMs: LONG }, reasons);
+    const late = queue.acquire({ timeoutMs: LONG, signal: AbortSignal.abort() }, reasons);
+    expect(queue.usage).toEqual({ running: 1, waiting: 0 });
+    await expect(late).rejects.toThrow("cancelled");
+    release();
+    await expect(queue.acquire({ timeoutMs: LONG, signal: AbortSignal.abort() }, reasons)).rejects.toThrow("cancelled");
+    expect(queue.usage).toEqual({ running: 0, waiting: 0 });
+  });
 });
