@@ -394,6 +394,13 @@ describe("a language's own sets", () => {
     ]);
     expect(searchIndex(small, "nodejs").map((result) => [result.attr, result.alsoIn])).toEqual([["nodejs_24", ["nodePackages.nodejs"]]]);
     expect(ranked(small, "nodejs 22")[0]).toBe("nodePackages.nodejs");
+    // A release is of the name asked, not of any package whose version happens to be it: "qt 6" is no gnuplot_qt 6.0.
+    const qt = smallIndex([
+      ["gnuplot_qt", "Portable command-line driven graphing utility", "gnuplot", "6.0.3"],
+      ["qt-frontends", "Qt frontends for command-line tools", "qt-frontends", "1.2"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(qt, "qt 6")[0]).toBe("qt-frontends");
   });
 
   it("show one result for a library's builds in each version of its set, and keep libraries that only share a description apart", () => {

@@ -87,8 +87,9 @@ const WEIGHT = {
    */
   otherUse: 0.1,
   /**
-   * Factor of a package in the release asked ("python 3.13"): where no attribute names that release (python313 is
-   * python3, listed as python313Packages.python), its version says it, over the everyday tools its name's word matches.
+   * Factor of a package of the name asked in the release asked ("python 3.13"): where no attribute names that release
+   * (python313 is python3, listed as python313Packages.python), its version says it, over the everyday tools its name's
+   * word matches.
    */
   releaseAsked: 2,
   /** Factor of a package the query says it does not want ("without docker"): shown only when nothing else matches. */
@@ -615,6 +616,9 @@ function rankQuery(
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
+  // The release is of the name asked: "qt 6" asks no gnuplot_qt of version 6.
+  const namedAsked = (id: number) => contentWords.includes(splitAttr(index.attr(id)).leaf);
+  const inReleaseAsked = (id: number) => release !== undefined && namedAsked(id) && ofRelease(index.record(id).version, release);
   const coverageExponent = asksForLibrary && familyIds.size > 0 ? WEIGHT.libraryCoverageExponent : WEIGHT.coverageExponent;
   const inNamedFamily = new Uint8Array(index.header.families.length);
   for (const family of familyIds) inNamedFamily[family] = 1;
@@ -679,7 +683,7 @@ function rankQuery(
         program *
         unexposed *
         (flags & FLAG.libraryName && !libraryMayBeMeant && whole[id] === 0 ? WEIGHT.libraryName : 1) *
-        (release !== undefined && ofRelease(index.record(id).version, release) ? WEIGHT.releaseAsked : 1);
+        (inReleaseAsked(id) ? WEIGHT.releaseAsked : 1);
       const score = (whole[id]! * WEIGHT.wholeName + total[id]! * coverage ** coverageExponent) * factor * common * kind;
       // Matching none of what counts is no answer (and would list its group once per member).
       const rep = index.groupRep[id]!;
@@ -738,8 +742,7 @@ function rankQuery(
   const releaseAsked = (rep: number) => {
     if (release === undefined || ofRelease(index.record(rep).version, release)) return undefined;
     const inRelease = index.groupMembers(rep).filter((id) => ofRelease(index.record(id).version, release));
-    const notAsked = (id: number) => Number(!contentWords.includes(splitAttr(index.attr(id)).leaf));
-    return inRelease.sort((a, b) => notAsked(a) - notAsked(b) || index.attrLength(a) - index.attrLength(b))[0];
+    return inRelease.sort((a, b) => Number(namedAsked(b)) - Number(namedAsked(a)) || index.attrLength(a) - index.attrLength(b))[0];
   };
   const shownFor = (rep: number) => {
     if (pathId >= 0 && index.groupRep[pathId] === rep) return pathId;
