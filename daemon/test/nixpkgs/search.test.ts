@@ -1146,6 +1146,19 @@ describe("a conversion asked for", () => {
     expect(ranked(small, "markdown to pdf")[0]).toBe("mdtopdf");
   });
 
+  it("finds the unpacker named after a format asked to unpack ('extract a rar file': unrar), whatever its description says", () => {
+    const archives = smallIndex([
+      ["rar", "Utility for RAR archives"],
+      ["unrar", "Utility for RAR archives"],
+      ["rarcrack", "Password cracker for RAR archives"],
+      ...WIDGETS,
+    ]);
+    for (const query of ["extract a rar file", "unpack rar archives", "decompress a rar archive"])
+      expect(ranked(archives, query)[0], query).toBe("unrar");
+    // Only unpacking asks for it: making one is rar.
+    expect(ranked(archives, "create a rar archive")[0]).toBe("rar");
+  });
+
   it("reads a converter's name no package has ('md2pdf'), an arrow ('markdown -> pdf') and a format's short form ('md to pdf') as the conversion", () => {
     const converters = smallIndex([
       ["docconv", "Converter of documents between Markdown, HTML and PDF"],

@@ -49,6 +49,18 @@ export function conversionNames(conversions: readonly Conversion[]): string[] {
   return namesOf(conversions);
 }
 
+/** Verbs asking to undo a format: "extract a rar file", "decompress zstd". */
+const UNPACKING_VERBS = new Set(["extract", "unpack", "decompress", "uncompress", "unarchive"]);
+
+/**
+ * Names of a tool that undoes the format a query asks to unpack: unpackers are named "un" and their format (unrar,
+ * unzip, undmg, and zstd's unzstd), whose description need not say so (unrar's is rar's own, "Utility for RAR archives").
+ */
+export function unpackerNames(words: readonly string[]): string[] {
+  if (!words.some((word) => UNPACKING_VERBS.has(word))) return [];
+  return words.filter((word) => !UNPACKING_VERBS.has(word) && /^[a-z][a-z0-9]+$/.test(word)).map((format) => `un${format}`);
+}
+
 /** Names (squashed: no separators) of a converter that does the opposite. */
 export function reverseConversionNames(conversions: readonly Conversion[]): string[] {
   return namesOf(conversions.map(([from, to]) => [to, from] as const));

@@ -14,7 +14,7 @@ import {
 } from "../index/package-sets.js";
 import { STANDING_IN } from "./alternatives.js";
 import { whatIsAsked } from "./asking.js";
-import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames } from "./conversions.js";
+import { conversionNames, conversionsAsked, formatsSpelledOut, reverseConversionNames, unpackerNames } from "./conversions.js";
 import { FILLER, KINDS_NAMED, kindNames, languageToolSpelledOut, verbAsKind } from "./kind-names.js";
 import { normalizeName, PROGRAM_NOUNS, PROGRAM_WORDS, squashName, stem, textTerms, textWords } from "./text.js";
 import { joinPhrases } from "./phrases.js";
@@ -379,7 +379,7 @@ export function parseQuery(index: NixpkgsIndex, query: string, alternativesNamed
     release: RELEASE_ASKED.exec(text.toLowerCase())?.[1],
     madeIn,
     libraryMayBeMeant: words.some((w) => LIBRARY_PART_WORDS.has(w)),
-    conventionKeys: [...conversions, ...kindNames(words, { withinName: true })],
+    conventionKeys: [...conversions, ...kindNames(words, { withinName: true }), ...unpackerNames(contentWords)],
     // A library is for programs: "library for building cli apps" asks for one by them.
     programWords: programWords.length < contentWords.length && !asksForLibrary ? programWords : [],
     activityWords,
