@@ -403,6 +403,21 @@ describe("a language's own sets", () => {
     expect(ranked(qt, "qt 6")[0]).toBe("qt-frontends");
   });
 
+  it("take a library for command lines that says CLI for one, when a library for them is asked", () => {
+    const small = smallIndex([
+      ["python313Packages.cement", "CLI application framework for Python"],
+      ["python313Packages.serde", "Python serialization framework"],
+      ["python313Packages.httpie", "Command line HTTP client"],
+      ["python313Packages.requests", "HTTP library for Python"],
+      // "CLI" is as common as in nixpkgs, where it says little.
+      ...Array.from({ length: 100 }, (_, i): [string, string] => [`service${i}-cli`, `CLI for service ${i}`]),
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "python cli framework")[0]).toBe("python313Packages.cement");
+    // A program is still no library asked for something else.
+    expect(ranked(small, "python http client library")[0]).toBe("python313Packages.requests");
+  });
+
   it("take a top-level library that names no language for a C or C++ one, below those that say so", () => {
     const small = smallIndex([
       ["fmt", "Small, safe and fast formatting library"],

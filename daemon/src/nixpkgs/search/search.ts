@@ -643,6 +643,8 @@ function rankQuery(
   const editorNamed = [...contentWords, ...ecosystemWords].some((w) => EDITOR_WORDS.includes(w));
   const madeInFactor = madeInFactors(index, madeIn, scratch.madeInAny);
   const toolAsked = (subjectOfTool.length > 0 || asksForProgram) && !asksForLibrary;
+  // A library for command lines ("python cli framework") says "CLI" as programs do: cement, "CLI Application Framework for Python".
+  const programNotMeant = asksForLibrary && !queryStems.has(stem("cli"));
   // The release is of the name asked: "qt 6" asks no gnuplot_qt of version 6.
   const namedAsked = (id: number) => contentWords.includes(splitAttr(index.attr(id)).leaf);
   const inReleaseAsked = (id: number) => release !== undefined && namedAsked(id) && ofRelease(index.record(id).version, release);
@@ -687,7 +689,11 @@ function rankQuery(
       // "python png library" pypng, and "python ssh client library" no libssh, unless bindings to it are asked for.
       const libraryElsewhere = asksForLibrary && (ecosystemWeight === 0 ? index.family[id] !== topLevel : !ofEcosystem && !asksForBindings);
       const program =
-        asksForLibrary && programOnly[id] === 1 ? WEIGHT.programForLibrary : toolAsked && libraryOnly[id] === 1 ? WEIGHT.libraryForTool : 1;
+        programNotMeant && programOnly[id] === 1
+          ? WEIGHT.programForLibrary
+          : toolAsked && libraryOnly[id] === 1
+            ? WEIGHT.libraryForTool
+            : 1;
       // A niche set's tools are also at top level (ormolu, hlint); its other members are mostly libraries (prettyprinter),
       // meant when a tool is not, or when their language is named or a library asked for, or by name.
       const libraryNotMeant = toolAsked || (ecosystemWeight === 0 && !libraryMayBeMeant && whole[id]! === 0);
