@@ -104,6 +104,17 @@ describe("ranked search", () => {
     expect(attrs("rust language server")[0]).toBe("ferris-ls");
   });
 
+  it("reads a question of how many as asking for a count: 'how many lines of code per language' is a code counter", () => {
+    const small = smallIndex([
+      ["tokei", "Count your code, quickly"],
+      ["kotlin", "General purpose programming language"],
+      ["nim", "Statically typed programming language"],
+      ["qrcodegen", "QR Code generator library in many languages"],
+      ...WIDGETS,
+    ]);
+    expect(ranked(small, "how many lines of code per language are in this repo")[0]).toBe("tokei");
+  });
+
   it("meets a phrase however it is spelt: 'regex' is a regular expression, 'orm' an object-relational mapper, C++17 C++", () => {
     const small = smallIndex([
       ["re2", "Regular expression library"],
