@@ -429,6 +429,10 @@ describe("the real catalog", () => {
     expect(attrsOf("transcribe an audio recording to text locally", 5)).toContain("whisperx");
   });
 
+  it("reads a syscall as a system call: 'see every syscall of a process' is strace, 'System call tracer for Linux'", () => {
+    expectFirsts([["see every syscall of a process", "strace"]]);
+  });
+
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
     // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);

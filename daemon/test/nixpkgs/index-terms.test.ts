@@ -26,7 +26,7 @@ const SAMPLE = [
   "Parallelizes jobs; an optimizer and visualization of memory; a task runner, version 14.3.0",
   "Golang, csharp and fsharp as they are also written; C++17, regular expressions and an object-relational mapper",
   "How do I do it the best way; what it does; I would like one; see which ports are open for Let's Encrypt",
-  "Which one should I use, could you recommend or suggest one that helps one looking for lets; how many lines",
+  "Which one should I use, could you recommend or suggest one that helps one looking for lets; how many lines, which system calls",
   "Text\nto speech over a command  line, static_analysis; friendlier and easier than an identifier",
   "Interactively checks Docker containers, self-contained, against a coding standard or a style guide checker; a language service; open ports; zero-configuration, daemon-less",
   "Losslessly and locally, really blazing fast; two-way sync using all cpu cores on multi-core machines; critiques code, a best practices checker",
@@ -61,7 +61,7 @@ const CATALOG = {
 describe("the spelling of index terms", () => {
   it("is the one this index format version was built with", () => {
     const spelt = JSON.stringify([SAMPLE.map(descriptionTerms), SAMPLE.map(textWords), NAMES.map(nameWords)]);
-    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 64, fingerprint: "52298055fb3eb839" });
+    expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(spelt) }).toEqual({ version: 65, fingerprint: "38cf02b4c37935c7" });
   });
 });
 
@@ -91,8 +91,8 @@ describe("the index a catalog builds", () => {
     try {
       const index = buildIndex(parseCatalog(JSON.stringify(CATALOG), "fixture"), "fixture");
       expect({ version: INDEX_FORMAT_VERSION, fingerprint: fingerprintOf(index) }).toEqual({
-        version: 64,
-        fingerprint: "2455872ba429e64d",
+        version: 65,
+        fingerprint: "b03f164fb57b875c",
       });
     } finally {
       vi.useRealTimers();

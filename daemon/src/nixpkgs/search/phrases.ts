@@ -84,6 +84,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   // A leak of memory is found by debuggers and profilers; a leak alone is a secret's (synonyms.ts).
   ["memleak", "memory leaks?"],
   ["coredump", "core[ -]dump(?:s|ed)?"],
+  ["syscall", "system[ -]calls?"],
   ["letsencrypt", "let'?s[ -]?encrypt"],
   // Open is what a port, connection or socket is to be listed at all, no word of its own (not OpenSSL's).
   ["port", "open ports?", "ports? (?:that )?(?:are|is) open"],
