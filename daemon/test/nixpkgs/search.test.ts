@@ -1729,6 +1729,15 @@ describe("words agents use for what descriptions say otherwise", () => {
       found: "jsonview",
     },
     {
+      // Changing a document's structure is manipulating it, not viewing it.
+      query: "decrypt a pdf",
+      packages: [
+        ["pdfview", "PDF viewer"],
+        ["pdftools", "Programs that inspect and manipulate PDF files"],
+      ],
+      found: "pdftools",
+    },
+    {
       query: "manage azure from the shell",
       packages: [
         ["azc", "Manage Azure on the command line"],
