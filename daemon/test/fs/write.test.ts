@@ -4,15 +4,20 @@ import {
   chownSync,
   linkSync,
   lstatSync,
+  mkdtempSync,
   readdirSync,
   readFileSync,
   readlinkSync,
+  realpathSync,
   statSync,
   symlinkSync,
   truncateSync,
+  writeFileSync,
 } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { Confinement, makeRoot } from "../../src/fs/confine.js";
 import { createDirectories, writeContent } from "../../src/fs/write.js";
 import { fixture, never } from "./fixture.js";
 
@@ -102,6 +107,26 @@ describe("write_content", () => {
       execFileSync("prlimit", [`--pid=${process.pid}`, "--fsize=unlimited:"]);
     }
     expect(readFileSync(join(f.root, "log.txt"), "utf8")).toBe("one\n");
+  });
+
+  it("undoes an append that a full disk stops midway (ENOSPC, as a quota's EDQUOT), leaving the file as it was", async ({ skip }) => {
+    // A filesystem of 64 KiB of its own: mounting one needs root (CI's), so elsewhere this is skipped.
+    const disk = realpathSync(mkdtempSync(join(tmpdir(), "nixshed-fs-full-")));
+    try {
+      execFileSync("mount", ["-t", "tmpfs", "-o", "size=64k", "tmpfs", disk], { stdio: "ignore" });
+    } catch {
+      return skip("mounting a small tmpfs needs root");
+    }
+    try {
+      writeFileSync(join(disk, "log.txt"), "one\n");
+      const confinement = new Confinement(await makeRoot(disk));
+      const [outcome] = await writeContent(confinement, [{ path: "log.txt", content: "x".repeat(200_000), append: true }], 1 << 20, never);
+      expect(outcome!.error).toBe("log.txt: no space left on the device");
+      expect(readFileSync(join(disk, "log.txt"), "utf8")).toBe("one\n");
+      expect(readdirSync(disk)).toEqual(["log.txt"]);
+    } finally {
+      execFileSync("umount", [disk]);
+    }
   });
 
   it("never follows a symlink at the target, even one pointing inside", async () => {
