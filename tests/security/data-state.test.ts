@@ -3,7 +3,7 @@
 // program name), each other entry skipped with a warning naming the file and moved beside it, and
 // a file that is not a registry at all is set aside, never trusted.
 import { execFileSync } from "node:child_process";
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -89,6 +89,34 @@ describe("a planted installed-tools registry", () => {
     expect(warnings.at(-1)).toMatch(/its skipped entries could not be moved to .*\.skipped \(.*EISDIR.*\); the file is left as it is$/);
     expect(() => registry.add({ name: "nixpkgs_yq", attr: "yq-go" })).toThrow(/at startup, so it is left as it is/);
     expect(readFileSync(file, "utf8")).toBe(before);
+  });
+
+  it("writes through no link planted beside it: what it skips, and the file it saves, never reach the link's target", () => {
+    // A planted entry that is a string shell would run: appended to ~/.bashrc through a link, it would.
+    const stateDir = plant({ schemaVersion: 1, tools: [{ name: "nixpkgs_jq", attr: "jq" }, "$(touch /tmp/pwned)"] });
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    const [skippedTarget, savedTarget] = [join(stateDir, "bashrc"), join(stateDir, "profile")];
+    for (const target of [skippedTarget, savedTarget]) writeFileSync(target, "# mine\n");
+    symlinkSync(skippedTarget, `${file}.skipped`);
+    symlinkSync(savedTarget, `${file}.tmp`);
+    const warnings: string[] = [];
+    const registry = new InstalledRegistry(stateDir, (line) => warnings.push(line));
+    expect(registry.all().map((tool) => tool.name)).toEqual(["nixpkgs_jq"]);
+    expect(warnings.at(-1)).toMatch(/its skipped entries could not be moved to .*\.skipped .*; the file is left as it is$/);
+    unlinkSync(`${file}.skipped`);
+    new InstalledRegistry(stateDir, () => {}).add({ name: "nixpkgs_yq", attr: "yq-go" });
+    expect(readFileSync(skippedTarget, "utf8")).toBe("# mine\n");
+    expect(readFileSync(savedTarget, "utf8")).toBe("# mine\n");
+    expect(readFileSync(`${file}.skipped`, "utf8")).toBe('"$(touch /tmp/pwned)"\n');
+  });
+
+  it("moves nothing into a FIFO planted beside it, and does not wait on one", () => {
+    const stateDir = plant({ schemaVersion: 1, tools: [{ name: "nixpkgs_jq", attr: "jq" }, "odd"] });
+    const file = join(stateDir, "nixpkgs", "installed-tools.json");
+    execFileSync("mkfifo", [`${file}.skipped`]);
+    const warnings: string[] = [];
+    expect(new InstalledRegistry(stateDir, (line) => warnings.push(line)).all().map((tool) => tool.name)).toEqual(["nixpkgs_jq"]);
+    expect(warnings.at(-1)).toMatch(/its skipped entries could not be moved to .*\.skipped .*; the file is left as it is$/);
   });
 
   it("sets aside a registry too large to read, and installs again", () => {

@@ -4,7 +4,8 @@
 // in the state directory chosen by trusted layers only (./layers.ts), never one the project names.
 // Zod-free: serve reads it before the schema library loads.
 import { createHash } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { replaceFile } from "../files/planted-safe-write.js";
 import { join } from "node:path";
 
 export interface TrustRecord {
@@ -53,9 +54,7 @@ export function writeTrust(store: string, path: string, contentSha256: string): 
   const record: TrustRecord = { path, sha256: contentSha256, trusted_at: new Date().toISOString() };
   mkdirSync(store, { recursive: true, mode: 0o700 });
   const file = recordFile(store, path);
-  const temp = `${file}.${process.pid}.tmp`;
-  writeFileSync(temp, `${JSON.stringify(record)}\n`, { mode: 0o600 });
-  renameSync(temp, file);
+  replaceFile(file, `${JSON.stringify(record)}\n`, 0o600);
   return record;
 }
 

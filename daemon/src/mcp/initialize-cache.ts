@@ -4,7 +4,8 @@
 // stored only after a start whose configuration validated, so a hit never answers for a
 // configuration that would be refused.
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { replaceFile } from "../files/planted-safe-write.js";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { unlessAbsent } from "../files/absence.js";
@@ -50,9 +51,7 @@ export function openInitializeCache(layers: Layers): InitializeCache {
       if (current === instructions) return;
       try {
         mkdirSync(dir, { recursive: true });
-        const temp = `${file}.${process.pid}.tmp`;
-        writeFileSync(temp, JSON.stringify({ key, instructions: current }));
-        renameSync(temp, file);
+        replaceFile(file, JSON.stringify({ key, instructions: current }));
       } catch {
         // A read-only cache only costs speed.
       }

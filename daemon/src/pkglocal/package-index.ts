@@ -2,7 +2,8 @@
 // A scan stays true until what it read changes: the directories it listed (their mtimes), the
 // lockfiles and manifests of the project, pyvenv.cfg. No timer: a warm scan is a few hundred stats.
 import { createHash } from "node:crypto";
-import { mkdirSync, renameSync, type Stats, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, type Stats, statSync } from "node:fs";
+import { replaceFile } from "../files/planted-safe-write.js";
 import { join } from "node:path";
 import { z } from "zod";
 import { isAbsent } from "../files/absence.js";
@@ -107,9 +108,7 @@ export class PackageIndex {
     this.cache = data;
     try {
       mkdirSync(join(this.cacheFile, ".."), { recursive: true });
-      const temporary = `${this.cacheFile}.${process.pid}.tmp`;
-      writeFileSync(temporary, JSON.stringify(data));
-      renameSync(temporary, this.cacheFile);
+      replaceFile(this.cacheFile, JSON.stringify(data));
     } catch {
       // A read-only cache dir costs the next process a cold scan, nothing more.
     }

@@ -12,7 +12,8 @@
 // unsafe native code off and has no say in what the jail mounts: that is nixpkgs.extra_mounts.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { replaceFile } from "../../files/planted-safe-write.js";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import type { NetworkSetting } from "../../config/network.js";
@@ -257,8 +258,7 @@ async function build(
     throw error;
   }
   realisedHere.add(key);
-  writeFileSync(`${infoFile}.tmp`, JSON.stringify(entry));
-  renameSync(`${infoFile}.tmp`, infoFile);
+  replaceFile(infoFile, JSON.stringify(entry));
   return realised;
 }
 

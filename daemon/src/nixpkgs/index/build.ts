@@ -2,7 +2,8 @@
 // (description, homepage…) read from disk only for the results shown, and term dictionaries: whole names, name words,
 // description stems, reversed name words for suffix matches ("grep" → ripgrep), what other packages say of a
 // package, and the languages a tool says it is for.
-import { mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
+import { replaceFile } from "../../files/planted-safe-write.js";
 import { dirname } from "node:path";
 import type { CatalogEntry } from "./catalog.js";
 import { dictionarySections, encodeDictionary, Dictionary } from "./dictionary.js";
@@ -294,15 +295,7 @@ function platformSetId(list: string[] | null, platforms: Map<string, number>, se
 /** Writes the index atomically: readers never see a half-written file. */
 export function writeIndex(path: string, bytes: Buffer): void {
   mkdirSync(dirname(path), { recursive: true });
-  const temporary = `${path}.${process.pid}.tmp`;
-  writeFileSync(temporary, bytes);
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    // Not left beside the path it could not become (a directory there, no permission).
-    rmSync(temporary, { force: true });
-    throw error;
-  }
+  replaceFile(path, bytes);
 }
 
 /** Single letters a name runs into digits ("c64-debugger", "k9s", "x264"): no word of it, as "c" or "r" would be. */

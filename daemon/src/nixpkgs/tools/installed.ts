@@ -5,7 +5,8 @@
 // without a path) and skipped with a warning naming the file otherwise; what is skipped is moved,
 // as it was, to a file beside it, so that nothing of the user's is lost. An entry names no path:
 // its package is realised from the trusted nixpkgs like any other, and runs from the store.
-import { appendFileSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { mkdirSync, renameSync } from "node:fs";
+import { appendToFile, replaceFile } from "../../files/planted-safe-write.js";
 import { dirname, join } from "node:path";
 import { z } from "zod";
 import { ExpectedError } from "../../expected-error.js";
@@ -148,7 +149,7 @@ export class InstalledRegistry {
   private setAside(skipped: unknown[]): void {
     const aside = `${this.path}.skipped`;
     try {
-      appendFileSync(aside, skipped.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
+      appendToFile(aside, skipped.map((entry) => `${JSON.stringify(entry)}\n`).join(""));
       this.save();
     } catch (error) {
       this.unreadable = `${this.path}: its skipped entries could not be moved to ${aside} (${(error as Error).message})`;
@@ -161,8 +162,7 @@ export class InstalledRegistry {
   private save(): void {
     mkdirSync(dirname(this.path), { recursive: true });
     const file: RegistryFile = { schemaVersion: 1, tools: this.all() };
-    writeFileSync(`${this.path}.tmp`, `${JSON.stringify(file, null, 2)}\n`);
-    renameSync(`${this.path}.tmp`, this.path);
+    replaceFile(this.path, `${JSON.stringify(file, null, 2)}\n`);
   }
 }
 
