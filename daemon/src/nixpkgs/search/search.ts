@@ -295,6 +295,8 @@ interface Scratch {
   graphical: Uint8Array;
   /** Per package, 1 where it is a set's member whose description names its set or the set's language ("Python client for Redis"). */
   forItsSet: Uint8Array;
+  /** Per package, 1 where its description names a language a library may be for (LIBRARY_LANGUAGES): no C or C++ library. */
+  namesALanguage: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
   /** Per package, which of the words for a library (SAID_LIBRARY) and for C or C++ (SAID_SYSTEM_LANGUAGE) asked its own words matched. */
@@ -554,13 +556,13 @@ function rankQuery(
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked || systemLanguageAsked) {
-    const otherLanguage = namingALanguage(index);
+    const { namesALanguage } = scratch;
     for (const id of touched.peek()) {
       if (libraryAsked && index.flags[id]! & FLAG.libraryName && !(saidAsked[id]! & SAID_LIBRARY)) {
         total[id] = total[id]! + libraryAsked.score;
         matched[id] = matched[id]! + libraryAsked.coverage;
       }
-      if (systemLanguageAsked && index.family[id] === topLevel && !(saidAsked[id]! & SAID_SYSTEM_LANGUAGE) && otherLanguage[id] === 0) {
+      if (systemLanguageAsked && index.family[id] === topLevel && !(saidAsked[id]! & SAID_SYSTEM_LANGUAGE) && namesALanguage[id] === 0) {
         matched[id] = matched[id]! + systemLanguageAsked;
       }
       saidAsked[id] = 0;
@@ -916,9 +918,6 @@ function sayingAny(index: NixpkgsIndex, words: readonly string[]): Uint8Array {
   return says;
 }
 
-/** Per package, 1 where its description names a language a library may be for (LIBRARY_LANGUAGES). */
-const namingALanguage = perIndex((index): Uint8Array => sayingAny(index, LIBRARY_LANGUAGES));
-
 /** Editors whose add-ons nixpkgs packages ("… extension for coc.nvim", "Vim plugin for …"). */
 const EDITOR_WORDS = ["coc", "vim", "nvim", "neovim", "vscode", "vscodium", "emacs", "kakoune", "helix", "sublime"];
 
@@ -945,8 +944,10 @@ function namingTheirSet(index: NixpkgsIndex): Uint8Array {
  */
 const GRAPHICAL_SAID = ["gui", "gtk", "qt"];
 
-/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon, graphical and forItsSet), read once per index. */
-function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical" | "forItsSet"> {
+/** What packages call themselves (Scratch's programOnly, libraryOnly, editorAddon, graphical, forItsSet and namesALanguage), read once per index. */
+function selfDescriptions(
+  index: NixpkgsIndex,
+): Pick<Scratch, "programOnly" | "libraryOnly" | "editorAddon" | "graphical" | "forItsSet" | "namesALanguage"> {
   const [cli, library, program, editor, addon] = [
     sayingAny(index, ["cli"]),
     sayingAny(index, ["library"]),
@@ -961,6 +962,7 @@ function selfDescriptions(index: NixpkgsIndex): Pick<Scratch, "programOnly" | "l
     editorAddon: editor.map((says, id) => says & addon[id]!),
     graphical: gui.map((says, id) => says | (app[id]! & (program[id]! ^ 1))),
     forItsSet: namingTheirSet(index),
+    namesALanguage: sayingAny(index, LIBRARY_LANGUAGES),
   };
 }
 
