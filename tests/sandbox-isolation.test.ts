@@ -3,8 +3,19 @@
 // and process limits enforced with nothing left behind, timeouts that keep partial output, output
 // bounded without the daemon growing, a full /workspace or /dev/shm instead of a full host disk or memory. After each, the
 // daemon must still answer.
-import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer, connect, type Server } from "node:net";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -277,17 +288,19 @@ describe("the jail", () => {
     }
   }, 120_000);
 
-  it("removes its cgroups after each run, and those of a bin/run that was SIGKILLed on the next run", async () => {
+  /** Where bin/run started by this process puts the cgroup of `controller` for the run of `pid`. */
+  const cgroupOf = (controller: string, pid: number) => {
     const own = readFileSync("/proc/self/cgroup", "utf8");
-    const dirOf = (controller: string, pid: number) => {
-      const path = new RegExp(`^\\d+:[^:]*\\b${controller}\\b[^:]*:(.*)$`, "m").exec(own)![1]!.replace(/\/$/, "");
-      return `/sys/fs/cgroup/${controller}${path}/nixshed-${pid}`;
-    };
+    const path = new RegExp(`^\\d+:[^:]*\\b${controller}\\b[^:]*:(.*)$`, "m").exec(own)![1]!.replace(/\/$/, "");
+    return `/sys/fs/cgroup/${controller}${path}/nixshed-${pid}`;
+  };
+
+  it("removes its cgroups after each run, and those of a bin/run that was SIGKILLed on the next run", async () => {
     const tight = JSON.parse(readFileSync(join(metadata, "environments.json"), "utf8")).environments.tight.artifact;
     const marker = `6161.${process.pid}`;
     const sleeping = () => hostProcessesWith(marker).filter((line) => line.includes(`: sleep ${marker}`));
     const victim = spawn(`${tight}/bin/run`, ["--", "sleep", marker], { stdio: "ignore" });
-    const cgroups = ["memory", "pids"].map((controller) => dirOf(controller, victim.pid!));
+    const cgroups = ["memory", "pids"].map((controller) => cgroupOf(controller, victim.pid!));
     for (let i = 0; i < 100 && sleeping().length === 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(cgroups.every((dir) => existsSync(dir))).toBe(true);
     victim.kill("SIGKILL");
@@ -300,7 +313,25 @@ describe("the jail", () => {
     await new Promise((resolve) => next.once("exit", resolve));
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(cgroups.filter((dir) => existsSync(dir))).toEqual([]);
-    expect(["memory", "pids"].filter((controller) => existsSync(dirOf(controller, next.pid!)))).toEqual([]);
+    expect(["memory", "pids"].filter((controller) => existsSync(cgroupOf(controller, next.pid!)))).toEqual([]);
+  });
+
+  // A finished run's cleanup goes on in the background, so the next run's sweep can find a stale
+  // cgroup that is gone by the time it reads its cgroup.procs; the failed read's message reached
+  // the jail's stderr. A tmpfs over a stale cgroup, in a mount namespace of the run's own, holds
+  // that moment still: the directory is there, its cgroup.procs is not.
+  it("says nothing on the jail's stderr of a stale cgroup that vanishes while the next run sweeps it", () => {
+    const tight = JSON.parse(readFileSync(join(metadata, "environments.json"), "utf8")).environments.tight.artifact;
+    const deadPid = Number(readFileSync("/proc/sys/kernel/pid_max", "utf8")) + 1;
+    const stale = cgroupOf("pids", deadPid);
+    mkdirSync(stale);
+    try {
+      const script = 'mount -t tmpfs vanished "$1" && exec "$2/bin/run" -- echo ran';
+      const result = spawnSync("unshare", ["--mount", "--propagation", "private", "sh", "-c", script, "sh", stale, tight]);
+      expect({ stdout: result.stdout.toString(), stderr: result.stderr.toString() }).toEqual({ stdout: "ran\n", stderr: "" });
+    } finally {
+      rmdirSync(stale);
+    }
   });
 
   it("falls back to rlimits where cgroups are not writable (an unprivileged user)", () => {

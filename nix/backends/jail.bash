@@ -141,13 +141,20 @@ load_builtin() {
   [ -e "$loadables/$1" ] && enable -f "$loadables/$1" "$1" 2>/dev/null
 }
 
+# Kills what still runs in a cgroup. Another run's cleanup may remove it at any moment, so a
+# cgroup.procs gone is no error (silenced around the loop: a redirection after `<` would come too late).
+kill_members() {
+  local pid
+  { while read -r pid; do kill -KILL "$pid"; done <"$1/cgroup.procs"; } 2>/dev/null
+}
+
 # Removes one of our cgroups, killing what still runs in it (one already gone is done: a later
 # run's cleanup may have removed it first).
 remove_cgroup() {
-  local pid tries
+  local tries
   for ((tries = 0; tries < 200; tries++)); do
     [ -d "$1" ] || return 0
-    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$1/cgroup.procs" 2>/dev/null
+    kill_members "$1"
     rmdir "$1" 2>/dev/null && return
     "$sleep" 0.005
   done
@@ -176,7 +183,7 @@ if [ "$limits" = cgroup1 ]; then
   # like ours is a dead run's whose pid we got: it goes now, or its limits and counts would be ours.
   for stale in "${memory_cg%/*}"/nixshed-* "${pids_cg%/*}"/nixshed-*; do
     { [ -d "$stale" ] && { [ "${stale##*-}" = $$ ] || ! kill -0 "${stale##*-}" 2>/dev/null; }; } || continue
-    while read -r pid; do kill -KILL "$pid" 2>/dev/null; done <"$stale/cgroup.procs" 2>/dev/null
+    kill_members "$stale"
     if [ "${stale##*-}" = $$ ]; then remove_cgroup "$stale"; else stale_cgroups+=("$stale"); fi
   done
   load_builtin mkdir
@@ -242,7 +249,9 @@ jail_processes() {
   local stat line rest pid ppid changed=1
   local -A parent_of=() inside=(["$child"]=1)
   for stat in /proc/[0-9]*/stat; do
-    line=$(<"$stat") 2>/dev/null || continue
+    # A process may have exited since the glob (braces: a redirection after the assignment would
+    # apply only once its substitution had already failed aloud).
+    { line=$(<"$stat"); } 2>/dev/null || continue
     rest=${line##*) }
     read -r _ ppid _ <<<"$rest"
     parent_of[${stat//[^0-9]/}]=$ppid
