@@ -433,6 +433,13 @@ describe("the real catalog", () => {
     expectFirsts([["see every syscall of a process", "strace"]]);
   });
 
+  it("ranks a tool whose dated version is years behind the catalog after the current one ('email', last 2016-01-31)", () => {
+    expectFirsts([
+      ["send an email over smtp from a shell script", "msmtp"],
+      ["youtube-dl", "yt-dlp"],
+    ]);
+  });
+
   it("counts a query word matched through a related word that is itself asked for as a quarter covered, not half", () => {
     // "word document": a description saying document covers "document" fully, and "word" (related to it) only a quarter.
     const top = (query: string) => searchIndex(index, query, { limit: 3, platform: "x86_64-linux" }).map((result) => result.attr);

@@ -12,7 +12,7 @@ import { COMMON_ATTRS } from "../tools/common-tools.js";
 import { KNOWN_MAIN_PROGRAMS, KNOWN_OTHER_PROGRAMS } from "./programs.js";
 import { categoryTerms } from "./category.js";
 import { findMentions } from "./mentions.js";
-import { establishment, mentionFactor } from "./prominence.js";
+import { catalogYear, establishment, mentionFactor } from "./prominence.js";
 import { compareVersions, familyFactor, familyOf, plainPname, setVersion, splitAttr } from "./package-sets.js";
 import { groupByKeys } from "./groups.js";
 import { descriptionTerms, nameWords, normalizeName, squashName, textWords } from "../search/text.js";
@@ -84,6 +84,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
     if (!best || compareVersions(setVersion(set), best) > 0) newestSet.set(familyOf(set), setVersion(set));
   }
 
+  const year = catalogYear(entries.map((entry) => entry.version));
   const releases = new Set(entries.flatMap((entry) => (entry.attr.includes(".") ? [] : [releaseKey(entry, entry.attr)])));
 
   let attrBytes = 0;
@@ -100,7 +101,7 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0) |
       (familyName === "" && /^lib[a-z]/.test(leaf) ? FLAG.libraryName : 0);
     const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
-    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1) * (newest ? 1.02 : 1);
+    factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1, year) * (newest ? 1.02 : 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);
     platformSet[id] = platformSetId(entry.platforms, platforms, platformSets);
 

@@ -7,9 +7,10 @@ import { splitAttr } from "./package-sets.js";
 
 /**
  * From the package itself: more maintainers, man pages, several versions kept, a site of its own,
- * a released version, a name of its own, an expression of some length, more systems than Linux; a package without a description rarely is meant.
+ * a released version not long since, a name of its own, an expression of some length, more systems than Linux;
+ * a package without a description rarely is meant. `catalogYear`: see catalogYear.
  */
-export function establishment(entry: CatalogEntry, variants: number): number {
+export function establishment(entry: CatalogEntry, variants: number, catalogYear: number): number {
   const { set, leaf } = splitAttr(entry.attr);
   return (
     (entry.description ? 1 : 0.8) *
@@ -18,6 +19,7 @@ export function establishment(entry: CatalogEntry, variants: number): number {
     (1 + 0.08 * Math.min(variants - 1, 3)) *
     (hasOwnSite(entry.homepage) ? 1.25 : 1) *
     releaseFactor(entry.version) *
+    stalenessFactor(entry.version, catalogYear) *
     nameShapeFactor(leaf) *
     expressionFactor(entry.position, set !== "") *
     (linuxOnly(entry.platforms) ? 0.75 : 1)
@@ -63,6 +65,36 @@ function hasOwnSite(homepage: string): boolean {
 function releaseFactor(version: string): number {
   if (/unstable|^0-|^0\.0\./.test(version)) return 0.5;
   return /^[1-9]/.test(version) ? 1.3 : 1;
+}
+
+/** A date in a version: a snapshot's ("0-unstable-2020-12-08", "2020-12-08") or a dated release's ("2025.07.28"). */
+const VERSION_DATE = /(?:^|\D)((?:19|20)\d\d)[-.]\d\d[-.]\d\d(?:$|\D)/;
+/** How many years behind the catalog a dated version may be before it looks abandoned. */
+const STALE_YEARS = 2;
+
+/**
+ * A version dated two years or more before the catalog was taken: nobody has released or packaged
+ * anything newer since (golint's "2020-12-08", deprecated for golangci-lint). A dated release kept
+ * current (rust-analyzer's, clj-kondo's) is not.
+ */
+function stalenessFactor(version: string, catalogYear: number): number {
+  const year = Number(VERSION_DATE.exec(version)?.[1] ?? catalogYear);
+  return catalogYear - year >= STALE_YEARS ? 0.6 : 1;
+}
+
+/**
+ * The year a catalog was taken, read from the dates in its versions (no clock: an index built later
+ * ranks as one built then): the latest year that at least a hundredth of them reach, so that one
+ * version dated in the future moves nothing.
+ */
+export function catalogYear(versions: Iterable<string>): number {
+  const years: number[] = [];
+  for (const version of versions) {
+    const year = VERSION_DATE.exec(version)?.[1];
+    if (year) years.push(Number(year));
+  }
+  years.sort((a, b) => b - a);
+  return years[Math.floor(years.length / 100)] ?? 0;
 }
 
 /**
