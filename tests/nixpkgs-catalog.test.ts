@@ -425,6 +425,13 @@ describe("the real catalog", () => {
     expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
   });
 
+  it("reads fixing code to a standard as formatting it, and as linting: 'php formatter' is php-cs-fixer ('fix PHP coding standards')", () => {
+    expectFirsts([
+      ["php formatter", "php84Packages.php-cs-fixer"],
+      ["php code style fixer", "php84Packages.php-cs-fixer"],
+    ]);
+  });
+
   it("reads transcribing audio as speech to text, with an article between ('transcribe an audio recording')", () => {
     expect(attrsOf("transcribe an audio recording to text locally", 5)).toContain("whisperx");
   });

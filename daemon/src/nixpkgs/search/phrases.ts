@@ -5,6 +5,9 @@
 const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["lsp", "language server protocol", "language servers?", "language-servers?", "languageservers?", "language services?"],
   ["cli", "command[ -]?lines?"],
+  // What fixes code to a standard or style rewrites it, as a formatter does, and checks it as a linter does:
+  // "Tool to automatically fix PHP coding standards issues" (php-cs-fixer). Before the linter's own spellings.
+  ["formatter linter", "fix(?:es|ing)? (?:\\S+ )?(?:coding standards?|code style)"],
   [
     "linter",
     "static (?:code )?analy[sz](?:is|er|ers)",
