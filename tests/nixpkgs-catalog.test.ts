@@ -425,6 +425,10 @@ describe("the real catalog", () => {
     expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
   });
 
+  it("reads checking a language's documents or programs for errors as linting: 'latex linter' finds chktex ('Check for errors in LaTeX documents')", () => {
+    expect(attrsOf("latex linter", 3)).toContain("texlivePackages.chktex");
+  });
+
   it("reads fixing code to a standard as formatting it, and as linting: 'php formatter' is php-cs-fixer ('fix PHP coding standards')", () => {
     expectFirsts([
       ["php formatter", "php84Packages.php-cs-fixer"],

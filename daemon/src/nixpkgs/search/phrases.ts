@@ -19,6 +19,8 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
     "best[ -]practices? checkers?",
     // "Critique Perl source code for best-practices".
     "critiques?",
+    // "Check for errors in LaTeX documents" (chktex), "Find bugs in Javascript programs" (quick-lint-js).
+    "(?:check(?:s|ing)?|find(?:s|ing)?) (?:for )?(?:errors|bugs|problems|mistakes) in (?:\\S+ ){0,2}(?:documents|programs|code|sources?)",
     // What linters check code against; a video coding standard is a codec's.
     "(?<!video )coding standards?",
   ],
