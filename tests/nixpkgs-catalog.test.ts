@@ -425,6 +425,13 @@ describe("the real catalog", () => {
     expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
   });
 
+  it("reads updating or editing a data file's values as its processor's work: yq-go is the 'command-line YAML processor'", () => {
+    expectFirsts([
+      ["read and update values in yaml files from a shell script", "yq-go"],
+      ["edit a value in a yaml file from a shell script", "yq-go"],
+    ]);
+  });
+
   it("reads checking a language's documents or programs for errors as linting: 'latex linter' finds chktex ('Check for errors in LaTeX documents')", () => {
     expect(attrsOf("latex linter", 3)).toContain("texlivePackages.chktex");
   });

@@ -219,7 +219,10 @@ const RELATED: Record<string, string[]> = {
   browse: ["viewer", "pager", "explorer", "navigate"],
   explore: ["explorer", "viewer", "browse", "navigate"],
   interactive: ["tui", "terminal"],
-  edit: ["editor"],
+  edit: ["editor", "processor"],
+  // A data file's values are read, changed and written by its processor (yq, jq: "command-line YAML processor").
+  update: ["modify", "edit", "processor"],
+  modify: ["edit", "processor"],
   validate: ["validator", "check"],
   compress: ["archive", "archiver", "compressor"],
   extract: ["archive", "unpack", "extractor"],
