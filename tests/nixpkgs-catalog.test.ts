@@ -425,10 +425,11 @@ describe("the real catalog", () => {
     expect(searchIndex(index, "perl linter", { limit: 1, platform: "x86_64-linux" })[0]?.attr).toBe("perl540Packages.PerlCritic");
   });
 
-  it("reads updating or editing a data file's values as its processor's work: yq-go is the 'command-line YAML processor'", () => {
+  it("reads updating, editing, filtering or reshaping a data file's values as its processor's work: yq-go is the 'command-line YAML processor'", () => {
     expectFirsts([
       ["read and update values in yaml files from a shell script", "yq-go"],
       ["edit a value in a yaml file from a shell script", "yq-go"],
+      ["filter and reshape json returned by an api in a pipeline", "jq"],
     ]);
   });
 

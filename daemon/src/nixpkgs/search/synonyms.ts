@@ -223,6 +223,9 @@ const RELATED: Record<string, string[]> = {
   // A data file's values are read, changed and written by its processor (yq, jq: "command-line YAML processor").
   update: ["modify", "edit", "processor"],
   modify: ["edit", "processor"],
+  filter: ["processor"],
+  reshape: ["transform", "processor"],
+  transform: ["processor"],
   validate: ["validator", "check"],
   compress: ["archive", "archiver", "compressor"],
   extract: ["archive", "unpack", "extractor"],
