@@ -433,6 +433,10 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("reads how long a command takes as benchmarking it: hyperfine is the 'Command-line benchmarking tool'", () => {
+    expect(attrsOf("measure how long a command takes", 3)).toContain("hyperfine");
+  });
+
   it("reads checking a language's documents or programs for errors as linting: 'latex linter' finds chktex ('Check for errors in LaTeX documents')", () => {
     expect(attrsOf("latex linter", 3)).toContain("texlivePackages.chktex");
   });

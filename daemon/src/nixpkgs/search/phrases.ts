@@ -94,6 +94,8 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   // Open is what a port, connection or socket is to be listed at all, no word of its own (not OpenSSL's).
   ["port", "open ports?", "ports? (?:that )?(?:are|is) open"],
   ["connection", "open connections?"],
+  // How long a command takes is what a benchmark measures ("Command-line benchmarking tool": hyperfine).
+  ["benchmark", "how long (?:\\S+ ){1,4}(?:takes?|runs?)"],
   // A question of how many asks for a count: "how many lines of code per language".
   ["count", "how many"],
   ["socket", "open sockets?"],
