@@ -433,6 +433,12 @@ describe("the real catalog", () => {
     ]);
   });
 
+  it("reads an ecosystem's word for its packages as said by each member of it: a 'perl json module' need not say 'module'", () => {
+    expectFirsts([["perl json module", "perl540Packages.JSON"]]);
+    expect(attrsOf("python cli framework", 6)).toContain("python313Packages.click");
+    expect(attrsOf("python async web framework", 5)).toContain("python313Packages.aiohttp");
+  });
+
   it("reads how long a command takes as benchmarking it: hyperfine is the 'Command-line benchmarking tool'", () => {
     expect(attrsOf("measure how long a command takes", 3)).toContain("hyperfine");
   });

@@ -88,7 +88,7 @@ const BINDING_WORDS = new Set(["binding", "bindings"]);
 /** ...and words of what a library provides, which a lib* package may be ("x11 headers"), as may a program ("inspect elf headers"). */
 const LIBRARY_PART_WORDS = new Set([...LIBRARY_WORDS, "api", "header", "headers"]);
 /** An ecosystem's own words for a library, asking for one beside its language ("perl module", "ruby gem", "python framework"). */
-const ECOSYSTEM_LIBRARY_WORDS = new Set(["module", "modules", "gem", "gems", "crate", "crates", "framework", "frameworks"]);
+export const ECOSYSTEM_LIBRARY_WORDS = new Set(["module", "modules", "gem", "gems", "crate", "crates", "framework", "frameworks"]);
 
 /** What a query asks for, before any package is scored. */
 export interface ParsedQuery {

@@ -13,7 +13,7 @@ import { KNOWN_OTHER_PROGRAMS } from "../index/programs.js";
 import { alternativesAsked, rankAlternatives } from "./alternatives.js";
 import { languageFamily } from "./tool-languages.js";
 import { conversionOfName } from "./conversions.js";
-import { isWorkingNameIn, parseQuery, refuseLongQuery } from "./query.js";
+import { ECOSYSTEM_LIBRARY_WORDS, isWorkingNameIn, parseQuery, refuseLongQuery } from "./query.js";
 import { relatedStems } from "./synonyms.js";
 import { normalizeName, squashName, stem, TOOL_NOUNS } from "./text.js";
 
@@ -171,7 +171,7 @@ const NAMED_LIBRARY_WORDS = new Set(["library", "libraries", "lib"]);
 /** The language family (tool-languages.ts) of nixpkgs's top-level libraries: C and C++. */
 const SYSTEM_LANGUAGE = "c";
 /** Bits of Scratch.saidAsked. */
-const [SAID_LIBRARY, SAID_SYSTEM_LANGUAGE] = [1, 2];
+const [SAID_LIBRARY, SAID_SYSTEM_LANGUAGE, SAID_MEMBER_WORD] = [1, 2, 4];
 /**
  * Languages a library names when it is for one of them ("Python bindings for …", "Rust implementation of …"), and so
  * no C or C++ library; not formats a C library names as its subject ("C library for JSON").
@@ -519,6 +519,10 @@ function rankQuery(
   const { saidAsked } = scratch;
   let libraryAsked: { score: number; coverage: number } | undefined;
   let systemLanguageAsked: number | undefined;
+  // An ecosystem's word for its packages ("perl module", "python framework") is what each member of the family named is,
+  // whether or not its description says so: click ("Create beautiful command line interfaces in Python") is as much a
+  // "python cli framework" as cliff ("Command Line Interface Formulation Framework").
+  let memberWordAsked: number | undefined;
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
   const firstWord = text.split(" ")[0];
@@ -537,6 +541,8 @@ function rankQuery(
     if (libraryWord) libraryAsked = { score: WEIGHT.descriptionStem * match, coverage: coverageWeight };
     const systemLanguage = asksForLibrary && languageFamily(w) === SYSTEM_LANGUAGE;
     if (systemLanguage) systemLanguageAsked = coverageWeight * WEIGHT.systemLanguageUnsaid;
+    const memberWord = familyIds.size > 0 && ECOSYSTEM_LIBRARY_WORDS.has(w);
+    if (memberWord) memberWordAsked = coverageWeight;
     let found = false;
     const scope: WordScope = {
       candidates: refineOnly ? isCandidateOrEveryday : undefined,
@@ -551,11 +557,12 @@ function rankQuery(
       matched[id] = matched[id]! + coverageWeight * share;
       if (libraryWord) saidAsked[id]! |= SAID_LIBRARY;
       if (systemLanguage) saidAsked[id]! |= SAID_SYSTEM_LANGUAGE;
+      if (memberWord) saidAsked[id]! |= SAID_MEMBER_WORD;
       found = true;
     });
     if (found && !refineOnly) opened++;
   }
-  if (libraryAsked || systemLanguageAsked) {
+  if (libraryAsked || systemLanguageAsked || memberWordAsked) {
     const { namesALanguage } = scratch;
     for (const id of touched.peek()) {
       if (libraryAsked && index.flags[id]! & FLAG.libraryName && !(saidAsked[id]! & SAID_LIBRARY)) {
@@ -564,6 +571,9 @@ function rankQuery(
       }
       if (systemLanguageAsked && index.family[id] === topLevel && !(saidAsked[id]! & SAID_SYSTEM_LANGUAGE) && namesALanguage[id] === 0) {
         matched[id] = matched[id]! + systemLanguageAsked;
+      }
+      if (memberWordAsked && familyIds.has(index.family[id]!) && !(saidAsked[id]! & SAID_MEMBER_WORD)) {
+        matched[id] = matched[id]! + memberWordAsked;
       }
       saidAsked[id] = 0;
     }
