@@ -439,6 +439,12 @@ describe("the real catalog", () => {
     expect(attrsOf("python async web framework", 5)).toContain("python313Packages.aiohttp");
   });
 
+  it("reads a top-level package that installs headers as a library when a library is asked, whatever it says of its programs: curl is a 'c http client library'", () => {
+    // One of curl's builds stands for them all (curlHTTP3 here).
+    expect(attrsOf("c http client library", 5).filter((attr) => attr.startsWith("curl"))).toHaveLength(1);
+    expectFirsts([["c library for json", "json_c"]]);
+  });
+
   it("reads how long a command takes as benchmarking it: hyperfine is the 'Command-line benchmarking tool'", () => {
     expect(attrsOf("measure how long a command takes", 3)).toContain("hyperfine");
   });

@@ -13,6 +13,7 @@ export const catalogEntry = (fields: Partial<CatalogEntry>): CatalogEntry => ({
   platforms: null,
   maintainers: 1,
   hasManPages: false,
+  hasHeaders: false,
   position: "",
   broken: false,
   unfree: false,

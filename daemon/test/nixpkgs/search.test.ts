@@ -29,6 +29,13 @@ describe("catalog parsing", () => {
     expect(entries.find((e) => e.attr === "proprietary-grep")!.unfree).toBe(true);
   });
 
+  it("reads which outputs a package has: man pages, and headers to build against (a library's)", () => {
+    const split = { curl: { name: "curl-8.15.0", version: "8.15.0", outputs: { bin: null, dev: null, man: null, out: null }, meta: {} } };
+    expect(parseCatalog(JSON.stringify(split), "split")[0]).toMatchObject({ hasManPages: true, hasHeaders: true });
+    const whole = { jq: { name: "jq-1.8.1", version: "1.8.1", outputs: { out: null }, meta: {} } };
+    expect(parseCatalog(JSON.stringify(whole), "whole")[0]).toMatchObject({ hasManPages: false, hasHeaders: false });
+  });
+
   it("reads the channel's wrapped packages.json", () => {
     const entries = parseCatalog(JSON.stringify(CHANNEL_CATALOG), "channel");
     expect(entries.map((e) => e.attr).sort()).toEqual(["perl540Packages.Foo", "ripgrep"]);
@@ -53,6 +60,7 @@ describe("catalog parsing", () => {
         mainProgram: "",
         description: "",
         hasManPages: false,
+        hasHeaders: false,
         position: "",
       }),
     ]);

@@ -19,7 +19,7 @@ import { descriptionTerms, nameWords, normalizeName, squashName, textWords } fro
 import { implementationLanguages, languageFamily, termsNameLanguage, toolLanguages } from "../search/tool-languages.js";
 
 /** Bits of the flags column; indexes already cached keep these values (8 is no longer written). */
-export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32, buildOfTopLevel: 64 } as const;
+export const FLAG = { broken: 1, unfree: 2, insecure: 4, common: 16, libraryName: 32, buildOfTopLevel: 64, headers: 128 } as const;
 
 /** Fields of a package's details, in the order they are stored (the attribute path is kept apart). */
 export const DETAIL_FIELDS = ["pname", "version", "description", "homepage", "license", "mainProgram"] as const;
@@ -99,7 +99,8 @@ export function buildIndex(input: CatalogEntry[], source: string): Buffer {
       (entry.unfree ? FLAG.unfree : 0) |
       (entry.insecure ? FLAG.insecure : 0) |
       (COMMON_ATTRS.has(entry.attr) ? FLAG.common : 0) |
-      (familyName === "" && /^lib[a-z]/.test(leaf) ? FLAG.libraryName : 0);
+      (familyName === "" && /^lib[a-z]/.test(leaf) ? FLAG.libraryName : 0) |
+      (familyName === "" && entry.hasHeaders ? FLAG.headers : 0);
     const newest = compareVersions(setVersion(set), newestSet.get(familyName)!) === 0;
     factor[id] = familyFactor(familyName) * establishment(entry, variants.get(entry.pname) ?? 1, year) * (newest ? 1.02 : 1);
     nameLength[id] = Math.min(255, squashName(leaf).length);

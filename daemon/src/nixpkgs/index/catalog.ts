@@ -17,6 +17,8 @@ export interface CatalogEntry {
   maintainers: number;
   /** Whether it installs man pages (a separate `man` output): another such hint. */
   hasManPages: boolean;
+  /** Whether it installs headers to build against (a separate `dev` output): a library, whatever its description says of its programs. */
+  hasHeaders: boolean;
   /** Where its expression is defined ("pkgs/by-name/jq/jq/package.nix:125"), or "". */
   position: string;
   broken: boolean;
@@ -89,6 +91,7 @@ function toEntry(attr: string, raw: Record<string, unknown>): CatalogEntry {
     platforms: Array.isArray(meta.platforms) ? meta.platforms.filter((p): p is string => typeof p === "string") : null,
     maintainers: Array.isArray(meta.maintainers) ? meta.maintainers.length : 0,
     hasManPages: isObject(raw.outputs) && "man" in raw.outputs,
+    hasHeaders: isObject(raw.outputs) && "dev" in raw.outputs,
     position: text(meta.position) ?? "",
     broken: meta.broken === true,
     unfree: meta.unfree === true || licenses.some((license) => isObject(license) && license.free === false),

@@ -563,9 +563,10 @@ function rankQuery(
     if (found && !refineOnly) opened++;
   }
   if (libraryAsked || systemLanguageAsked || memberWordAsked) {
+    const librarySaidBy = familyIds.size === 0 ? FLAG.libraryName | FLAG.headers : FLAG.libraryName;
     const { namesALanguage } = scratch;
     for (const id of touched.peek()) {
-      if (libraryAsked && index.flags[id]! & FLAG.libraryName && !(saidAsked[id]! & SAID_LIBRARY)) {
+      if (libraryAsked && index.flags[id]! & librarySaidBy && !(saidAsked[id]! & SAID_LIBRARY)) {
         total[id] = total[id]! + libraryAsked.score;
         matched[id] = matched[id]! + libraryAsked.coverage;
       }
