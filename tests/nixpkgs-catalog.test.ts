@@ -445,6 +445,10 @@ describe("the real catalog", () => {
     expectFirsts([["c library for json", "json_c"]]);
   });
 
+  it("reads numerical computing as scientific: numpy is 'Scientific tools for Python'", () => {
+    expectFirsts([["python numerical array library", "python313Packages.numpy_2"]]);
+  });
+
   it("reads how long a command takes as benchmarking it: hyperfine is the 'Command-line benchmarking tool'", () => {
     expect(attrsOf("measure how long a command takes", 3)).toContain("hyperfine");
   });

@@ -231,6 +231,9 @@ const RELATED: Record<string, string[]> = {
   extract: ["archive", "unpack", "extractor"],
   inspect: ["inspector", "analyzer", "viewer"],
   calculate: ["calculator"],
+  // Numerical computing is scientific computing: numpy is "Scientific tools for Python", octave "Scientific language".
+  numerical: ["scientific", "numeric", "math"],
+  numeric: ["scientific", "numerical", "math"],
   emulate: ["emulator"],
   simulate: ["simulator"],
   azure: ["microsoft"],
