@@ -449,6 +449,13 @@ describe("the real catalog", () => {
     expectFirsts([["python numerical array library", "python313Packages.numpy_2"]]);
   });
 
+  it("reads words as the descriptions say them: wayland's wlroots, reading aloud as speech, only changed files as incremental, real time", () => {
+    expectFirsts([["record the screen on wayland", "wf-recorder"]]);
+    expect(attrsOf("make the computer read text aloud", 3)).toContain("espeak");
+    expect(attrsOf("mirror a directory to a remote host transferring only changed files", 2)).toContain("rsync");
+    expect(attrsOf("realtime dashboard for nginx access logs", 5)).toContain("goaccess");
+  });
+
   it("reads how long a command takes as benchmarking it: hyperfine is the 'Command-line benchmarking tool'", () => {
     expect(attrsOf("measure how long a command takes", 3)).toContain("hyperfine");
   });

@@ -34,7 +34,7 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
     "beautify",
     "prettify",
   ],
-  ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)"],
+  ["tts", "text[ -]to[ -]speech", "speech synthe[sz](?:is|izer|iser)", "read (?:\\S+ ){0,3}aloud"],
   [
     "stt",
     "speech[ -]to[ -]text",
@@ -49,6 +49,10 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ],
   ["tui", "(?:terminal|text|console)[ -]based (?:user )?interface", "(?:terminal|text|console) user interface", "terminal ui"],
   ["gui", "graphical user interface"],
+  ["realtime", "real[ -]time"],
+  ["otp", "one[ -]time passwords?"],
+  // Sending only what changed is what an incremental transfer or backup does ("Fast incremental file transfer": rsync).
+  ["incremental", "only (?:the )?(?:changed|modified|new|changes|differences)(?: files| parts| data| blocks)?"],
   ["llm", "large language models?", "llms"],
   ["iac", "infrastructure[ -]as[ -]code"],
   ["sbom", "software bills? of materials?"],

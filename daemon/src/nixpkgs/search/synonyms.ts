@@ -167,6 +167,10 @@ const RELATED: Record<string, string[]> = {
   mount: ["filesystem", "fuse"],
   vulnerability: ["cve", "security", "scanner"],
   cve: ["vulnerability"],
+  // Wayland's compositors are mostly wlroots-based ("screen recording of wlroots-based compositors": wf-recorder).
+  wayland: ["wlroots", "compositor"],
+  totp: ["otp"],
+  hotp: ["otp"],
   sniffer: ["packet", "capture"],
   postgres: ["postgresql"],
   driver: ["adapter", "connector", "client"],
