@@ -455,6 +455,8 @@ describe("the real catalog", () => {
     expect(attrsOf("mirror a directory to a remote host transferring only changed files", 2)).toContain("rsync");
     expect(attrsOf("realtime dashboard for nginx access logs", 5)).toContain("goaccess");
     expect(attrsOf("do symbolic algebra and calculus", 5)).toContain("maxima");
+    // Intercepting is a proxy's, a man in the middle's; inspecting, asked beside it, counts once.
+    expect(attrsOf("intercept and inspect http traffic with a proxy", 8)).toContain("python313Packages.mitmproxy");
   });
 
   it("reads how long a command takes as benchmarking it: hyperfine is the 'Command-line benchmarking tool'", () => {

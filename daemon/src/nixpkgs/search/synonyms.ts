@@ -97,7 +97,7 @@ const RELATED: Record<string, string[]> = {
   // The X Window System, as descriptions call it ("the X clipboard").
   x11: ["x", "xorg"],
   sync: ["synchronization", "synchronize"],
-  intercept: ["proxy", "mitm", "inspect"],
+  intercept: ["proxy", "mitm"],
   makefile: ["make", "task", "build"],
   qr: ["barcode", "qrcode"],
   barcode: ["qr"],
