@@ -292,6 +292,8 @@ describe("the real catalog", () => {
     expect(top("host command")[0]).toBe("dig");
     expect(top("size of an elf binary")[0]).toBe("binutils");
     expect(top("decode base64 text")[0]).toBe("coreutils");
+    // ...but not the first word of a sentence too long for a command line: a verb.
+    expect(top("strip gps location and camera metadata from photos before publishing them")).not.toContain("binutils");
   });
 
   it("answers a language's linter without another language's ('Fast linters runner for Go' is Go's, everyday tools included)", () => {

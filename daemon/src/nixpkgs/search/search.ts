@@ -388,6 +388,12 @@ export const clampLimit = (limit = 10) => Math.min(Math.max(limit, 1), MAX_RANKE
  * own name must be written lowercase more often to be one (mentions.ts): prose capitalises names, not programs.
  */
 const ORDINARY_WORD_USES = 30;
+/**
+ * The most words a query may have for its first to be read as a command's name (ordinaryProgramNames): "strip a
+ * binary" may be binutils' strip, "strip gps location and camera metadata from photos before publishing them" is a
+ * sentence, whose first word is a verb.
+ */
+const COMMAND_LINE_WORDS = 6;
 
 /**
  * Packages' other programs that ordinary words name (bind's host, binutils' size, procps' free, util-linux's script),
@@ -525,7 +531,8 @@ function rankQuery(
   let memberWordAsked: number | undefined;
   // How many words found packages: one no package has ("lightweight" where none says it) opens nothing.
   let opened = 0;
-  const firstWord = text.split(" ")[0];
+  const spoken = text.split(" ");
+  const firstWord = spoken.length <= COMMAND_LINE_WORDS ? spoken[0] : undefined;
   const languageToolsOf = (word: string) => {
     const family = languageFamily(word);
     const term = family !== undefined && languagesAsked.includes(family) ? index.toolLanguages.find(family) : -1;
