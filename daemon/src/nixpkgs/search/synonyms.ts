@@ -94,6 +94,9 @@ const RELATED: Record<string, string[]> = {
   bandwidth: ["throughput"],
   throughput: ["bandwidth", "performance", "speed"],
   multithreaded: ["parallel", "multicore", "concurrent"],
+  // Concurrency is what threads, fibers and async code give: lwt is "Cooperative threads library for OCaml".
+  concurrency: ["concurrent", "thread", "async"],
+  concurrent: ["concurrency", "thread", "async"],
   // The X Window System, as descriptions call it ("the X clipboard").
   x11: ["x", "xorg"],
   sync: ["synchronization", "synchronize"],
