@@ -451,13 +451,16 @@ describe("the real catalog", () => {
     expectFirsts([["python numerical array library", "python313Packages.numpy_2"]]);
   });
 
-  it("reads words as the descriptions say them: wayland's wlroots, reading aloud as speech, only changed files as incremental, real time, symbolic math as computer algebra, concurrency as threads", () => {
+  it("reads words as the descriptions say them: wayland's wlroots, reading aloud as speech, only changed files as incremental, real time, symbolic math as computer algebra, concurrency as threads, PGP as OpenPGP", () => {
     expectFirsts([["record the screen on wayland", "wf-recorder"]]);
     expect(attrsOf("make the computer read text aloud", 3)).toContain("espeak");
     expect(attrsOf("mirror a directory to a remote host transferring only changed files", 2)).toContain("rsync");
     expect(attrsOf("realtime dashboard for nginx access logs", 5)).toContain("goaccess");
     expect(attrsOf("do symbolic algebra and calculus", 5)).toContain("maxima");
-    expectFirsts([["ocaml promises and concurrency library", "ocamlPackages.lwt"]]);
+    expectFirsts([
+      ["ocaml promises and concurrency library", "ocamlPackages.lwt"],
+      ["sign and encrypt files with pgp", "gnupg"],
+    ]);
     // Intercepting is a proxy's, a man in the middle's; inspecting, asked beside it, counts once.
     expect(attrsOf("intercept and inspect http traffic with a proxy", 8)).toContain("python313Packages.mitmproxy");
   });

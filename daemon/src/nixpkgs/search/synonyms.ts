@@ -172,6 +172,9 @@ const RELATED: Record<string, string[]> = {
   cve: ["vulnerability"],
   // Wayland's compositors are mostly wlroots-based ("screen recording of wlroots-based compositors": wf-recorder).
   wayland: ["wlroots", "compositor"],
+  // PGP as implemented and named ("a GPL OpenPGP implementation": gnupg).
+  pgp: ["openpgp", "gpg"],
+  gpg: ["openpgp", "pgp", "gnupg"],
   totp: ["otp"],
   hotp: ["otp"],
   sniffer: ["packet", "capture"],
