@@ -11,7 +11,7 @@ const MAGIC = Buffer.from("NIXSHEDX");
  * Bumped when the layout or what is indexed changes, and when terms are spelt otherwise (search/text.ts, phrases.ts):
  * a query is stemmed as the index was. A cached index of another version is built again.
  */
-export const INDEX_FORMAT_VERSION = 72;
+export const INDEX_FORMAT_VERSION = 73;
 
 export type Section = Uint8Array | Uint16Array | Uint32Array | Float32Array;
 

@@ -50,8 +50,9 @@ const PHRASES: readonly (readonly [short: string, ...spellings: string[]])[] = [
   ["tui", "(?:terminal|text|console)[ -]based (?:user )?interface", "(?:terminal|text|console) user interface", "terminal ui"],
   ["gui", "graphical user interface"],
   ["realtime", "real[ -]time"],
-  // Symbolic mathematics is what a computer algebra system does (maxima, sage, giac).
-  ["computeralgebra", "cas", "computer algebra(?: systems?)?", "symbolic (?:math(?:ematics)?|algebra|computation|calculus)"],
+  // Symbolic mathematics is what a computer algebra system does (maxima, sage, giac). Not "CAS" alone: lowercased, it
+  // is also certificate authorities ("bootstrap CAs": certstrap) and compare-and-swap.
+  ["computeralgebra", "computer algebra(?: systems?)?", "symbolic (?:math(?:ematics)?|algebra|computation|calculus)"],
   ["otp", "one[ -]time passwords?"],
   // Sending only what changed is what an incremental transfer or backup does ("Fast incremental file transfer": rsync).
   ["incremental", "only (?:the )?(?:changed|modified|new|changes|differences)(?: files| parts| data| blocks)?"],

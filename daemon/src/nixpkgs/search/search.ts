@@ -299,7 +299,10 @@ interface Scratch {
   namesALanguage: Uint8Array;
   /** 1 where a package's description says what it is made in (index.madeIn). */
   madeInAny: Uint8Array;
-  /** Per package, which of the words for a library (SAID_LIBRARY) and for C or C++ (SAID_SYSTEM_LANGUAGE) asked its own words matched. */
+  /**
+   * Per package, which words asked its own words matched: a library (SAID_LIBRARY), C or C++ (SAID_SYSTEM_LANGUAGE), an
+   * ecosystem's word for its packages (SAID_MEMBER_WORD).
+   */
   saidAsked: Uint8Array;
   /** Per touched package, in touch order, the most it can score (rankQuery). */
   bound: Float32Array;
